@@ -1,0 +1,43 @@
+# Warning and sanitizer flags for every target, and the per-file flags that the
+# variants' "Assumptions:" rely on (altmem_variant_flags below).
+
+add_compile_options(-Wall -Wextra -g)
+if(ALTMEM_WERROR)
+  add_compile_options(-Werror)
+endif()
+if(ALTMEM_SANITIZE)
+  add_compile_options(-fsanitize=${ALTMEM_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=${ALTMEM_SANITIZE})
+endif()
+
+string(TOLOWER "${CMAKE_SYSTEM_PROCESSOR}" ALTMEM_ARCH)
+if(ALTMEM_ARCH MATCHES "^(x86_64|amd64)$")
+  set(ALTMEM_ARCH x86_64)
+elseif(ALTMEM_ARCH MATCHES "^(aarch64|arm64)$")
+  set(ALTMEM_ARCH aarch64)
+elseif(ALTMEM_ARCH MATCHES "^riscv64")
+  set(ALTMEM_ARCH riscv64)
+elseif(ALTMEM_ARCH MATCHES "^loongarch64")
+  set(ALTMEM_ARCH loongarch64)
+endif()
+
+# Library code must not call the C library: the compiler may otherwise turn a
+# byte loop into a call to memcpy/memset (which, inside memcpy, recurses).
+set(ALTMEM_NOLIBC_FLAGS -ffreestanding -fno-builtin)
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU")
+  list(APPEND ALTMEM_NOLIBC_FLAGS -fno-tree-loop-distribute-patterns)
+endif()
+
+# Strict-alignment variants: no auto-vectorisation (a 16-byte vector at an
+# 8-aligned address is a misaligned access) and, where the target has the
+# switch, a compiler that assumes strict alignment too.
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU")
+  set(ALTMEM_STRICT_FLAGS -fno-tree-vectorize -fno-tree-slp-vectorize -fno-store-merging)
+else()
+  set(ALTMEM_STRICT_FLAGS -fno-vectorize -fno-slp-vectorize)
+endif()
+set(ALTMEM_UAL_FLAGS "")
+if(ALTMEM_ARCH MATCHES "^(riscv64|loongarch64)$")
+  list(APPEND ALTMEM_STRICT_FLAGS -mstrict-align)
+  list(APPEND ALTMEM_UAL_FLAGS -mno-strict-align)
+endif()

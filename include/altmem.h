@@ -1,0 +1,141 @@
+/*
+ * altmem — memory routines bound at start-up to the best variant for this CPU.
+ *
+ * The three routines below have exactly the C standard's semantics:
+ *   altmem_memcpy   copies n bytes; the regions must not overlap; returns dst.
+ *   altmem_memmove  copies n bytes; the regions may overlap; returns dst.
+ *   altmem_memset   stores (unsigned char)c into n bytes; returns dst.
+ * n == 0 is allowed with any pointer values and touches no memory; dst == src is
+ * allowed for memmove (and, as in every libc, works for memcpy too).
+ *
+ * Binding: each routine is bound once, when the library is loaded (an ELF
+ * constructor), to the first variant in its preference list whose CPU features
+ * are present (see altmem_variant() and `altmem info`).  Before that moment, and
+ * in programs where constructors do not run (freestanding start-up code), every
+ * routine is bound to its `generic` variant, which is correct on any CPU; call
+ * altmem_init() to select.  The environment variable ALTMEM_TUNABLES can mask
+ * features and pin variants (docs/tunables.md); it is ignored in setuid and
+ * other AT_SECURE processes.
+ */
+#ifndef ALTMEM_H
+#define ALTMEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define ALTMEM_API __attribute__((visibility("default")))
+#else
+#define ALTMEM_API
+#endif
+
+#define ALTMEM_VERSION_MAJOR 0
+#define ALTMEM_VERSION_MINOR 1
+#define ALTMEM_VERSION_PATCH 0
+#define ALTMEM_VERSION_STRING "0.1.0"
+
+/* ---- The routines ------------------------------------------------------- */
+
+ALTMEM_API void *altmem_memcpy(void *__restrict dst, const void *__restrict src, size_t n);
+ALTMEM_API void *altmem_memmove(void *dst, const void *src, size_t n);
+ALTMEM_API void *altmem_memset(void *dst, int c, size_t n);
+
+typedef void *altmem_memcpy_fn(void *__restrict dst, const void *__restrict src, size_t n);
+typedef void *altmem_memmove_fn(void *dst, const void *src, size_t n);
+typedef void *altmem_memset_fn(void *dst, int c, size_t n);
+
+/*
+ * Detect the CPU, read ALTMEM_TUNABLES and bind every routine.  Idempotent and
+ * thread-safe: the first call does the work, later calls return at once.  The
+ * library's constructor calls it; static and freestanding programs whose start-up
+ * code runs no constructors call it themselves.  Rebinding swaps one aligned
+ * pointer per routine, so a concurrent caller sees either the old or the new
+ * variant, both correct.
+ */
+ALTMEM_API void altmem_init(void);
+
+/* ---- CPU features ------------------------------------------------------- */
+
+/* Portable feature bits.  One bitmask for every architecture. */
+#define ALTMEM_FEAT_UAL     (UINT64_C(1) << 0) /* fast hardware unaligned scalar access */
+#define ALTMEM_FEAT_SIMD128 (UINT64_C(1) << 1) /* SSE2 / NEON(ASIMD) / LSX            */
+#define ALTMEM_FEAT_SIMD256 (UINT64_C(1) << 2) /* AVX2 (with OS support) / LASX       */
+#define ALTMEM_FEAT_SIMD512 (UINT64_C(1) << 3) /* AVX-512F (with OS support)          */
+#define ALTMEM_FEAT_ERMS    (UINT64_C(1) << 4) /* x86 enhanced rep movsb/stosb        */
+#define ALTMEM_FEAT_FSRM    (UINT64_C(1) << 5) /* x86 fast short rep movsb            */
+#define ALTMEM_FEAT_COUNT   6
+
+/* "UAL", "SIMD128", ...; NULL for a bit number without a name. */
+ALTMEM_API const char *altmem_feature_name(unsigned bit);
+
+struct altmem_cpu_info {
+    const char *arch;       /* "x86_64", "aarch64", "riscv64", "loongarch64", or "unknown" */
+    uint64_t detected;      /* what the CPU (and OS) reported                              */
+    uint64_t masked;        /* removed by ALTMEM_TUNABLES hwcaps=-X                        */
+    uint64_t forced;        /* added by ALTMEM_TUNABLES hwcaps=+UAL                        */
+    uint64_t active;        /* (detected & ~masked) | forced: what selection used           */
+    size_t l1d_bytes, l2_bytes, l3_bytes; /* 0 when unknown                                */
+    int secure;             /* 1 if AT_SECURE: ALTMEM_TUNABLES was ignored                 */
+    const char *notes;      /* detection remarks ("" when none), one line                  */
+};
+
+/* Fills *out (after altmem_init() if it has not run yet). */
+ALTMEM_API void altmem_cpu(struct altmem_cpu_info *out);
+
+/* ---- Variants and bindings ---------------------------------------------- */
+
+enum altmem_routine {
+    ALTMEM_MEMCPY = 0,
+    ALTMEM_MEMMOVE = 1,
+    ALTMEM_MEMSET = 2,
+    ALTMEM_ROUTINE_COUNT
+};
+
+/* "memcpy", "memmove", "memset"; NULL when out of range. */
+ALTMEM_API const char *altmem_routine_name(enum altmem_routine r);
+
+struct altmem_variant_info {
+    enum altmem_routine routine;
+    const char *name;        /* "generic", "ual", ...                               */
+    const char *summary;     /* one line: what it assumes and how it works          */
+    uint64_t requires;       /* ALTMEM_FEAT_* bits it needs                         */
+    int runnable;            /* requires ⊆ detected: safe to call on this CPU       */
+    unsigned preference;     /* 0 = tried first for its routine                     */
+    union {
+        altmem_memcpy_fn *memcpy;
+        altmem_memmove_fn *memmove;
+        altmem_memset_fn *memset;
+    } fn;
+};
+
+/* Number of variants built into this library, all routines together. */
+ALTMEM_API size_t altmem_variant_count(void);
+/* Variant number i (0 <= i < altmem_variant_count()); returns 0, or -1 if out of range. */
+ALTMEM_API int altmem_variant(size_t i, struct altmem_variant_info *out);
+
+enum altmem_bind_reason {
+    ALTMEM_BOUND_DEFAULT = 0,   /* altmem_init() has not run: generic */
+    ALTMEM_BOUND_DETECTED,      /* first runnable variant in preference order        */
+    ALTMEM_BOUND_OVERRIDDEN,    /* pinned by ALTMEM_TUNABLES                         */
+    ALTMEM_BOUND_REFUSED        /* a pin was refused; detected choice kept           */
+};
+
+struct altmem_binding_info {
+    enum altmem_routine routine;
+    const char *variant;             /* name of the bound variant                   */
+    enum altmem_bind_reason reason;
+    const char *why;                 /* one line for humans                          */
+    const char *bound_by;            /* "pointer" (how calls reach the variant)       */
+};
+
+/* Returns 0, or -1 if r is out of range. */
+ALTMEM_API int altmem_binding(enum altmem_routine r, struct altmem_binding_info *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ALTMEM_H */

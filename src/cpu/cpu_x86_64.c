@@ -1,0 +1,102 @@
+/*
+ * x86_64 detection: CPUID (and XGETBV for the OS's consent to AVX state).
+ * Every x86_64 CPU handles unaligned scalar access in hardware: UAL always.
+ */
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+#include "../internal.h"
+
+static uint64_t xgetbv0(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* Deterministic cache parameters (Intel leaf 4, AMD leaf 0x8000001D). */
+static void caches_from_leaf(unsigned leaf, struct altmem__cpu *out)
+{
+    for (unsigned sub = 0; sub < 16; sub++) {
+        unsigned a, b, c, d;
+        __cpuid_count(leaf, sub, a, b, c, d);
+        unsigned type = a & 0x1f, level = (a >> 5) & 7;
+        if (type == 0)
+            break;
+        size_t size = (size_t)(((b >> 22) & 0x3ff) + 1) * (((b >> 12) & 0x3ff) + 1) *
+                      ((b & 0xfff) + 1) * ((size_t)c + 1);
+        if (level == 1 && type == 1)
+            out->l1d_bytes = size;
+        else if (level == 2 && type != 2)
+            out->l2_bytes = size;
+        else if (level == 3 && type != 2)
+            out->l3_bytes = size;
+    }
+}
+
+void altmem__cpu_detect(struct altmem__cpu *out)
+{
+    out->arch = "x86_64";
+    out->features = ALTMEM_FEAT_UAL;
+    out->l1d_bytes = out->l2_bytes = out->l3_bytes = 0;
+    out->notes[0] = '\0';
+
+    unsigned max, a, b, c, d;
+    char vendor[13];
+    __cpuid(0, max, b, c, d);
+    __builtin_memcpy(vendor, &b, 4);
+    __builtin_memcpy(vendor + 4, &d, 4);
+    __builtin_memcpy(vendor + 8, &c, 4);
+    vendor[12] = '\0';
+
+    unsigned family = 0, model = 0;
+    if (max >= 1) {
+        __cpuid(1, a, b, c, d);
+        family = (a >> 8) & 0xf;
+        model = (a >> 4) & 0xf;
+        if (family == 0xf)
+            family += (a >> 20) & 0xff;
+        if (family >= 6)
+            model |= ((a >> 16) & 0xf) << 4;
+        if (d & (1u << 26))
+            out->features |= ALTMEM_FEAT_SIMD128;           /* SSE2 */
+        int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
+        uint64_t xcr0 = osxsave ? xgetbv0() : 0;
+        int ymm_ok = avx && (xcr0 & 0x6) == 0x6;             /* XMM + YMM state */
+        int zmm_ok = ymm_ok && (xcr0 & 0xe0) == 0xe0;        /* opmask + ZMM    */
+        if (max >= 7) {
+            __cpuid_count(7, 0, a, b, c, d);
+            if (ymm_ok && (b & (1u << 5)))
+                out->features |= ALTMEM_FEAT_SIMD256;       /* AVX2     */
+            if (zmm_ok && (b & (1u << 16)))
+                out->features |= ALTMEM_FEAT_SIMD512;       /* AVX-512F */
+            if (b & (1u << 9))
+                out->features |= ALTMEM_FEAT_ERMS;
+            if (d & (1u << 4))
+                out->features |= ALTMEM_FEAT_FSRM;
+        }
+    }
+
+    int amd = altmem__eq_nocase(vendor, 12, "AuthenticAMD") || altmem__eq_nocase(vendor, 12, "HygonGenuine");
+    unsigned maxext, e1, e2, e3;
+    __cpuid(0x80000000u, maxext, e1, e2, e3);
+    if (!amd && max >= 4) {
+        caches_from_leaf(4, out);
+    } else if (amd && maxext >= 0x8000001du) {
+        caches_from_leaf(0x8000001du, out);
+    } else if (amd && maxext >= 0x80000006u) {
+        __cpuid(0x80000005u, a, b, c, d);
+        out->l1d_bytes = (size_t)(c >> 24) << 10;
+        __cpuid(0x80000006u, a, b, c, d);
+        out->l2_bytes = (size_t)(c >> 16) << 10;
+        out->l3_bytes = (size_t)(d >> 18) << 19;
+    }
+
+    struct altmem__text t = {out->notes, sizeof out->notes, 0};
+    altmem__text_puts(&t, vendor);
+    altmem__text_puts(&t, " family ");
+    altmem__text_putu(&t, family);
+    altmem__text_puts(&t, " model ");
+    altmem__text_putu(&t, model);
+}
+#endif

@@ -1,0 +1,164 @@
+/*
+ * Internal interfaces shared by entry points, selection, tunables and detection.
+ * Nothing here is exported from the shared library (-fvisibility=hidden); the
+ * tests link the static library and use these directly.
+ */
+#ifndef ALTMEM_INTERNAL_H
+#define ALTMEM_INTERNAL_H
+
+#include "altmem.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- Variant table (src/select.c) --------------------------------------- */
+
+struct altmem__variant {
+    enum altmem_routine routine;
+    const char *name;
+    const char *summary;
+    uint64_t requires;
+    union {
+        altmem_memcpy_fn *memcpy;
+        altmem_memmove_fn *memmove;
+        altmem_memset_fn *memset;
+    } fn;
+};
+
+/* All variants; within a routine, in preference order (best first). */
+extern const struct altmem__variant altmem__variants[];
+extern const size_t altmem__variant_total;
+
+/* Index of (routine, name) in altmem__variants, or -1. name need not be
+   NUL-terminated: len bytes are compared. */
+int altmem__variant_find(enum altmem_routine r, const char *name, size_t len);
+
+/* ---- CPU detection (src/cpu/) ------------------------------------------- */
+
+struct altmem__cpu {
+    const char *arch;
+    uint64_t features;
+    size_t l1d_bytes, l2_bytes, l3_bytes;
+    char notes[160];
+};
+
+/* Implemented once per architecture; the unknown-architecture one reports none. */
+void altmem__cpu_detect(struct altmem__cpu *out);
+
+/* Pure decoders, compiled on every architecture so the tests can run them anywhere. */
+uint64_t altmem__decode_loongarch(uint32_t cpucfg1, int have_hwcap, unsigned long hwcap,
+                                  char *notes, size_t notes_len);
+/* hwprobe_rc: the syscall's result (0 or -errno); perf9/perf5: values returned for
+   keys 9 (MISALIGNED_SCALAR_PERF) and 5 (CPUPERF_0), or -1 when the key was unknown. */
+uint64_t altmem__decode_riscv(long hwprobe_rc, int64_t perf9, int64_t perf5,
+                              char *notes, size_t notes_len);
+uint64_t altmem__decode_aarch64(int have_hwcap, unsigned long hwcap);
+
+/* ---- Tunables (src/tunables.c) ------------------------------------------ */
+
+#define ALTMEM_TUNABLES_ENV "ALTMEM_TUNABLES"
+
+struct altmem__tunables {
+    uint64_t mask;                        /* hwcaps=-X                          */
+    uint64_t force;                       /* hwcaps=+X                          */
+    int pin[ALTMEM_ROUTINE_COUNT];        /* variant index, or -1               */
+    int verbose;                          /* print bindings at init             */
+};
+
+typedef void altmem__warn_fn(const char *line, size_t len, void *ctx);
+
+/* Parses an ALTMEM_TUNABLES value.  Every malformed or unknown part produces one
+   warning line (no trailing newline) through warn and is skipped; the rest is
+   applied.  Returns the number of warnings. */
+int altmem__tunables_parse(const char *value, struct altmem__tunables *out,
+                           altmem__warn_fn *warn, void *ctx);
+
+/* ---- Selection (src/select.c) ------------------------------------------- */
+
+struct altmem__bound {
+    int variant;                          /* index into altmem__variants        */
+    enum altmem_bind_reason reason;
+    char why[160];
+};
+
+struct altmem__state {
+    struct altmem__cpu cpu;
+    struct altmem__tunables tun;
+    uint64_t active;
+    int secure;
+    struct altmem__bound bound[ALTMEM_ROUTINE_COUNT];
+};
+
+/* The whole decision, with no side effects: from detected CPU, the raw
+   ALTMEM_TUNABLES value (may be NULL) and the AT_SECURE flag to bindings.  The
+   library calls it at init; the tests call it with made-up inputs. */
+void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int secure,
+                    struct altmem__state *out, altmem__warn_fn *warn, void *ctx);
+
+/* Installs a decision: points every routine's entry at its variant. */
+void altmem__bind(const struct altmem__state *st);
+
+/* The state altmem_init() decided (valid after it returns). */
+extern struct altmem__state altmem__global;
+
+/* ---- Freestanding string helpers (no libc) ------------------------------ */
+
+static inline size_t altmem__strlen(const char *s)
+{
+    size_t n = 0;
+    while (s[n])
+        n++;
+    return n;
+}
+
+/* Case-insensitive comparison of s[0..len) with the NUL-terminated lit. */
+static inline int altmem__eq_nocase(const char *s, size_t len, const char *lit)
+{
+    size_t i = 0;
+    for (; i < len && lit[i]; i++) {
+        char a = s[i], b = lit[i];
+        if (a >= 'A' && a <= 'Z')
+            a = (char)(a - 'A' + 'a');
+        if (b >= 'A' && b <= 'Z')
+            b = (char)(b - 'A' + 'a');
+        if (a != b)
+            return 0;
+    }
+    return i == len && lit[i] == '\0';
+}
+
+/* Bounded text builder for diagnostics: never overflows, always NUL-terminated. */
+struct altmem__text {
+    char *buf;
+    size_t cap, len;
+};
+
+static inline void altmem__text_putn(struct altmem__text *t, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n && t->len + 1 < t->cap; i++)
+        t->buf[t->len++] = s[i];
+    if (t->cap)
+        t->buf[t->len] = '\0';
+}
+
+static inline void altmem__text_puts(struct altmem__text *t, const char *s)
+{
+    altmem__text_putn(t, s, altmem__strlen(s));
+}
+
+static inline void altmem__text_putu(struct altmem__text *t, unsigned long long v)
+{
+    char d[24];
+    size_t n = 0;
+    do {
+        d[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        altmem__text_putn(t, &d[--n], 1);
+}
+
+/* Appends the names of the bits in mask, separated by sep ("none" if empty). */
+void altmem__text_features(struct altmem__text *t, uint64_t mask, const char *sep);
+
+#endif

@@ -1,0 +1,342 @@
+/*
+ * Selection: the one table of variants, and the walk that binds each routine.
+ *
+ * The table drives everything: selection (first runnable variant in preference
+ * order, after ALTMEM_TUNABLES), the tests (every runnable variant is called
+ * directly), the benchmark, and `altmem info`.  Adding a variant = one row here
+ * + one file below src/variants/ or src/arch/.
+ */
+#include "internal.h"
+#include "os/os.h"
+#include "variants/variants.h"
+
+#define ROW_COPY(n, req, f, text) { ALTMEM_MEMCPY, n, text, req, { .memcpy = f } }
+#define ROW_MOVE(n, req, f, text) { ALTMEM_MEMMOVE, n, text, req, { .memmove = f } }
+#define ROW_SET(n, req, f, text) { ALTMEM_MEMSET, n, text, req, { .memset = f } }
+
+const struct altmem__variant altmem__variants[] = {
+    /* memcpy, best first */
+    ROW_COPY("ual", ALTMEM_FEAT_UAL, altmem_memcpy_ual,
+             "unaligned words: overlapping head/tail up to 64 B, 8-aligned 64 B loop"),
+    ROW_COPY("generic", 0, altmem_memcpy_generic,
+             "strict alignment: aligned words, shift-and-merge, bytes only at the ends"),
+    /* memmove */
+    ROW_MOVE("ual", ALTMEM_FEAT_UAL, altmem_memmove_ual,
+             "unaligned words, direction by overlap, loads before stores per block"),
+    ROW_MOVE("generic", 0, altmem_memmove_generic,
+             "strict alignment: aligned words, shift-and-merge, direction by overlap"),
+    /* memset */
+    ROW_SET("ual", ALTMEM_FEAT_UAL, altmem_memset_ual,
+            "unaligned words: overlapping head/tail up to 64 B, 8-aligned 64 B loop"),
+    ROW_SET("generic", 0, altmem_memset_generic,
+            "strict alignment: aligned words, bytes only at the ends"),
+};
+const size_t altmem__variant_total = sizeof altmem__variants / sizeof altmem__variants[0];
+
+static const char *const routine_names[ALTMEM_ROUTINE_COUNT] = {"memcpy", "memmove", "memset"};
+
+static const char *const feature_names[ALTMEM_FEAT_COUNT] = {
+    "UAL", "SIMD128", "SIMD256", "SIMD512", "ERMS", "FSRM",
+};
+
+const char *altmem_routine_name(enum altmem_routine r)
+{
+    return (unsigned)r < ALTMEM_ROUTINE_COUNT ? routine_names[r] : NULL;
+}
+
+const char *altmem_feature_name(unsigned bit)
+{
+    return bit < ALTMEM_FEAT_COUNT ? feature_names[bit] : NULL;
+}
+
+void altmem__text_features(struct altmem__text *t, uint64_t mask, const char *sep)
+{
+    int any = 0;
+    for (unsigned b = 0; b < 64; b++) {
+        if (!(mask >> b & 1))
+            continue;
+        if (any)
+            altmem__text_puts(t, sep);
+        const char *name = altmem_feature_name(b);
+        if (name) {
+            altmem__text_puts(t, name);
+        } else {
+            altmem__text_puts(t, "bit");
+            altmem__text_putu(t, b);
+        }
+        any = 1;
+    }
+    if (!any)
+        altmem__text_puts(t, "none");
+}
+
+int altmem__variant_find(enum altmem_routine r, const char *name, size_t len)
+{
+    for (size_t i = 0; i < altmem__variant_total; i++)
+        if (altmem__variants[i].routine == r && altmem__eq_nocase(name, len, altmem__variants[i].name))
+            return (int)i;
+    return -1;
+}
+
+static int generic_index(enum altmem_routine r)
+{
+    return altmem__variant_find(r, "generic", 7);
+}
+
+/* ---- The decision ------------------------------------------------------- */
+
+static int runnable(const struct altmem__variant *v, uint64_t features)
+{
+    return (v->requires & ~features) == 0;
+}
+
+static void warn_line(altmem__warn_fn *warn, void *ctx, struct altmem__text *t)
+{
+    if (warn)
+        warn(t->buf, t->len, ctx);
+}
+
+void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int secure,
+                    struct altmem__state *out, altmem__warn_fn *warn, void *ctx)
+{
+    out->cpu = *cpu;
+    out->secure = secure;
+    out->tun.mask = 0;
+    out->tun.force = 0;
+    out->tun.verbose = 0;
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++)
+        out->tun.pin[r] = -1;
+    /* Setuid and other AT_SECURE programs must not let the caller's environment
+       steer them (as glibc drops GLIBC_TUNABLES there). */
+    if (tunables && !secure)
+        altmem__tunables_parse(tunables, &out->tun, warn, ctx);
+
+    /* Only UAL may be forced on: it is a speed property (a CPU without it still
+       runs the ual variants, slowly, or traps if the OS does not emulate), while
+       a missing SIMD or string feature would raise SIGILL. */
+    uint64_t bad = out->tun.force & ~cpu->features & ~ALTMEM_FEAT_UAL;
+    if (bad) {
+        char line[200];
+        struct altmem__text w = {line, sizeof line, 0};
+        altmem__text_puts(&w, "altmem: " ALTMEM_TUNABLES_ENV ": refusing hwcaps=+");
+        altmem__text_features(&w, bad, ",+");
+        altmem__text_puts(&w, ": this CPU lacks it (only +UAL can be forced)");
+        warn_line(warn, ctx, &w);
+        out->tun.force &= ~bad;
+    }
+    out->active = (cpu->features & ~out->tun.mask) | out->tun.force;
+
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
+        struct altmem__bound *b = &out->bound[r];
+        struct altmem__text why = {b->why, sizeof b->why, 0};
+        b->why[0] = '\0';
+
+        /* First variant, in preference order, whose requirements hold. */
+        int best = -1;
+        for (size_t i = 0; i < altmem__variant_total; i++) {
+            if ((int)altmem__variants[i].routine == r && runnable(&altmem__variants[i], out->active)) {
+                best = (int)i;
+                break;
+            }
+        }
+        if (best < 0)               /* cannot happen: generic requires nothing */
+            best = generic_index((enum altmem_routine)r);
+        b->variant = best;
+        b->reason = ALTMEM_BOUND_DETECTED;
+        const struct altmem__variant *bv = &altmem__variants[best];
+        if (bv->requires) {
+            altmem__text_puts(&why, "CPU has ");
+            altmem__text_features(&why, bv->requires, "+");
+        } else {
+            altmem__text_puts(&why, "needs nothing");
+        }
+        /* Name the better variants that were passed over, and what they lacked. */
+        int skipped = 0;
+        for (int i = 0; i < best; i++) {
+            const struct altmem__variant *v = &altmem__variants[i];
+            if ((int)v->routine != r)
+                continue;
+            altmem__text_puts(&why, skipped++ ? ", " : "; skipped ");
+            altmem__text_puts(&why, v->name);
+            altmem__text_puts(&why, " (lacks ");
+            altmem__text_features(&why, v->requires & ~out->active, "+");
+            altmem__text_puts(&why, ")");
+        }
+        if (out->tun.mask & cpu->features) {
+            altmem__text_puts(&why, "; masked by " ALTMEM_TUNABLES_ENV ": ");
+            altmem__text_features(&why, out->tun.mask & cpu->features, ",");
+        }
+
+        int pin = out->tun.pin[r];
+        if (pin < 0)
+            continue;
+        const struct altmem__variant *pv = &altmem__variants[pin];
+        /* A pin is honoured only if the CPU itself can run the variant: masking
+           may remove features, a pin must never add one the hardware lacks
+           (UAL is the one exception, and only when forced explicitly). */
+        uint64_t can = cpu->features | out->tun.force;
+        if (runnable(pv, can)) {
+            b->variant = pin;
+            b->reason = ALTMEM_BOUND_OVERRIDDEN;
+            why.len = 0;
+            altmem__text_puts(&why, "pinned by " ALTMEM_TUNABLES_ENV);
+        } else {
+            b->reason = ALTMEM_BOUND_REFUSED;
+            char line[200];
+            struct altmem__text w = {line, sizeof line, 0};
+            altmem__text_puts(&w, "altmem: " ALTMEM_TUNABLES_ENV ": refusing ");
+            altmem__text_puts(&w, routine_names[r]);
+            altmem__text_puts(&w, "=");
+            altmem__text_puts(&w, pv->name);
+            altmem__text_puts(&w, ": needs ");
+            altmem__text_features(&w, pv->requires & ~can, "+");
+            altmem__text_puts(&w, ", which this CPU lacks; keeping ");
+            altmem__text_puts(&w, bv->name);
+            warn_line(warn, ctx, &w);
+            why.len = 0;
+            altmem__text_puts(&why, "pin '");
+            altmem__text_puts(&why, pv->name);
+            altmem__text_puts(&why, "' refused (CPU lacks ");
+            altmem__text_features(&why, pv->requires & ~can, "+");
+            altmem__text_puts(&why, ")");
+        }
+    }
+}
+
+/* ---- Binding ------------------------------------------------------------ */
+
+/* Entry points (src/entry.c) jump through these.  They start at the generic
+   variants, which are correct on every CPU, so a call that arrives before
+   altmem_init() (another constructor, the dynamic loader) is still right. */
+altmem_memcpy_fn *altmem__memcpy_impl = altmem_memcpy_generic;
+altmem_memmove_fn *altmem__memmove_impl = altmem_memmove_generic;
+altmem_memset_fn *altmem__memset_impl = altmem_memset_generic;
+
+void altmem__bind(const struct altmem__state *st)
+{
+    __atomic_store_n(&altmem__memcpy_impl, altmem__variants[st->bound[ALTMEM_MEMCPY].variant].fn.memcpy,
+                     __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__memmove_impl, altmem__variants[st->bound[ALTMEM_MEMMOVE].variant].fn.memmove,
+                     __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__memset_impl, altmem__variants[st->bound[ALTMEM_MEMSET].variant].fn.memset,
+                     __ATOMIC_RELEASE);
+}
+
+/* ---- Initialisation ----------------------------------------------------- */
+
+struct altmem__state altmem__global;
+static int init_state;   /* 0 not started, 1 running, 2 done */
+
+static void warn_to_stderr(const char *line, size_t len, void *ctx)
+{
+    (void)ctx;
+    altmem__os_write_err(line, len);
+    altmem__os_write_err("\n", 1);
+}
+
+static void print_bindings(const struct altmem__state *st)
+{
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
+        char line[256];
+        struct altmem__text t = {line, sizeof line, 0};
+        altmem__text_puts(&t, "altmem: ");
+        altmem__text_puts(&t, routine_names[r]);
+        altmem__text_puts(&t, " -> ");
+        altmem__text_puts(&t, altmem__variants[st->bound[r].variant].name);
+        altmem__text_puts(&t, " (");
+        altmem__text_puts(&t, st->bound[r].why);
+        altmem__text_puts(&t, ")\n");
+        altmem__os_write_err(t.buf, t.len);
+    }
+}
+
+void altmem_init(void)
+{
+    int expected = 0;
+    if (!__atomic_compare_exchange_n(&init_state, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
+        /* Someone else is initialising (or has): wait for the result. */
+        while (__atomic_load_n(&init_state, __ATOMIC_ACQUIRE) != 2) {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        }
+        return;
+    }
+    struct altmem__cpu cpu;
+    altmem__cpu_detect(&cpu);
+    int found;
+    int secure = altmem__os_getauxval(23 /* AT_SECURE */, &found) != 0;
+    const char *value = altmem__os_getenv(ALTMEM_TUNABLES_ENV);
+    altmem__decide(&cpu, value, secure, &altmem__global, warn_to_stderr, 0);
+    altmem__bind(&altmem__global);
+    if (altmem__global.tun.verbose)
+        print_bindings(&altmem__global);
+    __atomic_store_n(&init_state, 2, __ATOMIC_RELEASE);
+}
+
+__attribute__((constructor)) static void altmem_constructor(void)
+{
+    altmem_init();
+}
+
+/* ---- Introspection ------------------------------------------------------ */
+
+static void ensure_init(void)
+{
+    if (__atomic_load_n(&init_state, __ATOMIC_ACQUIRE) != 2)
+        altmem_init();
+}
+
+void altmem_cpu(struct altmem_cpu_info *out)
+{
+    ensure_init();
+    const struct altmem__state *st = &altmem__global;
+    out->arch = st->cpu.arch;
+    out->detected = st->cpu.features;
+    out->masked = st->tun.mask & st->cpu.features;
+    out->forced = st->tun.force & ~st->cpu.features;
+    out->active = st->active;
+    out->l1d_bytes = st->cpu.l1d_bytes;
+    out->l2_bytes = st->cpu.l2_bytes;
+    out->l3_bytes = st->cpu.l3_bytes;
+    out->secure = st->secure;
+    out->notes = st->cpu.notes;
+}
+
+size_t altmem_variant_count(void)
+{
+    return altmem__variant_total;
+}
+
+int altmem_variant(size_t i, struct altmem_variant_info *out)
+{
+    if (i >= altmem__variant_total)
+        return -1;
+    ensure_init();
+    const struct altmem__variant *v = &altmem__variants[i];
+    unsigned pref = 0;
+    for (size_t j = 0; j < i; j++)
+        pref += altmem__variants[j].routine == v->routine;
+    out->routine = v->routine;
+    out->name = v->name;
+    out->summary = v->summary;
+    out->requires = v->requires;
+    out->runnable = runnable(v, altmem__global.cpu.features);
+    out->preference = pref;
+    out->fn.memcpy = v->fn.memcpy;
+    return 0;
+}
+
+int altmem_binding(enum altmem_routine r, struct altmem_binding_info *out)
+{
+    if ((unsigned)r >= ALTMEM_ROUTINE_COUNT)
+        return -1;
+    ensure_init();
+    const struct altmem__bound *b = &altmem__global.bound[r];
+    out->routine = r;
+    out->variant = altmem__variants[b->variant].name;
+    out->reason = b->reason;
+    out->why = b->why;
+    out->bound_by = "pointer";
+    return 0;
+}

@@ -1,0 +1,179 @@
+/*
+ * ALTMEM_TUNABLES: the one override variable.  Syntax (docs/tunables.md):
+ *
+ *   ALTMEM_TUNABLES=item[:item...]
+ *   item:  hwcaps=[+-]FEATURE[,[+-]FEATURE...]   mask features off (-), or force on (+UAL)
+ *          memcpy=VARIANT | memmove=VARIANT | memset=VARIANT    pin one routine
+ *          all=VARIANT                           pin every routine that has VARIANT
+ *          verbose[=0|1]                         print each binding at start-up
+ *
+ * Each bad part produces one warning naming it and is skipped; the rest applies.
+ * No libc: this runs in the library constructor and in freestanding builds.
+ */
+#include "internal.h"
+
+#define PREFIX "altmem: " ALTMEM_TUNABLES_ENV ": "
+
+struct parser {
+    struct altmem__tunables *t;
+    altmem__warn_fn *warn;
+    void *ctx;
+    int warnings;
+};
+
+/* Appends s[0..n) quoted, at most 40 characters, unprintable bytes as '?'. */
+static void put_quoted(struct altmem__text *t, const char *s, size_t n)
+{
+    altmem__text_puts(t, "'");
+    for (size_t i = 0; i < n && i < 40; i++) {
+        char c = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
+        altmem__text_putn(t, &c, 1);
+    }
+    if (n > 40)
+        altmem__text_puts(t, "...");
+    altmem__text_puts(t, "'");
+}
+
+/* One warning: PREFIX what 'bad' rest (ignored) */
+static void warn3(struct parser *p, const char *what, const char *bad, size_t badlen, const char *rest)
+{
+    char line[256];
+    struct altmem__text t = {line, sizeof line, 0};
+    altmem__text_puts(&t, PREFIX);
+    altmem__text_puts(&t, what);
+    if (bad)
+        put_quoted(&t, bad, badlen);
+    altmem__text_puts(&t, rest);
+    altmem__text_puts(&t, " (ignored)");
+    p->warnings++;
+    if (p->warn)
+        p->warn(t.buf, t.len, p->ctx);
+}
+
+static int feature_bit(const char *s, size_t n)
+{
+    for (unsigned b = 0; b < ALTMEM_FEAT_COUNT; b++)
+        if (altmem__eq_nocase(s, n, altmem_feature_name(b)))
+            return (int)b;
+    return -1;
+}
+
+static void parse_hwcaps(struct parser *p, const char *v, size_t n)
+{
+    if (n == 0) {
+        warn3(p, "hwcaps needs a list, as in hwcaps=-UAL", 0, 0, "");
+        return;
+    }
+    size_t i = 0;
+    while (i <= n) {
+        size_t j = i;
+        while (j < n && v[j] != ',')
+            j++;
+        const char *e = v + i;
+        size_t len = j - i;
+        if (len == 0) {
+            warn3(p, "hwcaps: empty entry", 0, 0, "");
+        } else if (e[0] != '+' && e[0] != '-') {
+            warn3(p, "hwcaps: ", e, len, " needs a sign: -FEATURE masks it, +UAL forces it");
+        } else {
+            int bit = feature_bit(e + 1, len - 1);
+            if (bit < 0) {
+                warn3(p, "hwcaps: unknown feature ", e + 1, len - 1,
+                      "; known: UAL SIMD128 SIMD256 SIMD512 ERMS FSRM");
+            } else if (e[0] == '-') {
+                p->t->mask |= UINT64_C(1) << bit;
+                p->t->force &= ~(UINT64_C(1) << bit);
+            } else {
+                p->t->mask &= ~(UINT64_C(1) << bit);
+                p->t->force |= UINT64_C(1) << bit;
+            }
+        }
+        i = j + 1;
+    }
+}
+
+static void parse_pin(struct parser *p, int routine, const char *key, size_t keylen,
+                      const char *v, size_t n)
+{
+    if (n == 0) {
+        warn3(p, "", key, keylen, " needs a variant name, as in memcpy=generic");
+        return;
+    }
+    int any = 0;
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
+        if (routine >= 0 && r != routine)
+            continue;
+        int idx = altmem__variant_find((enum altmem_routine)r, v, n);
+        if (idx >= 0) {
+            p->t->pin[r] = idx;
+            any = 1;
+        }
+    }
+    if (!any) {
+        char what[64];
+        struct altmem__text t = {what, sizeof what, 0};
+        altmem__text_putn(&t, key, keylen < 16 ? keylen : 16);
+        altmem__text_puts(&t, ": unknown variant ");
+        warn3(p, what, v, n, "; `altmem info` lists them");
+    }
+}
+
+static void parse_item(struct parser *p, const char *s, size_t n)
+{
+    size_t k = 0;
+    while (k < n && s[k] != '=')
+        k++;
+    const char *v = s + k + (k < n);
+    size_t vn = k < n ? n - k - 1 : 0;
+    int has_value = k < n;
+
+    if (altmem__eq_nocase(s, k, "hwcaps")) {
+        if (!has_value)
+            warn3(p, "", s, n, " needs a list, as in hwcaps=-UAL");
+        else
+            parse_hwcaps(p, v, vn);
+        return;
+    }
+    if (altmem__eq_nocase(s, k, "verbose")) {
+        if (!has_value || altmem__eq_nocase(v, vn, "1"))
+            p->t->verbose = 1;
+        else if (altmem__eq_nocase(v, vn, "0"))
+            p->t->verbose = 0;
+        else
+            warn3(p, "verbose takes 0 or 1, not ", v, vn, "");
+        return;
+    }
+    if (altmem__eq_nocase(s, k, "all")) {
+        if (!has_value)
+            warn3(p, "", s, n, " needs a variant name, as in all=generic");
+        else
+            parse_pin(p, -1, s, k, v, vn);
+        return;
+    }
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
+        if (altmem__eq_nocase(s, k, altmem_routine_name((enum altmem_routine)r))) {
+            if (!has_value)
+                warn3(p, "", s, n, " needs a variant name, as in memcpy=generic");
+            else
+                parse_pin(p, r, s, k, v, vn);
+            return;
+        }
+    }
+    warn3(p, "unknown setting ", s, k, "; known: hwcaps memcpy memmove memset all verbose");
+}
+
+int altmem__tunables_parse(const char *value, struct altmem__tunables *out,
+                           altmem__warn_fn *warn, void *ctx)
+{
+    struct parser p = {out, warn, ctx, 0};
+    const char *s = value;
+    while (*s) {
+        const char *e = s;
+        while (*e && *e != ':')
+            e++;
+        if (e > s)              /* empty items (a::b, trailing ':') are harmless */
+            parse_item(&p, s, (size_t)(e - s));
+        s = *e ? e + 1 : e;
+    }
+    return p.warnings;
+}

@@ -1,0 +1,69 @@
+/*
+ * memset_ual — for CPUs with fast hardware unaligned access (feature UAL).
+ *
+ * Assumptions:
+ *   - Unaligned 2/4/8-byte stores are single, fast instructions.
+ *   - Sizes up to 64: two overlapping stores per class; above, 8 bytes unaligned
+ *     at the start, a 64-byte loop of 8-aligned stores, and 64 bytes unaligned
+ *     at the end.
+ */
+#include <stdint.h>
+
+#include "../variants.h"
+#include "ual_access.h"
+
+void *altmem_memset_ual(void *dst, int c, size_t n)
+{
+    unsigned char *d = dst;
+    uint64_t v = UINT64_C(0x0101010101010101) * (unsigned char)c;
+
+    if (n <= 16) {
+        if (n >= 8) {           /* [8, 16] */
+            st64(d, v);
+            st64(d + n - 8, v);
+        } else if (n >= 4) {    /* [4, 7] */
+            st32(d, (uint32_t)v);
+            st32(d + n - 4, (uint32_t)v);
+        } else if (n >= 2) {    /* [2, 3] */
+            st16(d, (uint16_t)v);
+            st16(d + n - 2, (uint16_t)v);
+        } else if (n == 1) {    /* 1 */
+            *d = (unsigned char)v;
+        }
+        return dst;
+    }
+    if (n <= 32) {              /* [17, 32] */
+        st64(d, v);
+        st64(d + 8, v);
+        st64(d + n - 16, v);
+        st64(d + n - 8, v);
+        return dst;
+    }
+    /* Tail: the last 64 (or, for n <= 64, 32) bytes, unaligned. */
+    unsigned char *e = d + n;
+    st64(e - 32, v);
+    st64(e - 24, v);
+    st64(e - 16, v);
+    st64(e - 8, v);
+    if (n <= 64) {              /* [33, 64]: head 32 + tail 32 */
+        st64(d, v);
+        st64(d + 8, v);
+        st64(d + 16, v);
+        st64(d + 24, v);
+        return dst;
+    }
+    st64(e - 64, v);
+    st64(e - 56, v);
+    st64(e - 48, v);
+    st64(e - 40, v);
+    /* Head: 8 unaligned bytes, then align dst to 8. */
+    st64(d, v);
+    d += 8 - ((uintptr_t)d & 7);
+    /* Body: 64 bytes per iteration, 8-aligned, until the tail is reached. */
+    u64_al *q = (u64_al *)(void *)d;
+    for (size_t left = (size_t)(e - d); left > 64; left -= 64, q += 8) {
+        q[0] = v; q[1] = v; q[2] = v; q[3] = v;
+        q[4] = v; q[5] = v; q[6] = v; q[7] = v;
+    }
+    return dst;
+}
