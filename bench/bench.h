@@ -1,0 +1,8 @@
+/* The benchmark behind `altmem bench` (bench/bench.c). */
+#ifndef ALTMEM_BENCH_H
+#define ALTMEM_BENCH_H
+
+/* argv[0] is "bench"; returns the process exit status. */
+int altmem_bench_main(int argc, char **argv);
+
+#endif
