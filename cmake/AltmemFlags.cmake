@@ -36,6 +36,12 @@ if(CMAKE_C_COMPILER_ID STREQUAL "GNU")
 else()
   set(ALTMEM_STRICT_FLAGS -fno-vectorize -fno-slp-vectorize)
 endif()
+# clang's back end merges adjacent word loads/stores into 16-byte SSE/NEON moves
+# even with vectorisers off; keeping the generic variants to general registers
+# is the only switch that stops it.
+if(ALTMEM_ARCH MATCHES "^(x86_64|aarch64)$")
+  list(APPEND ALTMEM_STRICT_FLAGS -mgeneral-regs-only)
+endif()
 set(ALTMEM_UAL_FLAGS "")
 if(ALTMEM_ARCH MATCHES "^(riscv64|loongarch64)$")
   list(APPEND ALTMEM_STRICT_FLAGS -mstrict-align)

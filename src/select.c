@@ -99,7 +99,15 @@ static void warn_line(altmem__warn_fn *warn, void *ctx, struct altmem__text *t)
 void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int secure,
                     struct altmem__state *out, altmem__warn_fn *warn, void *ctx)
 {
-    out->cpu = *cpu;
+    /* Field by field: clang turns a whole-struct copy into a memcpy call even
+       under -ffreestanding, and this file must not call the C library. */
+    out->cpu.arch = cpu->arch;
+    out->cpu.features = cpu->features;
+    out->cpu.l1d_bytes = cpu->l1d_bytes;
+    out->cpu.l2_bytes = cpu->l2_bytes;
+    out->cpu.l3_bytes = cpu->l3_bytes;
+    for (size_t i = 0; i < sizeof out->cpu.notes; i++)
+        out->cpu.notes[i] = cpu->notes[i];
     out->secure = secure;
     out->tun.mask = 0;
     out->tun.force = 0;

@@ -159,7 +159,10 @@ static void parse_item(struct parser *p, const char *s, size_t n)
             return;
         }
     }
-    warn3(p, "unknown setting ", s, k, "; known: hwcaps memcpy memmove memset all verbose");
+    if (k == 0)
+        warn3(p, "setting with no name: ", s, n, "");
+    else
+        warn3(p, "unknown setting ", s, k, "; known: hwcaps memcpy memmove memset all verbose");
 }
 
 int altmem__tunables_parse(const char *value, struct altmem__tunables *out,

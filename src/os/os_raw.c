@@ -1,0 +1,69 @@
+/*
+ * OS interface, freestanding flavour: raw Linux system calls, no C library.
+ * The program's start-up code hands over the environment and auxiliary vector
+ * with altmem_init_freestanding() (a bootloader or unikernel without either
+ * passes NULL: detection then relies on CPU registers alone).
+ */
+#include "os.h"
+#include "raw_syscall.h"
+#include "../internal.h"
+
+static char *const *raw_envp;
+static const unsigned long *raw_auxv;
+
+void altmem_init_freestanding(char *const *envp, const unsigned long *auxv)
+{
+    raw_envp = envp;
+    raw_auxv = auxv;
+    altmem_init();
+}
+
+unsigned long altmem__os_getauxval(unsigned long type, int *found)
+{
+    *found = 0;
+    if (!raw_auxv)
+        return 0;
+    for (const unsigned long *a = raw_auxv; a[0] != 0; a += 2) {   /* AT_NULL ends it */
+        if (a[0] == type) {
+            *found = 1;
+            return a[1];
+        }
+    }
+    return 0;
+}
+
+const char *altmem__os_getenv(const char *name)
+{
+    if (!raw_envp)
+        return 0;
+    size_t len = altmem__strlen(name);
+    for (char *const *e = raw_envp; *e; e++) {
+        const char *s = *e;
+        size_t i = 0;
+        while (i < len && s[i] == name[i])
+            i++;
+        if (i == len && s[len] == '=')
+            return s + len + 1;
+    }
+    return 0;
+}
+
+void altmem__os_write_err(const char *buf, size_t n)
+{
+    while (n > 0) {
+        long w = altmem__syscall3(ALTMEM_NR_write, 2, buf, n);
+        if (w == -4 /* EINTR */)
+            continue;
+        if (w <= 0)
+            return;
+        buf += w;
+        n -= (size_t)w;
+    }
+}
+
+long altmem__os_riscv_hwprobe(void *pairs, size_t pair_count)
+{
+    if (ALTMEM_NR_riscv_hwprobe < 0)
+        return -38; /* ENOSYS */
+    return altmem__syscall6(ALTMEM_NR_riscv_hwprobe, (long)pairs, (long)pair_count, 0, 0, 0, 0);
+}

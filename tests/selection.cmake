@@ -1,0 +1,108 @@
+# Selection, strict-alignment and security tests (included from tests/CMakeLists.txt).
+#
+#   strict_align            generic variants never make a misaligned access (x86_64, EFLAGS.AC)
+#   novector_generic        generic variants' objects contain no SIMD register (x86_64)
+#   novector_control        ... and that check does fire on an object that uses xmm
+#   select                  altmem__decide()/tunables with made-up CPUs, table invariants
+#   decode                  LoongArch / RISC-V / AArch64 feature decoders
+#   info_*                  the real `altmem info` under ALTMEM_TUNABLES
+#   setuid                  AT_SECURE: a setuid copy ignores ALTMEM_TUNABLES (root only)
+#   nolibc_core             the core objects reference nothing outside altmem
+#   nolibc_control          ... and that check does fire on an object that calls memcpy
+
+# ---- Strict alignment -------------------------------------------------------
+
+altmem_test_exe(test_strict_align test_strict_align.c)
+# The sanitizer runtimes make misaligned accesses of their own; GCC has no
+# macro for UBSan, so the build tells the test.
+if(ALTMEM_SANITIZE)
+  target_compile_definitions(test_strict_align PRIVATE ALTMEM_TEST_SANITIZED=1)
+endif()
+add_test(NAME strict_align COMMAND test_strict_align)
+set_tests_properties(strict_align PROPERTIES SKIP_RETURN_CODE 77 LABELS "selection;strict-align")
+
+if(ALTMEM_ARCH STREQUAL "x86_64")
+  find_program(ALTMEM_OBJDUMP NAMES objdump llvm-objdump-19 llvm-objdump)
+  if(ALTMEM_OBJDUMP)
+    add_test(NAME novector_generic
+      COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_novector.sh --objdump ${ALTMEM_OBJDUMP}
+              --expect altmem_memcpy_generic --expect altmem_memmove_generic --expect altmem_memset_generic
+              "$<FILTER:$<TARGET_OBJECTS:altmem_core>,INCLUDE,/variants/generic/>"
+      COMMAND_EXPAND_LISTS)
+    add_test(NAME novector_control
+      COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_novector.sh --objdump ${ALTMEM_OBJDUMP}
+              --self-test ${CMAKE_C_COMPILER})
+    set_tests_properties(novector_generic novector_control PROPERTIES LABELS "selection;strict-align")
+  endif()
+endif()
+
+# ---- Selection and decoding -------------------------------------------------
+
+altmem_test_exe(test_select test_select.c)
+add_test(NAME select COMMAND test_select)
+altmem_test_exe(test_decode test_decode.c)
+add_test(NAME decode COMMAND test_decode)
+set_tests_properties(select decode PROPERTIES LABELS "selection")
+
+# ---- The real library path: `altmem info` under ALTMEM_TUNABLES ---------------
+
+if(TARGET altmem_cli)
+  # On these architectures UAL is architectural, so the default binding is known.
+  if(ALTMEM_ARCH MATCHES "^(x86_64|aarch64)$")
+    set(_default_variant ual)
+  else()
+    set(_default_variant "[a-z0-9]+")
+  endif()
+  # name | ALTMEM_TUNABLES | expected stdout | stderr ("" = must be empty)
+  set(_info_cases
+    "default|<unset>|memcpy +${_default_variant} +detected[^\n]*\nmemmove +${_default_variant} +detected[^\n]*\nmemset +${_default_variant} +detected|"
+    "mask_ual|hwcaps=-UAL|features masked: +UAL[^\n]*\n.*memcpy +generic +detected[^\n]*masked by ALTMEM_TUNABLES: UAL[^\n]*\nmemmove +generic +detected[^\n]*\nmemset +generic +detected|"
+    "pin_memcpy|memcpy=generic|memcpy +generic +overridden[^\n]*pinned by ALTMEM_TUNABLES[^\n]*\nmemmove +${_default_variant} +detected[^\n]*\nmemset +${_default_variant} +detected|"
+    "malformed|bogus=1:hwcaps=UAL|memcpy +${_default_variant} +detected[^\n]*\nmemmove +${_default_variant} +detected[^\n]*\nmemset +${_default_variant} +detected|^altmem: ALTMEM_TUNABLES: unknown setting 'bogus'[^\n]*\naltmem: ALTMEM_TUNABLES: hwcaps: 'UAL' needs a sign[^\n]*\n$"
+    "verbose|verbose|memcpy +${_default_variant} +detected|^altmem: memcpy -> ${_default_variant} [^\n]*\naltmem: memmove -> ${_default_variant} [^\n]*\naltmem: memset -> ${_default_variant} [^\n]*\n$"
+    "malformed_keeps_valid|memset=generic:memcpy=nope|memcpy +${_default_variant} +detected[^\n]*\nmemmove +${_default_variant} +detected[^\n]*\nmemset +generic +overridden|^altmem: ALTMEM_TUNABLES: memcpy: unknown variant 'nope'[^\n]*\n$"
+  )
+  foreach(_case IN LISTS _info_cases)
+    string(REPLACE "|" ";" _f "${_case}")
+    list(GET _f 0 _name)
+    list(GET _f 1 _tun)
+    list(GET _f 2 _out)
+    list(GET _f 3 _err)
+    add_test(NAME info_${_name}
+      COMMAND ${CMAKE_COMMAND} -DALTMEM=$<TARGET_FILE:altmem_cli> -DCASE=${_name}
+              "-DTUNABLES=${_tun}" "-DEXPECT_OUT=${_out}" "-DEXPECT_ERR=${_err}"
+              -P ${CMAKE_CURRENT_SOURCE_DIR}/info_cases.cmake)
+    set_tests_properties(info_${_name} PROPERTIES LABELS "selection;info")
+  endforeach()
+  # Negative control: a wrong expectation must be reported as a mismatch (the
+  # pass condition is the mismatch message, not merely a non-zero exit).
+  add_test(NAME info_control
+    COMMAND ${CMAKE_COMMAND} -DALTMEM=$<TARGET_FILE:altmem_cli> -DCASE=control
+            "-DTUNABLES=hwcaps=-UAL" "-DEXPECT_OUT=memcpy +ual +detected" "-DEXPECT_ERR="
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/info_cases.cmake)
+  set_tests_properties(info_control PROPERTIES LABELS "selection;info"
+    PASS_REGULAR_EXPRESSION "info control: FAIL: stdout does not match")
+endif()
+
+# ---- AT_SECURE: a real setuid process -----------------------------------------
+
+altmem_test_exe(secure_probe secure_probe.c)
+add_test(NAME setuid COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_setuid.sh $<TARGET_FILE:secure_probe>)
+set_tests_properties(setuid PROPERTIES SKIP_RETURN_CODE 77 LABELS "selection;security")
+
+# ---- No libc in the core ------------------------------------------------------
+
+find_program(ALTMEM_NM NAMES nm llvm-nm-19 llvm-nm)
+if(ALTMEM_NM)
+  set(_nolibc_opts --nm ${ALTMEM_NM})
+  # Instrumented objects call into the sanitizer runtime by design.
+  if(ALTMEM_SANITIZE)
+    list(APPEND _nolibc_opts --allow-sanitizer)
+  endif()
+  add_test(NAME nolibc_core
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_nolibc.sh ${_nolibc_opts} $<TARGET_OBJECTS:altmem_core>
+    COMMAND_EXPAND_LISTS)
+  add_test(NAME nolibc_control
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_nolibc.sh --nm ${ALTMEM_NM} --self-test ${CMAKE_C_COMPILER} ${ALTMEM_NOLIBC_FLAGS})
+  set_tests_properties(nolibc_core nolibc_control PROPERTIES LABELS "selection;nolibc")
+endif()

@@ -1,0 +1,156 @@
+/*
+ * The per-architecture feature decoders, on any host: they are pure functions
+ * of the raw register and kernel values, so every rule is checked here rather
+ * than only on the hardware (or emulator) that happens to produce the input.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int failures, checks;
+
+#define CHECK(cond, ...)                                  \
+    do {                                                  \
+        checks++;                                         \
+        if (!(cond)) {                                    \
+            failures++;                                   \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);   \
+            printf(__VA_ARGS__);                          \
+            printf("\n");                                 \
+        }                                                 \
+    } while (0)
+
+#define UAL ALTMEM_FEAT_UAL
+#define S128 ALTMEM_FEAT_SIMD128
+#define S256 ALTMEM_FEAT_SIMD256
+
+#define CFG_UAL (UINT32_C(1) << 20)
+#define HW_UAL (1ul << 2)
+#define HW_LSX (1ul << 4)
+#define HW_LASX (1ul << 5)
+
+static char notes[160];
+
+static uint64_t la(uint32_t cfg, int have, unsigned long hw)
+{
+    notes[0] = '\0';
+    return altmem__decode_loongarch(cfg, have, hw, notes, sizeof notes);
+}
+
+static uint64_t rv(long rc, int64_t p9, int64_t p5)
+{
+    notes[0] = '\0';
+    return altmem__decode_riscv(rc, p9, p5, notes, sizeof notes);
+}
+
+static void loongarch(void)
+{
+    uint64_t f;
+    f = la(CFG_UAL, 1, HW_UAL);
+    CHECK(f == UAL && notes[0] == '\0', "CPUCFG.UAL + HWCAP.UAL: f=%#llx notes='%s'", (unsigned long long)f, notes);
+    f = la(CFG_UAL, 1, 0);
+    CHECK(f == 0 && strstr(notes, "disagree"), "CPUCFG.UAL only: f=%#llx notes='%s'", (unsigned long long)f, notes);
+    f = la(0, 1, HW_UAL);
+    CHECK(f == 0 && strstr(notes, "disagree"), "HWCAP.UAL only: f=%#llx notes='%s'", (unsigned long long)f, notes);
+    f = la(0, 1, 0);
+    CHECK(f == 0 && notes[0] == '\0', "neither: f=%#llx notes='%s'", (unsigned long long)f, notes);
+    /* Other CPUCFG bits must not count as UAL. */
+    f = la(~CFG_UAL, 1, 0);
+    CHECK(f == 0, "all CPUCFG bits but 20: f=%#llx", (unsigned long long)f);
+    /* No auxiliary vector: CPUCFG alone decides UAL, and SIMD is not used. */
+    f = la(CFG_UAL, 0, 0);
+    CHECK(f == UAL && strstr(notes, "no AT_HWCAP"), "no hwcap, CPUCFG.UAL: f=%#llx notes='%s'",
+          (unsigned long long)f, notes);
+    f = la(0, 0, HW_UAL | HW_LSX | HW_LASX);
+    CHECK(f == 0, "no hwcap: the (meaningless) hwcap value must be ignored: f=%#llx", (unsigned long long)f);
+    f = la(CFG_UAL, 0, HW_LSX | HW_LASX);
+    CHECK(f == UAL, "no hwcap: no SIMD: f=%#llx", (unsigned long long)f);
+    /* SIMD from the kernel's word only (it reports what it has enabled). */
+    f = la(CFG_UAL, 1, HW_UAL | HW_LSX);
+    CHECK(f == (UAL | S128), "LSX: f=%#llx", (unsigned long long)f);
+    f = la(CFG_UAL, 1, HW_UAL | HW_LSX | HW_LASX);
+    CHECK(f == (UAL | S128 | S256), "LSX+LASX: f=%#llx", (unsigned long long)f);
+    f = la(0, 1, HW_LSX | HW_LASX);
+    CHECK(f == (S128 | S256), "SIMD without UAL (2K-class): f=%#llx", (unsigned long long)f);
+    f = la(0, 1, ~(HW_UAL | HW_LSX | HW_LASX));
+    CHECK(f == 0, "unrelated hwcap bits: f=%#llx", (unsigned long long)f);
+    /* Notes append to what is there, and never overflow a small buffer. */
+    char small[12] = "x";
+    char canary[8];
+    memset(canary, 0x5a, sizeof canary);
+    struct {
+        char buf[8];
+        char after[8];
+    } b;
+    memset(b.after, 0x5a, sizeof b.after);
+    b.buf[0] = '\0';
+    f = altmem__decode_loongarch(CFG_UAL, 1, 0, b.buf, sizeof b.buf);
+    CHECK(f == 0 && strlen(b.buf) == sizeof b.buf - 1 && !memcmp(b.after, canary, sizeof canary),
+          "8-byte notes buffer: '%s' (must be truncated to 7 characters, nothing written past it)", b.buf);
+    f = altmem__decode_loongarch(CFG_UAL, 1, 0, small, sizeof small);
+    CHECK(!strncmp(small, "x; ", 3), "notes are appended after '; ': '%s'", small);
+    printf("loongarch: CPUCFG/HWCAP agreement, no-hwcap path, LSX/LASX, notes bounds checked\n");
+}
+
+static void riscv(void)
+{
+    uint64_t f;
+    f = rv(-ENOSYS, -1, -1);
+    CHECK(f == 0 && strstr(notes, "hwprobe failed") && strstr(notes, "38"), "ENOSYS: f=%#llx notes='%s'",
+          (unsigned long long)f, notes);
+    f = rv(-ENOSYS, 3, 3);
+    CHECK(f == 0, "a failed call's (stale) values must be ignored: f=%#llx", (unsigned long long)f);
+    f = rv(0, 3, -1);
+    CHECK(f == UAL && notes[0] == '\0', "key 9 = FAST: f=%#llx notes='%s'", (unsigned long long)f, notes);
+    static const int64_t not_fast[] = {0, 1, 2, 4};
+    for (size_t i = 0; i < sizeof not_fast / sizeof not_fast[0]; i++) {
+        char want[8];
+        snprintf(want, sizeof want, "= %d", (int)not_fast[i]);
+        f = rv(0, not_fast[i], -1);
+        CHECK(f == 0 && strstr(notes, want), "key 9 = %d: f=%#llx notes='%s'", (int)not_fast[i],
+              (unsigned long long)f, notes);
+    }
+    /* Key 9 wins over key 5 when the kernel knows it. */
+    f = rv(0, 1, 3);
+    CHECK(f == 0, "key 9 EMULATED, key 5 FAST: f=%#llx", (unsigned long long)f);
+    f = rv(0, 3, 1);
+    CHECK(f == UAL, "key 9 FAST, key 5 EMULATED: f=%#llx", (unsigned long long)f);
+    /* Older kernels: key 5's low three bits. */
+    f = rv(0, -1, 3);
+    CHECK(f == UAL, "key 9 unknown, key 5 = 3: f=%#llx", (unsigned long long)f);
+    f = rv(0, -1, 0x3 | 0xf8);
+    CHECK(f == UAL, "key 5 = FAST with higher bits set: f=%#llx", (unsigned long long)f);
+    f = rv(0, -1, 0x4 | 0x8);
+    CHECK(f == 0, "key 5 = UNSUPPORTED with a higher bit: f=%#llx", (unsigned long long)f);
+    f = rv(0, -1, 1);
+    CHECK(f == 0 && strstr(notes, "= 1"), "key 5 = EMULATED: f=%#llx notes='%s'", (unsigned long long)f, notes);
+    f = rv(0, -1, -1);
+    CHECK(f == 0 && strstr(notes, "no misaligned-access key"), "both keys unknown: f=%#llx notes='%s'",
+          (unsigned long long)f, notes);
+    printf("riscv: ENOSYS, key 9 values 0-4, key 5 fallback (low bits), precedence, unknown keys checked\n");
+}
+
+static void aarch64(void)
+{
+    uint64_t f;
+    f = altmem__decode_aarch64(0, 0);
+    CHECK(f == UAL, "no hwcap: f=%#llx", (unsigned long long)f);
+    f = altmem__decode_aarch64(0, ~0ul);
+    CHECK(f == UAL, "no hwcap, value ignored: f=%#llx", (unsigned long long)f);
+    f = altmem__decode_aarch64(1, 1ul << 1);
+    CHECK(f == (UAL | S128), "ASIMD: f=%#llx", (unsigned long long)f);
+    f = altmem__decode_aarch64(1, ~(1ul << 1));
+    CHECK(f == UAL, "all hwcap bits but ASIMD: f=%#llx", (unsigned long long)f);
+    printf("aarch64: UAL always, ASIMD = HWCAP bit 1 checked\n");
+}
+
+int main(void)
+{
+    loongarch();
+    riscv();
+    aarch64();
+    printf("decode: %d checks, %d failures: %s\n", checks, failures, failures ? "FAILED" : "passed");
+    return failures ? 1 : 0;
+}
