@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs what `make check` needs on Debian 12 (bookworm), non-interactively.
+#
+#   scripts/install-deps.sh
+#
+#   build-essential    gcc 12, make, libc6-dev (with libc.a for the -static example)
+#   cmake              3.25 (the project needs >= 3.20)
+#   pkg-config         the pkg-config example test
+#   clang-19 lld-19    the clang-19 -Werror build (scripts/sanitize.sh) and cross builds
+#   libclang-rt-19-dev clang-19's ASan/UBSan runtime (scripts/sanitize.sh)
+#   binutils           objdump, nm, readelf (tests that inspect the built objects)
+#   util-linux         setpriv (tests that run the CLI with changed privileges)
+#
+# Idempotent: when every package is already installed it changes nothing and does not
+# touch the network.  Not root: prints what is missing and the command to install it,
+# and exits 0 (the build then uses whatever is there; the sanitizer test reports itself
+# skipped without clang-19).
+set -euo pipefail
+
+packages=(build-essential cmake pkg-config clang-19 lld-19 libclang-rt-19-dev binutils util-linux)
+
+missing=()
+for p in "${packages[@]}"; do
+    if [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)" != installed ]; then
+        missing+=("$p")
+    fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-deps.sh: all present: ${packages[*]}"
+    exit 0
+fi
+echo "install-deps.sh: missing: ${missing[*]}"
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "install-deps.sh: not root, so installing nothing. As root run:" >&2
+    echo "  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}" >&2
+    exit 0
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+apt-get install -y --no-install-recommends "${missing[@]}"
+echo "install-deps.sh: installed: ${missing[*]}"
