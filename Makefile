@@ -20,8 +20,10 @@ build: $(BUILD)/CMakeCache.txt
 	$(CMAKE) --build $(BUILD) -j $(JOBS)
 
 # The whole test suite: native tests, the sanitizer build, the install test.
+# Ends with "N passed, N failed, N skipped", after the reason for each skip.
 check: build
-	cd $(BUILD) && $(CTEST) --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+	cd $(BUILD) && $(CTEST) --output-on-failure -j $(JOBS) $(CTEST_ARGS) 2>&1 | tee ctest-output.txt
+	scripts/check-summary.sh $(BUILD)/ctest-output.txt $(BUILD)/Testing/Temporary/LastTest.log
 
 # About a minute: every variant, a byte loop and libc, sizes 8 B..64 MiB.
 bench: build
