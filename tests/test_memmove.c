@@ -1,0 +1,145 @@
+/*
+ * memmove: every runnable variant, called through the variant table, and the
+ * public altmem_memmove.  Non-overlapping copies are checked as for memcpy
+ * (the shared parts in testlib.c); the overlap parts below add every distance
+ * in [-300, 300] at sizes 0..700, and far overlaps around a page and at 64 KiB
+ * and 1 MiB.  `test_memmove --self-test` proves the checker catches broken
+ * copies, including ones that pick the wrong direction.
+ */
+#include "testlib.h"
+
+#include <stdint.h>
+
+/* Distances from -300 to 300 at sizes 0..700 (distance 0 included), from three
+   source alignments: word-aligned, odd, and an odd one near a 64-byte line end. */
+static void part_overlap(struct tl_ctx *c)
+{
+    static const size_t aligns[] = {0, 3, 61};
+    struct tl_buf *ob = &tl_env.ovl;
+    for (size_t a = 0; a < sizeof aligns / sizeof aligns[0]; a++) {
+        unsigned char *s = ob->mem + tl_env.page + 320 + aligns[a];
+        for (long dist = -300; dist <= 300 && !c->stop; dist++)
+            for (size_t n = 0; n <= 700; n++)
+                tl_copy(c, ob, s + dist, s, n);
+    }
+}
+
+/* The same distances with the pair flush against a guard page: the lower of
+   dst and src starting right after one, or the higher one ending right at one. */
+static void part_overlap_guard(struct tl_ctx *c)
+{
+    struct tl_buf *ob = &tl_env.ovl;
+    for (long dist = -300; dist <= 300 && !c->stop; dist++) {
+        size_t up = dist < 0 ? (size_t)-dist : 0, down = dist > 0 ? (size_t)dist : 0;
+        for (size_t n = 0; n <= 700; n++) {
+            unsigned char *lo = ob->mem + up, *hi = tl_buf_end(ob, n + down);
+            tl_copy(c, ob, lo + dist, lo, n);
+            tl_copy(c, ob, hi + dist, hi, n);
+        }
+    }
+}
+
+/* Overlaps farther than the near part reaches: distances one page +-k, where
+   an implementation may switch strategy (4 KiB aliasing, rep movsb), and large
+   sizes with distances from 1 to n - 1. */
+static void part_far(struct tl_ctx *c)
+{
+    static const long ks[] = {-64, -63, -8, -7, -1, 0, 1, 7, 8, 63, 64};
+    static const size_t aligns[] = {0, 5};
+    struct tl_buf *ob = &tl_env.ovl;
+    for (size_t a = 0; a < sizeof aligns / sizeof aligns[0]; a++) {
+        unsigned char *s = ob->mem + tl_env.page + aligns[a];
+        for (size_t k = 0; k < sizeof ks / sizeof ks[0]; k++) {
+            size_t dist = (size_t)(4096 + ks[k]);
+            const size_t ns[] = {dist + 1, dist + 8, dist + 63, 2 * dist - 1, 2 * dist, 2 * dist + 7,
+                                 3 * dist + 5, 10000, 16384 + 3};
+            for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+                /* dst above src, then below. */
+                tl_copy(c, ob, s + dist, s, ns[i]);
+                tl_copy(c, ob, s, s + dist, ns[i]);
+            }
+        }
+        static const size_t big[] = {65536, 65536 + 5, TL_MIB - 3, TL_MIB};
+        for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+            size_t n = big[i];
+            const size_t dists[] = {1, 7, 63, 4095, 4096, 4097, n / 2, n - 1};
+            for (size_t d = 0; d < sizeof dists / sizeof dists[0]; d++) {
+                tl_copy(c, ob, s + dists[d], s, n);
+                tl_copy(c, ob, s, s + dists[d], n);
+            }
+        }
+    }
+}
+
+static const struct tl_part parts[] = {
+    {"zero", tl_part_copy_zero},   /* n == 0 with NULL and guard-page pointers */
+    {"same", tl_part_copy_same},   /* dst == src                               */
+    {"guard", tl_part_copy_guard}, /* windows flush against PROT_NONE pages    */
+    {"sweep", tl_part_copy_sweep}, /* n 0..1024 x src offset 0..63 x dst 0..63 */
+    {"large", tl_part_copy_large}, /* 2 KiB .. 64 MiB                          */
+    {"overlap", part_overlap},     /* dst - src in [-300, 300], n 0..700       */
+    {"overlap-guard", part_overlap_guard}, /* the same, flush against guard pages */
+    {"far", part_far},             /* page-sized distances, 64 KiB and 1 MiB   */
+};
+
+/* ---- Broken memmoves: right for disjoint regions, wrong direction somewhere ---- */
+
+static void *fwd(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    for (size_t i = 0; i < n; i++)
+        d[i] = s[i];
+    return dst;
+}
+
+static void *bwd(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    for (size_t i = n; i > 0; i--)
+        d[i - 1] = s[i - 1];
+    return dst;
+}
+
+/* Backward only when dst is above src by less than `limit`. */
+static void *move_limited(void *dst, const void *src, size_t n, size_t limit)
+{
+    size_t up = (uintptr_t)dst - (uintptr_t)src;
+    return up > 0 && up < n && up < limit ? bwd(dst, src, n) : fwd(dst, src, n);
+}
+
+static void *bk_near256(void *dst, const void *src, size_t n)
+{
+    return move_limited(dst, src, n, 256);
+}
+
+static void *bk_near4096(void *dst, const void *src, size_t n)
+{
+    return move_limited(dst, src, n, 4096);
+}
+
+/* Right direction, but the backward loop starts with an aligned-down load. */
+static void *bk_bwd_underread(void *dst, const void *src, size_t n)
+{
+    size_t up = (uintptr_t)dst - (uintptr_t)src;
+    if (up == 0 || up >= n)
+        return fwd(dst, src, n);
+    (void)((const volatile unsigned char *)src)[-1];
+    return bwd(dst, src, n);
+}
+
+static const struct tl_broken broken[] = {
+    {"forward", "always copies forward", {.memmove = fwd}, "overlap", TL_EXPECT_FAIL},
+    {"backward", "always copies backward", {.memmove = bwd}, "overlap", TL_EXPECT_FAIL},
+    {"near256", "forward when dst - src >= 256", {.memmove = bk_near256}, "overlap", TL_EXPECT_FAIL},
+    {"near4096", "forward when dst - src >= 4096", {.memmove = bk_near4096}, "far", TL_EXPECT_FAIL},
+    {"bwd-underread", "reads src[-1] when copying backward", {.memmove = bk_bwd_underread}, "overlap-guard",
+     TL_EXPECT_FAULT},
+};
+
+int main(int argc, char **argv)
+{
+    return tl_main(argc, argv, ALTMEM_MEMMOVE, parts, sizeof parts / sizeof parts[0], broken,
+                   sizeof broken / sizeof broken[0]);
+}

@@ -1,0 +1,18 @@
+# Correctness of every variant of memcpy, memmove and memset (and of the public
+# entry points): test_<routine> checks, `test_<routine> --self-test` runs the
+# same checker against broken implementations and fails unless each is caught.
+
+# The reference loops in testlib.c must stay byte loops: without these the
+# compiler may turn them into calls to the C library's memcpy/memset.
+set(altmem_testlib_flags -fno-builtin)
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU")
+  list(APPEND altmem_testlib_flags -fno-tree-loop-distribute-patterns)
+endif()
+set_source_files_properties(testlib.c PROPERTIES COMPILE_OPTIONS "${altmem_testlib_flags}")
+
+foreach(routine memcpy memmove memset)
+  altmem_test_exe(test_${routine} test_${routine}.c testlib.c)
+  add_test(NAME ${routine}_variants COMMAND test_${routine})
+  add_test(NAME ${routine}_selftest COMMAND test_${routine} --self-test)
+  set_tests_properties(${routine}_variants ${routine}_selftest PROPERTIES TIMEOUT 600 LABELS routines)
+endforeach()
