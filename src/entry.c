@@ -1,7 +1,7 @@
 /*
- * Entry points: what callers call.  Each is one indirect jump through the
- * routine's binding (a sibling call the compiler turns into `jmp *ptr`).  The
- * pointers start at the generic variants and are rebound by altmem_init().
+ * Entry points in C, for builds without patch sites: ALTMEM_BINDING=pointer
+ * (and architectures without src/arch/<arch>/entry.S) and ALTMEM_BINDING=ifunc.
+ * The default build uses the patched-branch stubs of src/arch/<arch>/entry.S.
  */
 #include "internal.h"
 
@@ -9,6 +9,33 @@ extern altmem_memcpy_fn *altmem__memcpy_impl;
 extern altmem_memmove_fn *altmem__memmove_impl;
 extern altmem_memset_fn *altmem__memset_impl;
 
+#if ALTMEM_BIND_MODE == ALTMEM_BIND_IFUNC
+/* The dynamic loader asks once, while relocating, and writes the answer into
+   the callers' GOT: the entry is then as direct as a PLT call can be.  The
+   resolver runs before constructors, so it initialises the library itself. */
+static altmem_memcpy_fn *resolve_memcpy(void)
+{
+    altmem_init();
+    return altmem__memcpy_impl;
+}
+static altmem_memmove_fn *resolve_memmove(void)
+{
+    altmem_init();
+    return altmem__memmove_impl;
+}
+static altmem_memset_fn *resolve_memset(void)
+{
+    altmem_init();
+    return altmem__memset_impl;
+}
+void *altmem_memcpy(void *__restrict dst, const void *__restrict src, size_t n)
+    __attribute__((ifunc("resolve_memcpy")));
+void *altmem_memmove(void *dst, const void *src, size_t n) __attribute__((ifunc("resolve_memmove")));
+void *altmem_memset(void *dst, int c, size_t n) __attribute__((ifunc("resolve_memset")));
+
+#else
+/* One indirect jump each: a sibling call the compiler emits as `jmp *ptr`.  The
+   pointers start at the generic variants, correct before altmem_init(). */
 void *altmem_memcpy(void *__restrict dst, const void *__restrict src, size_t n)
 {
     return __atomic_load_n(&altmem__memcpy_impl, __ATOMIC_RELAXED)(dst, src, n);
@@ -23,3 +50,4 @@ void *altmem_memset(void *dst, int c, size_t n)
 {
     return __atomic_load_n(&altmem__memset_impl, __ATOMIC_RELAXED)(dst, c, n);
 }
+#endif

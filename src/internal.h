@@ -63,6 +63,8 @@ struct altmem__tunables {
     uint64_t force;                       /* hwcaps=+X                          */
     int pin[ALTMEM_ROUTINE_COUNT];        /* variant index, or -1               */
     int verbose;                          /* print bindings at init             */
+    int debug;                            /* print every patched site           */
+    int no_patch;                         /* bind=pointer: leave sites alone    */
 };
 
 typedef void altmem__warn_fn(const char *line, size_t len, void *ctx);
@@ -81,12 +83,21 @@ struct altmem__bound {
     char why[160];
 };
 
+/* How calls reach the bound variants; ALTMEM_BIND_MODE is set by the build. */
+#define ALTMEM_BIND_PATCH 1   /* patched direct branch, pointer fallback (src/arch/<arch>/entry.S) */
+#define ALTMEM_BIND_POINTER 2 /* C entry points through the pointer (src/entry.c)                  */
+#define ALTMEM_BIND_IFUNC 3   /* GNU IFUNC resolved by the dynamic loader (src/entry.c)            */
+#ifndef ALTMEM_BIND_MODE
+#define ALTMEM_BIND_MODE ALTMEM_BIND_POINTER
+#endif
+
 struct altmem__state {
     struct altmem__cpu cpu;
     struct altmem__tunables tun;
     uint64_t active;
     int secure;
     struct altmem__bound bound[ALTMEM_ROUTINE_COUNT];
+    char patch_note[120];                 /* why sites were not patched, or ""  */
 };
 
 /* The whole decision, with no side effects: from detected CPU, the raw

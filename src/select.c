@@ -8,7 +8,12 @@
  */
 #include "internal.h"
 #include "os/os.h"
+#include "patch/patch.h"
 #include "variants/variants.h"
+
+/* This module's patch sites (the linker defines both symbols when any exist). */
+extern const struct altmem__site __start_altmem_patch_sites[] __attribute__((weak, visibility("hidden")));
+extern const struct altmem__site __stop_altmem_patch_sites[] __attribute__((weak, visibility("hidden")));
 
 #define ROW_COPY(n, req, f, text) { ALTMEM_MEMCPY, n, text, req, { .memcpy = f } }
 #define ROW_MOVE(n, req, f, text) { ALTMEM_MEMMOVE, n, text, req, { .memmove = f } }
@@ -112,6 +117,9 @@ void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int sec
     out->tun.mask = 0;
     out->tun.force = 0;
     out->tun.verbose = 0;
+    out->tun.debug = 0;
+    out->tun.no_patch = 0;
+    out->patch_note[0] = '\0';
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++)
         out->tun.pin[r] = -1;
     /* Setuid and other AT_SECURE programs must not let the caller's environment
@@ -277,6 +285,15 @@ void altmem_init(void)
     const char *value = altmem__os_getenv(ALTMEM_TUNABLES_ENV);
     altmem__decide(&cpu, value, secure, &altmem__global, warn_to_stderr, 0);
     altmem__bind(&altmem__global);
+#if ALTMEM_BIND_MODE == ALTMEM_BIND_PATCH
+    /* The pointers are right; now let the entry branches skip them. */
+    struct altmem__text note = {altmem__global.patch_note, sizeof altmem__global.patch_note, 0};
+    if (altmem__global.tun.no_patch)
+        altmem__text_puts(&note, "bind=pointer in " ALTMEM_TUNABLES_ENV);
+    else
+        altmem__patch_sites(__start_altmem_patch_sites, __stop_altmem_patch_sites, altmem__global.tun.debug,
+                            altmem__global.patch_note, sizeof altmem__global.patch_note);
+#endif
     if (altmem__global.tun.verbose)
         print_bindings(&altmem__global);
     __atomic_store_n(&init_state, 2, __ATOMIC_RELEASE);
@@ -335,6 +352,26 @@ int altmem_variant(size_t i, struct altmem_variant_info *out)
     return 0;
 }
 
+static const void *const slots[ALTMEM_ROUTINE_COUNT] = {
+    &altmem__memcpy_impl, &altmem__memmove_impl, &altmem__memset_impl,
+};
+
+/* Read from the code itself, not from a flag: what a call really goes through. */
+static const char *bound_by(enum altmem_routine r)
+{
+#if ALTMEM_BIND_MODE == ALTMEM_BIND_PATCH
+    if (altmem__site_target(__start_altmem_patch_sites, __stop_altmem_patch_sites, slots[r]))
+        return "patched branch";
+    return "pointer";
+#elif ALTMEM_BIND_MODE == ALTMEM_BIND_IFUNC
+    (void)slots[r];
+    return "ifunc";
+#else
+    (void)slots[r];
+    return "pointer";
+#endif
+}
+
 int altmem_binding(enum altmem_routine r, struct altmem_binding_info *out)
 {
     if ((unsigned)r >= ALTMEM_ROUTINE_COUNT)
@@ -345,6 +382,7 @@ int altmem_binding(enum altmem_routine r, struct altmem_binding_info *out)
     out->variant = altmem__variants[b->variant].name;
     out->reason = b->reason;
     out->why = b->why;
-    out->bound_by = "pointer";
+    out->bound_by = bound_by(r);
+    out->bound_note = altmem__global.patch_note;
     return 0;
 }

@@ -6,6 +6,8 @@
  *          memcpy=VARIANT | memmove=VARIANT | memset=VARIANT    pin one routine
  *          all=VARIANT                           pin every routine that has VARIANT
  *          verbose[=0|1]                         print each binding at start-up
+ *          debug[=0|1]                           print every patch site rewritten
+ *          bind=patch|pointer                    pointer: never rewrite code
  *
  * Each bad part produces one warning naming it and is skipped; the rest applies.
  * No libc: this runs in the library constructor and in freestanding builds.
@@ -134,13 +136,24 @@ static void parse_item(struct parser *p, const char *s, size_t n)
             parse_hwcaps(p, v, vn);
         return;
     }
-    if (altmem__eq_nocase(s, k, "verbose")) {
+    if (altmem__eq_nocase(s, k, "verbose") || altmem__eq_nocase(s, k, "debug")) {
+        int *flag = s[0] == 'v' || s[0] == 'V' ? &p->t->verbose : &p->t->debug;
         if (!has_value || altmem__eq_nocase(v, vn, "1"))
-            p->t->verbose = 1;
+            *flag = 1;
         else if (altmem__eq_nocase(v, vn, "0"))
-            p->t->verbose = 0;
+            *flag = 0;
         else
-            warn3(p, "verbose takes 0 or 1, not ", v, vn, "");
+            warn3(p, flag == &p->t->verbose ? "verbose takes 0 or 1, not " : "debug takes 0 or 1, not ", v,
+                  vn, "");
+        return;
+    }
+    if (altmem__eq_nocase(s, k, "bind")) {
+        if (has_value && altmem__eq_nocase(v, vn, "pointer"))
+            p->t->no_patch = 1;
+        else if (has_value && altmem__eq_nocase(v, vn, "patch"))
+            p->t->no_patch = 0;
+        else
+            warn3(p, "bind takes patch or pointer, not ", v, vn, "");
         return;
     }
     if (altmem__eq_nocase(s, k, "all")) {
@@ -162,7 +175,7 @@ static void parse_item(struct parser *p, const char *s, size_t n)
     if (k == 0)
         warn3(p, "setting with no name: ", s, n, "");
     else
-        warn3(p, "unknown setting ", s, k, "; known: hwcaps memcpy memmove memset all verbose");
+        warn3(p, "unknown setting ", s, k, "; known: hwcaps memcpy memmove memset all verbose debug bind");
 }
 
 int altmem__tunables_parse(const char *value, struct altmem__tunables *out,

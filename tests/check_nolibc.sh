@@ -2,7 +2,8 @@
 # The core library objects must call nothing outside altmem: they run in the
 # library constructor, in freestanding builds, and inside memcpy itself, where a
 # compiler-generated call to memcpy would recurse.  Only altmem's own symbols
-# (altmem_*, altmem__*) and _GLOBAL_OFFSET_TABLE_ may be undefined.
+# (altmem_*, altmem__*), the linker-made bounds of its sections (__start_altmem_*,
+# __stop_altmem_*) and _GLOBAL_OFFSET_TABLE_ may be undefined.
 #
 #   check_nolibc.sh [--nm NM] [--allow-sanitizer] OBJECT...
 #   check_nolibc.sh [--nm NM] --self-test CC [NOLIBC_FLAGS...]
@@ -115,7 +116,7 @@ for obj in "$@"; do
     for sym in $(printf '%s\n' "$syms" | awk 'NF { print $NF }'); do
         nsyms=$((nsyms + 1))
         case "$sym" in
-        altmem_* | _GLOBAL_OFFSET_TABLE_) continue ;;
+        altmem_* | _GLOBAL_OFFSET_TABLE_ | __start_altmem_* | __stop_altmem_*) continue ;;
         __asan_* | __ubsan_* | __sanitizer_* | __tsan_* | __msan_* | __lsan_* | __hwasan_* | \
             __start_asan_globals | __stop_asan_globals)
             [ $ALLOW_SAN -eq 1 ] && continue ;;

@@ -23,4 +23,10 @@ void altmem__os_write_err(const char *buf, size_t n);
 /* riscv_hwprobe(2): 0 or -errno (-ENOSYS where the syscall does not exist). */
 long altmem__os_riscv_hwprobe(void *pairs, size_t pair_count);
 
+/* mprotect(2) with Linux PROT_* values (R 1, W 2, X 4): 0 or -errno. */
+int altmem__os_mprotect(void *addr, size_t len, int prot);
+
+/* riscv_flush_icache(2) over [start, end) for all threads: 0 or -errno. */
+long altmem__os_riscv_flush_icache(void *start, void *end);
+
 #endif

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -65,6 +66,29 @@ long altmem__os_riscv_hwprobe(void *pairs, size_t pair_count)
 #else
     (void)pairs;
     (void)pair_count;
+    return -ENOSYS;
+#endif
+}
+
+int altmem__os_mprotect(void *addr, size_t len, int prot)
+{
+    int saved = errno;
+    int r = mprotect(addr, len, prot) == 0 ? 0 : -errno;
+    errno = saved;
+    return r;
+}
+
+long altmem__os_riscv_flush_icache(void *start, void *end)
+{
+#if defined(__riscv)
+    int saved = errno;
+    long r = syscall(259 /* __NR_riscv_flush_icache */, start, end, 0L);
+    r = r < 0 ? -(long)errno : r;
+    errno = saved;
+    return r;
+#else
+    (void)start;
+    (void)end;
     return -ENOSYS;
 #endif
 }

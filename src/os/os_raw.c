@@ -67,3 +67,19 @@ long altmem__os_riscv_hwprobe(void *pairs, size_t pair_count)
         return -38; /* ENOSYS */
     return altmem__syscall6(ALTMEM_NR_riscv_hwprobe, (long)pairs, (long)pair_count, 0, 0, 0, 0);
 }
+
+int altmem__os_mprotect(void *addr, size_t len, int prot)
+{
+    return (int)altmem__syscall3(ALTMEM_NR_mprotect, addr, len, prot);
+}
+
+long altmem__os_riscv_flush_icache(void *start, void *end)
+{
+#if defined(__riscv)
+    return altmem__syscall3(259 /* riscv_flush_icache */, start, end, 0);
+#else
+    (void)start;
+    (void)end;
+    return -38; /* ENOSYS */
+#endif
+}

@@ -1,0 +1,188 @@
+/*
+ * The alternatives engine: rewrites each patch site's branch to reach the
+ * target its slot holds, like the kernel's apply_alternatives().
+ *
+ * Rules it keeps:
+ *   - never writable and executable: a page goes R-X -> RW- -> R-X, and is not
+ *     executed in between (the stubs own their pages; see entry.S);
+ *   - never leaves a stub unexecutable: before touching a stub page it runs the
+ *     same protection dance on the probe page of the same mapping, so a system
+ *     that refuses to re-enable execution of modified code (SELinux execmod,
+ *     PaX MPROTECT) is found out on a page nobody executes;
+ *   - never writes a site it does not recognise, or a branch that cannot reach;
+ *   - calls no C library function (runs in the library constructor and in
+ *     freestanding programs; in libaltmem-preload.so it patches memcpy itself).
+ * Every refusal leaves the pointer binding in place, which is always correct.
+ */
+#include "patch.h"
+
+#include "../internal.h"
+#include "../os/os.h"
+
+#define PROT_R 1
+#define PROT_W 2
+#define PROT_X 4
+
+static size_t page_size(void)
+{
+    int found;
+    unsigned long p = altmem__os_getauxval(6 /* AT_PAGESZ */, &found);
+    return found && p ? (size_t)p : 4096;
+}
+
+static void put_hex(struct altmem__text *t, uintptr_t v)
+{
+    char d[2 + 16];
+    int n = 0;
+    do {
+        d[n++] = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (v);
+    altmem__text_puts(t, "0x");
+    while (n)
+        altmem__text_putn(t, &d[--n], 1);
+}
+
+static void put_bytes(struct altmem__text *t, const unsigned char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char h[3] = {"0123456789abcdef"[b[i] >> 4], "0123456789abcdef"[b[i] & 15], ' '};
+        altmem__text_putn(t, h, i + 1 < n ? 3 : 2);
+    }
+}
+
+static void set_reason(char *reason, size_t len, const char *a, uintptr_t v, const char *b)
+{
+    struct altmem__text t = {reason, len, 0};
+    altmem__text_puts(&t, a);
+    if (b) {
+        altmem__text_putu(&t, v);
+        altmem__text_puts(&t, b);
+    }
+}
+
+static void debug_site(const struct altmem__site *s, uintptr_t site, uintptr_t old_target,
+                       uintptr_t new_target, const unsigned char *old_code, const unsigned char *new_code)
+{
+    char line[320];
+    struct altmem__text t = {line, sizeof line, 0};
+    uintptr_t dispatch = site + altmem__arch_site_len;
+    altmem__text_puts(&t, "altmem: patch ");
+    altmem__text_puts(&t, (const char *)ALTMEM_SITE_FIELD(s, name));
+    altmem__text_puts(&t, " at ");
+    put_hex(&t, site);
+    altmem__text_puts(&t, ": branch ");
+    put_hex(&t, old_target);
+    altmem__text_puts(&t, old_target == dispatch ? " (dispatch)" : "");
+    altmem__text_puts(&t, " -> ");
+    put_hex(&t, new_target);
+    altmem__text_puts(&t, " [");
+    put_bytes(&t, old_code, altmem__arch_site_len);
+    altmem__text_puts(&t, " -> ");
+    put_bytes(&t, new_code, altmem__arch_site_len);
+    altmem__text_puts(&t, "]\n");
+    altmem__os_write_err(t.buf, t.len);
+}
+
+/* R-X -> RW- -> R-X on the probe page, writing one byte back unchanged (the
+   write makes the private page a modified copy, which is what execmod checks). */
+static int probe_ok(uintptr_t probe, size_t page)
+{
+    void *p = (void *)(probe & ~(uintptr_t)(page - 1));
+    if (altmem__os_mprotect(p, page, PROT_R | PROT_W) != 0)
+        return 0;
+    volatile unsigned char *b = (volatile unsigned char *)p;
+    *b = *b;
+    if (altmem__os_mprotect(p, page, PROT_R | PROT_X) != 0) {
+        altmem__os_mprotect(p, page, PROT_R);   /* never executed; keep it read-only */
+        return 0;
+    }
+    return 1;
+}
+
+enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
+                                              const struct altmem__site *end, int debug,
+                                              char *reason, size_t reason_len)
+{
+    if (reason_len)
+        reason[0] = '\0';
+    size_t page = page_size();
+    if (page > altmem__arch_isolation) {
+        set_reason(reason, reason_len, "page size ", page, " exceeds the stubs' isolation");
+        return ALTMEM_PATCH_UNSUPPORTED;
+    }
+    enum altmem__patch_result result = ALTMEM_PATCH_DONE;
+    uintptr_t probed_ok = 0;       /* probe page already shown to be fine */
+
+    for (const struct altmem__site *s = begin; s < end; s++) {
+        uintptr_t site = ALTMEM_SITE_FIELD(s, site);
+        uintptr_t target = *(const uintptr_t *)ALTMEM_SITE_FIELD(s, slot);
+        const unsigned char *code = (const unsigned char *)site;
+        unsigned char old_code[16], new_code[16];
+        for (size_t i = 0; i < altmem__arch_site_len; i++)
+            old_code[i] = code[i];
+
+        uintptr_t current = altmem__arch_decode(site, old_code);
+        if (current == 0) {
+            set_reason(reason, reason_len, "a site holds an instruction the engine did not write", 0, 0);
+            result = ALTMEM_PATCH_UNSUPPORTED;
+            continue;
+        }
+        if (current == target)
+            continue;                                /* already there (idempotent) */
+        if (altmem__arch_encode(site, target, new_code) != 0) {
+            set_reason(reason, reason_len, "a variant is out of the branch's reach", 0, 0);
+            result = ALTMEM_PATCH_UNSUPPORTED;
+            continue;
+        }
+
+        uintptr_t probe = ALTMEM_SITE_FIELD(s, probe);
+        if (probe != probed_ok) {
+            if (!probe_ok(probe, page)) {
+                set_reason(reason, reason_len,
+                           "the system refuses to make modified code executable (mprotect)", 0, 0);
+                return ALTMEM_PATCH_REFUSED;
+            }
+            probed_ok = probe;
+        }
+
+        /* A site may straddle two pages only if the stubs were laid out wrongly;
+           cover both to be safe. */
+        uintptr_t first = site & ~(uintptr_t)(page - 1);
+        uintptr_t last = (site + altmem__arch_site_len - 1) & ~(uintptr_t)(page - 1);
+        size_t span = (size_t)(last - first) + page;
+        if (altmem__os_mprotect((void *)first, span, PROT_R | PROT_W) != 0) {
+            set_reason(reason, reason_len, "mprotect refused to make the stub page writable", 0, 0);
+            return ALTMEM_PATCH_REFUSED;
+        }
+        volatile unsigned char *w = (volatile unsigned char *)site;
+        for (size_t i = 0; i < altmem__arch_site_len; i++)
+            w[i] = new_code[i];
+        if (altmem__os_mprotect((void *)first, span, PROT_R | PROT_X) != 0) {
+            /* The probe said this works; if it does not, put the old branch back
+               so that at least the bytes are the ones that were there. */
+            for (size_t i = 0; i < altmem__arch_site_len; i++)
+                w[i] = old_code[i];
+            set_reason(reason, reason_len, "mprotect refused to make the stub page executable again", 0, 0);
+            altmem__os_mprotect((void *)first, span, PROT_R | PROT_X);
+            return ALTMEM_PATCH_REFUSED;
+        }
+        altmem__arch_sync_icache(site, altmem__arch_site_len);
+        if (debug)
+            debug_site(s, site, current, target, old_code, new_code);
+    }
+    return result;
+}
+
+uintptr_t altmem__site_target(const struct altmem__site *begin, const struct altmem__site *end,
+                              const void *slot)
+{
+    for (const struct altmem__site *s = begin; s < end; s++) {
+        if ((const void *)ALTMEM_SITE_FIELD(s, slot) != slot)
+            continue;
+        uintptr_t site = ALTMEM_SITE_FIELD(s, site);
+        uintptr_t t = altmem__arch_decode(site, (const unsigned char *)site);
+        return t == *(const uintptr_t *)slot && t != site + altmem__arch_site_len ? t : 0;
+    }
+    return 0;
+}

@@ -1,0 +1,66 @@
+/*
+ * The alternatives engine: patch sites and the code that rewrites them.
+ *
+ * Each patchable entry point is a stub in an isolated, page-aligned part of the
+ * text (src/arch/<arch>/entry.S, or ALTMEM_ALTERNATIVE in a user's code):
+ *
+ *     site:      branch  dispatch     <- the one instruction (x86_64, aarch64,
+ *     dispatch:  jump *slot              loongarch64) or pair (riscv64) rewritten
+ *
+ * Before patching, the branch reaches the dispatcher, which jumps through the
+ * routine's pointer (`slot`), so the entry is correct at every moment.  Patching
+ * rewrites the branch to reach the slot's current target directly.  A record per
+ * site, in the read-only section altmem_patch_sites (PC-relative fields, so the
+ * section needs no run-time relocation), tells the engine where each site is.
+ */
+#ifndef ALTMEM_PATCH_H
+#define ALTMEM_PATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct altmem__site {
+    int32_t site;   /* PC-relative: the branch instruction(s)                    */
+    int32_t slot;   /* PC-relative: the pointer holding the selected target      */
+    int32_t name;   /* PC-relative: NUL-terminated routine name                  */
+    int32_t probe;  /* PC-relative: a never-executed page of the same mapping    */
+};
+
+#define ALTMEM_SITE_FIELD(rec, f) ((uintptr_t)&(rec)->f + (intptr_t)(rec)->f)
+
+/* Per architecture (src/arch/<arch>/patch_<arch>.c). */
+
+/* Bytes rewritten at each site. */
+extern const size_t altmem__arch_site_len;
+/* Bytes each stub section is aligned and padded to; the engine refuses to patch
+   when the system's page size is larger (the stub page could hold other code). */
+extern const size_t altmem__arch_isolation;
+/* Encodes "branch from site to target" into out[0..altmem__arch_site_len).
+   Returns 0, or -1 if target is out of the branch's reach. */
+int altmem__arch_encode(uintptr_t site, uintptr_t target, unsigned char *out);
+/* Decodes the branch at site: its target, or 0 if it is not a branch the
+   engine wrote (then the site is left alone). */
+uintptr_t altmem__arch_decode(uintptr_t site, const unsigned char *code);
+/* Makes freshly written instructions visible to instruction fetch. */
+void altmem__arch_sync_icache(uintptr_t start, size_t len);
+
+/* The engine (src/patch/patch.c). */
+
+enum altmem__patch_result {
+    ALTMEM_PATCH_DONE,        /* every site in range now branches directly          */
+    ALTMEM_PATCH_REFUSED,     /* the system refused (mprotect); pointer binding kept */
+    ALTMEM_PATCH_UNSUPPORTED, /* page size, reach or unknown code: pointer binding   */
+};
+
+/* Rewrites the sites in [begin, end) to branch to their slots' current
+   targets.  reason receives one line when the result is not DONE. */
+enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
+                                              const struct altmem__site *end, int debug,
+                                              char *reason, size_t reason_len);
+
+/* Where the branch of the site whose slot is `slot` currently leads: its
+   slot's target if patched, else 0 (still through the pointer). */
+uintptr_t altmem__site_target(const struct altmem__site *begin, const struct altmem__site *end,
+                              const void *slot);
+
+#endif
