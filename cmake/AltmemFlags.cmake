@@ -27,6 +27,11 @@ set(ALTMEM_NOLIBC_FLAGS -ffreestanding -fno-builtin)
 if(CMAKE_C_COMPILER_ID STREQUAL "GNU")
   list(APPEND ALTMEM_NOLIBC_FLAGS -fno-tree-loop-distribute-patterns)
 endif()
+# gcc for aarch64 calls libgcc helpers (__aarch64_cas4_acq ...) for atomics unless
+# told to inline them; freestanding programs may not link libgcc.
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND ALTMEM_ARCH STREQUAL "aarch64")
+  list(APPEND ALTMEM_NOLIBC_FLAGS -mno-outline-atomics)
+endif()
 
 # Strict-alignment variants: no auto-vectorisation (a 16-byte vector at an
 # 8-aligned address is a misaligned access) and, where the target has the

@@ -138,6 +138,27 @@ struct altmem_binding_info {
 /* Returns 0, or -1 if r is out of range. */
 ALTMEM_API int altmem_binding(enum altmem_routine r, struct altmem_binding_info *out);
 
+/* ---- Freestanding builds ------------------------------------------------ */
+
+/*
+ * For programs without a C library (-ffreestanding -nostdlib: bootloaders,
+ * unikernels, static programs with their own start-up code) on Linux x86_64,
+ * aarch64, riscv64 and loongarch64; see docs/freestanding.md.  They link the
+ * freestanding flavour of the library (libaltmem-freestanding.a, or libaltmem.a
+ * from a build configured with -DALTMEM_FREESTANDING=ON), which makes its few
+ * system calls itself and references no symbol outside altmem.
+ *
+ * Their start-up code calls this once, before any other altmem function, with
+ * the environment (NULL-terminated, as after argv on the initial stack) and the
+ * auxiliary vector (type/value pairs ending with type 0, AT_NULL); either may be
+ * NULL when there is none.  It reads ALTMEM_TUNABLES, AT_HWCAP and AT_SECURE
+ * from them, then selects exactly as altmem_init() does.  Selection happens
+ * once: called after it has already run (say, from an ELF constructor), it
+ * writes one line to standard error and changes nothing.  Only the freestanding
+ * flavour defines this function.
+ */
+ALTMEM_API void altmem_init_freestanding(char *const *envp, const unsigned long *auxv);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,8 +1,13 @@
 /*
- * OS interface, freestanding flavour: raw Linux system calls, no C library.
- * The program's start-up code hands over the environment and auxiliary vector
- * with altmem_init_freestanding() (a bootloader or unikernel without either
- * passes NULL: detection then relies on CPU registers alone).
+ * OS interface, freestanding flavour: raw Linux system calls (raw_syscall.h), no
+ * C library, for programs built with -ffreestanding -nostdlib (docs/freestanding.md).
+ *
+ * A hosted program's C library finds the environment and the auxiliary vector
+ * itself; here the program's start-up code hands them over with
+ * altmem_init_freestanding(), which then selects the variants.  A bootloader or
+ * unikernel that has neither passes NULL: detection then relies on what the CPU
+ * reports by itself (CPUID, CPUCFG, riscv_hwprobe), ALTMEM_TUNABLES is not read
+ * and AT_SECURE counts as clear.
  */
 #include "os.h"
 #include "raw_syscall.h"
@@ -13,6 +18,16 @@ static const unsigned long *raw_auxv;
 
 void altmem_init_freestanding(char *const *envp, const unsigned long *auxv)
 {
+    /* Selection runs once.  If it has run already (a start-up that runs ELF
+       constructors ran the library's, or altmem_init() was called first), it ran
+       without these vectors; say so rather than pretend they were used.  Start-up
+       code is single-threaded, so the plain read is enough. */
+    if (altmem__global.cpu.arch) {
+        static const char msg[] = "altmem: altmem_init_freestanding() called after selection had run: "
+                                  "environment and auxiliary vector not used\n";
+        altmem__os_write_err(msg, sizeof msg - 1);
+        return;
+    }
     raw_envp = envp;
     raw_auxv = auxv;
     altmem_init();
@@ -65,6 +80,7 @@ long altmem__os_riscv_hwprobe(void *pairs, size_t pair_count)
 {
     if (ALTMEM_NR_riscv_hwprobe < 0)
         return -38; /* ENOSYS */
+    /* riscv_hwprobe(pairs, count, cpusetsize 0, cpus NULL, flags 0): all CPUs. */
     return altmem__syscall6(ALTMEM_NR_riscv_hwprobe, (long)pairs, (long)pair_count, 0, 0, 0, 0);
 }
 
@@ -75,11 +91,7 @@ int altmem__os_mprotect(void *addr, size_t len, int prot)
 
 long altmem__os_riscv_flush_icache(void *start, void *end)
 {
-#if defined(__riscv)
-    return altmem__syscall3(259 /* riscv_flush_icache */, start, end, 0);
-#else
-    (void)start;
-    (void)end;
-    return -38; /* ENOSYS */
-#endif
+    if (ALTMEM_NR_riscv_flush_icache < 0)
+        return -38; /* ENOSYS */
+    return altmem__syscall3(ALTMEM_NR_riscv_flush_icache, start, end, 0);
 }
