@@ -1,6 +1,7 @@
 /*
  * Entry points in C, for builds without patch sites: ALTMEM_BINDING=pointer
- * (and architectures without src/arch/<arch>/entry.S) and ALTMEM_BINDING=ifunc.
+ * (and architectures without src/arch/<arch>/entry.S) and ALTMEM_BINDING=ifunc
+ * (whose static library is built from this file in pointer mode).
  * The default build uses the patched-branch stubs of src/arch/<arch>/entry.S.
  */
 #include "internal.h"
@@ -8,6 +9,13 @@
 extern altmem_memcpy_fn *altmem__memcpy_impl;
 extern altmem_memmove_fn *altmem__memmove_impl;
 extern altmem_memset_fn *altmem__memset_impl;
+
+/* What `altmem info` reports as "bound by" (src/select.c). */
+#if ALTMEM_BIND_MODE == ALTMEM_BIND_IFUNC
+const char altmem__entry_binding[] = "ifunc";
+#else
+const char altmem__entry_binding[] = "pointer";
+#endif
 
 #if ALTMEM_BIND_MODE == ALTMEM_BIND_IFUNC
 /* The dynamic loader asks once, while relocating, and writes the answer into

@@ -363,12 +363,10 @@ static const char *bound_by(enum altmem_routine r)
     if (altmem__site_target(__start_altmem_patch_sites, __stop_altmem_patch_sites, slots[r]))
         return "patched branch";
     return "pointer";
-#elif ALTMEM_BIND_MODE == ALTMEM_BIND_IFUNC
-    (void)slots[r];
-    return "ifunc";
 #else
+    extern const char altmem__entry_binding[];   /* src/entry.c: "pointer" or "ifunc" */
     (void)slots[r];
-    return "pointer";
+    return altmem__entry_binding;
 #endif
 }
 

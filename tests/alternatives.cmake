@@ -28,3 +28,54 @@ add_test(NAME alternative_control COMMAND test_alternative count_zeros_bytes "${
 set_tests_properties(alternative_control PROPERTIES WILL_FAIL TRUE)
 set_tests_properties(alternative_detected alternative_masked alternative_fallback alternative_pointer
                      alternative_control PROPERTIES LABELS alternatives)
+
+# How calls reach the variants, as `altmem info` reports it (read from the code).
+if(ALTMEM_BIND_MODE EQUAL 1)
+  set(_by "patched branch")
+elseif(ALTMEM_BIND_MODE EQUAL 3)
+  set(_by "ifunc")
+else()
+  set(_by "pointer")
+endif()
+if(TARGET altmem_cli)
+  set(_bind_cases "bound_by|<unset>|memcpy +[a-z0-9]+ +detected +${_by} [^\n]*\nmemmove +[a-z0-9]+ +detected +${_by} [^\n]*\nmemset +[a-z0-9]+ +detected +${_by} |")
+  if(ALTMEM_BIND_MODE EQUAL 1)
+    list(APPEND _bind_cases
+      "bind_pointer|bind=pointer|memcpy +[a-z0-9]+ +detected +pointer [^\n]*\n.*not patched: bind=pointer in ALTMEM_TUNABLES|"
+      "debug|debug|memcpy +[a-z0-9]+ +detected +patched branch|^altmem: patch memcpy at 0x[0-9a-f]+: branch 0x[0-9a-f]+ \\(dispatch\\) -> 0x[0-9a-f]+ \\[[0-9a-f ]+ -> [0-9a-f ]+\\]\naltmem: patch memmove [^\n]*\naltmem: patch memset [^\n]*\n$")
+  endif()
+  foreach(_case IN LISTS _bind_cases)
+    string(REPLACE "|" ";" _f "${_case}")
+    list(GET _f 0 _name)
+    list(GET _f 1 _tun)
+    list(GET _f 2 _out)
+    list(GET _f 3 _err)
+    add_test(NAME info_${_name}
+      COMMAND ${CMAKE_COMMAND} -DALTMEM=$<TARGET_FILE:altmem_cli> -DCASE=${_name}
+              "-DTUNABLES=${_tun}" "-DEXPECT_OUT=${_out}" "-DEXPECT_ERR=${_err}"
+              -P ${CMAKE_CURRENT_SOURCE_DIR}/info_cases.cmake)
+    set_tests_properties(info_${_name} PROPERTIES LABELS "alternatives;info")
+  endforeach()
+endif()
+
+# The other two bindings, each a whole build of its own running the routine,
+# alternative and info tests: ALTMEM_BINDING=pointer and =ifunc.
+if(NOT ALTMEM_NESTED AND NOT CMAKE_CROSSCOMPILING)
+  foreach(_mode pointer ifunc)
+    add_test(NAME build.binding_${_mode}
+             COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/binding-build.sh ${_mode} ${PROJECT_SOURCE_DIR}
+                     ${CMAKE_BINARY_DIR}/binding-${_mode})
+    set_tests_properties(build.binding_${_mode} PROPERTIES LABELS "build;alternatives" TIMEOUT 1200
+                         PROCESSORS 2)
+  endforeach()
+endif()
+
+# The entry points as a program linked with libaltmem.so reaches them.
+if(TARGET altmem_shared AND NOT ALTMEM_SANITIZE)
+  add_executable(test_entry_shared test_entry_shared.c)
+  target_link_libraries(test_entry_shared PRIVATE altmem_shared)
+  add_test(NAME entry_shared COMMAND test_entry_shared "${_by}")
+  add_test(NAME entry_shared_control COMMAND test_entry_shared "no such binding")
+  set_tests_properties(entry_shared_control PROPERTIES WILL_FAIL TRUE)
+  set_tests_properties(entry_shared entry_shared_control PROPERTIES LABELS alternatives)
+endif()
