@@ -1,0 +1,126 @@
+/*
+ * What it costs to reach a variant: N calls of altmem_memcpy(dst, src, size)
+ * through this build's entry point, against N direct calls to the variant
+ * itself, interleaved (A B A B), median of repetitions.  One process measures
+ * one binding; scripts/dispatch-cost.sh runs every binding and callgrind over
+ * them and writes the table in docs/dispatch.md.
+ *
+ *   altmem-dispatch [--size S] [--calls N] [--reps R] [--only entry|direct]
+ *
+ * --only runs one loop once (for callgrind's --toggle-collect=loop_entry or
+ * loop_direct): its instruction count divided by N is the cost per call.
+ */
+#include <altmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef ALTMEM_DISPATCH_DIRECT
+/* The variant itself; linkable because this program is linked with libaltmem.a. */
+void *altmem_memcpy_ual(void *__restrict dst, const void *__restrict src, size_t n);
+#endif
+
+static unsigned char src_buf[256], dst_buf[256];
+
+/* The loops are out of line and take the size from memory, so each call site
+   is exactly one call with its three argument moves. */
+__attribute__((noinline)) void loop_entry(long calls, size_t size)
+{
+    for (long i = 0; i < calls; i++) {
+        altmem_memcpy(dst_buf, src_buf, size);
+        __asm__ volatile("" : : : "memory");
+    }
+}
+
+__attribute__((noinline)) void loop_direct(long calls, size_t size)
+{
+#ifdef ALTMEM_DISPATCH_DIRECT
+    for (long i = 0; i < calls; i++) {
+        altmem_memcpy_ual(dst_buf, src_buf, size);
+        __asm__ volatile("" : : : "memory");
+    }
+#else
+    (void)calls;
+    (void)size;
+#endif
+}
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+    size_t size = 8;
+    long calls = 2000000;
+    int reps = 21;
+    const char *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--size") && i + 1 < argc)
+            size = strtoul(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--calls") && i + 1 < argc)
+            calls = strtol(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            only = argv[++i];
+        else {
+            fprintf(stderr, "usage: altmem-dispatch [--size S] [--calls N] [--reps R] [--only entry|direct]\n");
+            return 2;
+        }
+    }
+    if (size > sizeof src_buf || calls <= 0 || reps <= 0 || reps > 1001) {
+        fprintf(stderr, "altmem-dispatch: size at most %zu, calls and reps positive\n", sizeof src_buf);
+        return 2;
+    }
+    struct altmem_binding_info b;
+    altmem_binding(ALTMEM_MEMCPY, &b);
+#ifndef ALTMEM_DISPATCH_DIRECT
+    if (only && !strcmp(only, "direct")) {
+        fprintf(stderr, "altmem-dispatch: this build has no direct call (linked with the shared library)\n");
+        return 2;
+    }
+#endif
+    if (only) {
+        if (!strcmp(only, "entry"))
+            loop_entry(calls, size);
+        else
+            loop_direct(calls, size);
+        return 0;
+    }
+    double *te = malloc(sizeof(double) * (size_t)reps), *td = malloc(sizeof(double) * (size_t)reps);
+    if (!te || !td)
+        return 1;
+    loop_entry(calls / 10, size);           /* warm up */
+    loop_direct(calls / 10, size);
+    for (int r = 0; r < reps; r++) {        /* A B A B */
+        double t0 = now_ns();
+        loop_entry(calls, size);
+        double t1 = now_ns();
+        loop_direct(calls, size);
+        double t2 = now_ns();
+        te[r] = (t1 - t0) / (double)calls;
+        td[r] = (t2 - t1) / (double)calls;
+    }
+    qsort(te, (size_t)reps, sizeof *te, cmp_double);
+    qsort(td, (size_t)reps, sizeof *td, cmp_double);
+#ifdef ALTMEM_DISPATCH_DIRECT
+    printf("bound_by=%s variant=%s size=%zu entry_ns=%.3f direct_ns=%.3f ratio=%.3f\n", b.bound_by, b.variant,
+           size, te[reps / 2], td[reps / 2], te[reps / 2] / td[reps / 2]);
+#else
+    printf("bound_by=%s variant=%s size=%zu entry_ns=%.3f\n", b.bound_by, b.variant, size, te[reps / 2]);
+#endif
+    free(te);
+    free(td);
+    return 0;
+}

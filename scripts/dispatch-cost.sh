@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The cost of reaching a variant, for every binding: callgrind instructions per
+# call (repeatable) and interleaved timings (noisy on a shared VM), for 0-, 8-
+# and 32-byte copies.  Prints a Markdown table (docs/dispatch.md holds one).
+#
+#   scripts/dispatch-cost.sh [BUILD_DIR] [ROUNDS]
+#
+# Bindings measured, each in its own process (the binding is fixed at load):
+#   direct          a call straight to the bound variant (altmem_memcpy_ual)
+#   patched         altmem_memcpy, patched branch, program linked with libaltmem.a
+#   patched, PLT    the same through the PLT, program linked with libaltmem.so
+#   pointer stub    the patch build with ALTMEM_TUNABLES=bind=pointer: the unpatched
+#                   stub's jmp +0, then jmp *pointer (what a refused mprotect leaves)
+#   pointer (C)     ALTMEM_BINDING=pointer: a C entry point that jumps through the pointer
+#   IFUNC, PLT      ALTMEM_BINDING=ifunc, program linked with libaltmem.so
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+src=$(cd "$here/.." && pwd)
+build=$(cd "${1:-$src/build}" && pwd)
+rounds=${2:-7}
+calls=100000
+unset MAKEFLAGS MFLAGS MAKELEVEL
+
+command -v valgrind >/dev/null || { echo "dispatch-cost.sh: valgrind is needed (apt-get install valgrind)" >&2; exit 1; }
+for mode in pointer ifunc; do
+    b=$build/binding-$mode
+    if [ ! -x "$b/bench/dispatch/altmem-dispatch" ]; then
+        cmake -S "$src" -B "$b" -DCMAKE_BUILD_TYPE=Release -DALTMEM_BINDING=$mode -DALTMEM_NESTED=ON >/dev/null
+    fi
+    cmake --build "$b" -j "$(nproc)" --target altmem_dispatch altmem_dispatch_shared >/dev/null
+done
+cmake --build "$build" -j "$(nproc)" --target altmem_dispatch altmem_dispatch_shared >/dev/null
+
+names=("direct" "patched" "patched, PLT" "pointer stub" "pointer (C)" "IFUNC, PLT")
+bins=("$build/bench/dispatch/altmem-dispatch" "$build/bench/dispatch/altmem-dispatch"
+      "$build/bench/dispatch/altmem-dispatch-shared" "$build/bench/dispatch/altmem-dispatch"
+      "$build/binding-pointer/bench/dispatch/altmem-dispatch"
+      "$build/binding-ifunc/bench/dispatch/altmem-dispatch-shared")
+loops=(direct entry entry entry entry entry)
+envs=("" "" "" "bind=pointer" "" "")
+expect=("" "patched branch" "patched branch" "pointer" "pointer" "ifunc")
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Instructions per call: the loop's inclusive count over $calls calls.
+ir_per_call() { # index size
+    local i=$1 size=$2 out=$tmp/cg.$1.$2
+    ALTMEM_TUNABLES=${envs[$i]} valgrind --tool=callgrind --callgrind-out-file="$out" \
+        --toggle-collect="loop_${loops[$i]}" "${bins[$i]}" --only "${loops[$i]}" --calls $calls \
+        --size "$size" >/dev/null 2>&1
+    local total
+    total=$(callgrind_annotate "$out" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
+    awk -v t="$total" -v c=$calls 'BEGIN { printf "%.2f", t / c }'
+}
+
+# Check each configuration binds as labelled before measuring it.
+for i in 1 2 3 4 5; do
+    got=$(ALTMEM_TUNABLES=${envs[$i]} "${bins[$i]}" --calls 1000 --reps 1 --size 8 | sed -E 's/.*bound_by=([^=]*) variant=.*/\1/')
+    if [ "$got" != "${expect[$i]}" ]; then
+        echo "dispatch-cost.sh: '${names[$i]}' is bound by '$got', expected '${expect[$i]}'" >&2
+        exit 1
+    fi
+done
+
+declare -A ir ns
+for size in 0 8 32; do
+    for i in "${!names[@]}"; do
+        ir[$i,$size]=$(ir_per_call "$i" "$size")
+    done
+    # Timings: rounds of every configuration in turn (A B C ... A B C), median per configuration.
+    for i in "${!names[@]}"; do : >"$tmp/t.$i.$size"; done
+    for ((r = 0; r < rounds; r++)); do
+        for i in "${!names[@]}"; do
+            line=$(ALTMEM_TUNABLES=${envs[$i]} "${bins[$i]}" --calls 1000000 --reps 5 --size "$size")
+            if [ "${loops[$i]}" = direct ]; then
+                sed -E 's/.*direct_ns=([0-9.]+).*/\1/' <<<"$line" >>"$tmp/t.$i.$size"
+            else
+                sed -E 's/.*entry_ns=([0-9.]+).*/\1/' <<<"$line" >>"$tmp/t.$i.$size"
+            fi
+        done
+    done
+    for i in "${!names[@]}"; do
+        ns[$i,$size]=$(sort -g "$tmp/t.$i.$size" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+    done
+done
+
+echo "| binding | Ir/call 0 B | Ir/call 8 B | Ir/call 32 B | +Ir vs direct | ns/call 0 B | ns/call 8 B | ns/call 32 B |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+for i in "${!names[@]}"; do
+    extra=$(awk -v a="${ir[$i,8]}" -v b="${ir[0,8]}" 'BEGIN { printf "%+.2f", a - b }')
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "${names[$i]}" "${ir[$i,0]}" "${ir[$i,8]}" "${ir[$i,32]}" \
+        "$extra" "${ns[$i,0]}" "${ns[$i,8]}" "${ns[$i,32]}"
+done
+echo
+echo "Ir/call: callgrind, $calls calls of the loop (call + argument set-up + the variant)."
+echo "ns/call: median over $rounds interleaved rounds of 5 x 1,000,000 calls each."
