@@ -1,6 +1,6 @@
 # Installation: `cmake --install <build> --prefix P` (or `make install PREFIX=P`) lays out
 #
-#   P/include/altmem.h
+#   P/include/altmem.h, altmem_alternative.h
 #   P/lib/libaltmem.a  libaltmem.so -> .so.0 -> .so.0.1.0
 #   P/bin/altmem                                   (tools/CMakeLists.txt)
 #   P/lib/pkgconfig/altmem.pc                      pkg-config --cflags --libs [--static] altmem
@@ -40,7 +40,7 @@ install(TARGETS ${_altmem_install_targets}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # (The include directory travels with the targets: src/CMakeLists.txt gives both
 # $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>.)
-install(FILES ${PROJECT_SOURCE_DIR}/include/altmem.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/include/altmem.h ${PROJECT_SOURCE_DIR}/include/altmem_alternative.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 install(EXPORT altmemTargets
   NAMESPACE altmem::

@@ -61,6 +61,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
 
     set(expected
       ${INCLUDEDIR}/altmem.h
+      ${INCLUDEDIR}/altmem_alternative.h
       ${LIBDIR}/libaltmem.a
       ${PCDIR}/altmem.pc
       ${CMAKEDIR}/altmemConfig.cmake
@@ -127,6 +128,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
     # No LD_LIBRARY_PATH: CMake's build RPATH points at <prefix>/lib.
     altmem_run(COMMAND ${B}/altmem_demo)
     altmem_run(COMMAND ${B}/altmem_demo_static)
+    altmem_run(COMMAND ${B}/alternative_demo)
 
   elseif(STEP STREQUAL "example_pkgconfig" OR STEP STREQUAL "example_pkgconfig_static")
     if(NOT MAKE OR NOT PKG_CONFIG)
