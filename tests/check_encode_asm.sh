@@ -45,7 +45,8 @@ for arch in x86_64 aarch64 loongarch64 riscv64; do
         fi
         "$OBJCOPY" -O binary --only-section=.text "$tmp/a.o" "$tmp/a.bin"
         want=$(od -An -tx1 -j "$pre" -N "$len" "$tmp/a.bin" | tr -s ' \n' ' ' | sed 's/^ //; s/ $//')
-        got=$("$tool" --emit $arch "$off" $broken)
+        # ALTMEM_TEST_EMULATOR: set in cross builds (tests/cross.cmake), unquoted on purpose.
+        got=$(${ALTMEM_TEST_EMULATOR:-} "$tool" --emit $arch "$off" $broken)
         compared=$((compared + 1))
         if [ "$want" != "$got" ]; then
             mismatches=$((mismatches + 1))

@@ -42,24 +42,26 @@ if(TARGET altmem_freestanding AND NOT ALTMEM_SANITIZE)
     target_link_libraries(fs_test PRIVATE gcc)
   endif()
 
-  # Emulators are slow: the smaller sweep (every offset residue mod 16 still).
+  # The full sweep everywhere: under qemu it takes seconds (for loongarch64 it is the
+  # only sweep there is).  --quick is for slower emulators.
   set(_fs_quick "")
-  if(CMAKE_CROSSCOMPILING)
-    set(_fs_quick --quick)
-  endif()
 
   # What the CPU (or the emulator's CPU model) must give by default.
   set(_fs_default "")
   if(ALTMEM_ARCH MATCHES "^(x86_64|aarch64)$")
     set(_fs_default --expect-bind ual --expect-has UAL)        # UAL is architectural
-  elseif(ALTMEM_ARCH STREQUAL "loongarch64" AND CMAKE_CROSSCOMPILING)
-    set(_fs_default --expect-bind ual --expect-has UAL)        # qemu la464: CPUCFG1.UAL = 1
-  elseif(ALTMEM_ARCH STREQUAL "riscv64" AND CMAKE_CROSSCOMPILING)
-    if(ALTMEM_EMULATOR_HAS_HWPROBE)
-      set(_fs_default --expect-bind ual --expect-has UAL)      # CPUPERF_0 = FAST
-    else()
-      set(_fs_default --expect-bind generic --expect-lacks UAL --expect-note "riscv_hwprobe failed (errno 38)")
+  elseif(ALTMEM_EXPECT_VARIANT STREQUAL "ual")
+    # Emulators (cmake/toolchains/): qemu's loongarch64 la464 has CPUCFG1.UAL = 1,
+    # qemu >= 8.1 answers riscv_hwprobe with CPUPERF_0 = FAST.
+    set(_fs_default --expect-bind ual --expect-has UAL)
+    if(ALTMEM_ARCH STREQUAL "loongarch64" AND ALTMEM_EMULATOR_HAS_LSX)
+      set(_fs_default --expect-bind ual --expect-has UAL,SIMD128,SIMD256)
+    elseif(ALTMEM_ARCH STREQUAL "loongarch64")
+      set(_fs_default --expect-bind ual --expect-has UAL --expect-lacks SIMD128,SIMD256)
     endif()
+  elseif(ALTMEM_EXPECT_VARIANT STREQUAL "generic")
+    # riscv64 under qemu 7.2: no riscv_hwprobe, so no UAL.
+    set(_fs_default --expect-bind generic --expect-lacks UAL --expect-note "riscv_hwprobe failed (errno 38)")
   endif()
 
   add_test(NAME freestanding.sweep COMMAND fs_test ${_fs_quick})
@@ -67,11 +69,56 @@ if(TARGET altmem_freestanding AND NOT ALTMEM_SANITIZE)
   add_test(NAME freestanding.detect_default COMMAND fs_test --part detect ${_fs_default})
   add_test(NAME freestanding.detect_mask COMMAND fs_test --part detect --expect-bind generic)
   add_test(NAME freestanding.detect_force COMMAND fs_test --part detect --expect-bind ual)
+  set(_fs_tests freestanding.sweep freestanding.selftest freestanding.detect_default freestanding.detect_mask
+                freestanding.detect_force)
+  if(ALTMEM_EXPECT_VARIANT STREQUAL "generic")
+    # The CPU model lacks UAL, so the sweep above skipped the ual variants; the
+    # emulator runs them anyway.
+    add_test(NAME freestanding.sweep_ual COMMAND fs_test ${_fs_quick})
+    set_tests_properties(freestanding.sweep_ual PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=hwcaps=+UAL")
+    list(APPEND _fs_tests freestanding.sweep_ual)
+  endif()
   set_tests_properties(freestanding.sweep freestanding.selftest freestanding.detect_default
                        PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=")
   set_tests_properties(freestanding.detect_mask PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=hwcaps=-UAL")
   set_tests_properties(freestanding.detect_force PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=hwcaps=+UAL")
-  set_tests_properties(freestanding.sweep freestanding.selftest freestanding.detect_default
-                       freestanding.detect_mask freestanding.detect_force
-                       PROPERTIES LABELS "freestanding" TIMEOUT 900)
+  set_tests_properties(${_fs_tests} PROPERTIES LABELS "freestanding" TIMEOUT 900)
+endif()
+
+# ---- Cross builds: the hosted library's detection under the emulator -----------------
+
+if(CMAKE_CROSSCOMPILING AND TARGET altmem_cli AND ALTMEM_EXPECT_VARIANT)
+  # hwcaps=+UAL must bind ual on any CPU model (the emulator runs it either way).
+  set(_cross_info_cases
+    "cross_info_force_ual|hwcaps=+UAL|features in use: +UAL[^\n]*\n.*memcpy +ual +detected[^\n]*\nmemmove +ual +detected[^\n]*\nmemset +ual +detected|")
+  if(ALTMEM_EXPECT_VARIANT STREQUAL "generic")
+    # ... and without it, the reason is the emulator's missing riscv_hwprobe.
+    list(APPEND _cross_info_cases
+      "cross_info_no_hwprobe|<unset>|cpu: +riscv_hwprobe failed \\(errno 38\\)[^\n]*\n.*memcpy +generic +detected|")
+  endif()
+  foreach(_case IN LISTS _cross_info_cases)
+    string(REPLACE "|" ";" _f "${_case}")
+    list(GET _f 0 _name)
+    list(GET _f 1 _tun)
+    list(GET _f 2 _out)
+    list(GET _f 3 _err)
+    add_test(NAME ${_name}
+      COMMAND ${CMAKE_COMMAND} -DALTMEM=$<TARGET_FILE:altmem_cli> -DCASE=${_name}
+              "-DTUNABLES=${_tun}" "-DEXPECT_OUT=${_out}" "-DEXPECT_ERR=${_err}"
+              -P ${CMAKE_CURRENT_LIST_DIR}/info_cases.cmake)
+    set_tests_properties(${_name} PROPERTIES LABELS "cross;info")
+  endforeach()
+endif()
+
+# ---- Cross builds: programs run under the emulator -----------------------------------
+
+if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
+  # CTest puts the emulator in front of commands that name a target; scripts that run
+  # a built program (info_cases.cmake, test_setuid.sh, ...) find it here.  This file
+  # is included last, so every test of this directory is registered by now.
+  string(REPLACE ";" " " _altmem_emu "${CMAKE_CROSSCOMPILING_EMULATOR}")
+  get_property(_altmem_all_tests DIRECTORY PROPERTY TESTS)
+  foreach(_t IN LISTS _altmem_all_tests)
+    set_property(TEST ${_t} APPEND PROPERTY ENVIRONMENT "ALTMEM_TEST_EMULATOR=${_altmem_emu}")
+  endforeach()
 endif()

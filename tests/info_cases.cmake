@@ -21,7 +21,14 @@ else()
   set(shown "'${TUNABLES}'")
 endif()
 
-execute_process(COMMAND "${ALTMEM}" info
+# In a cross build the CLI runs under the emulator: tests/cross.cmake gives every
+# test ALTMEM_TEST_EMULATOR (CTest applies CMAKE_CROSSCOMPILING_EMULATOR only to
+# commands that name a target).
+set(emulator "")
+if(DEFINED ENV{ALTMEM_TEST_EMULATOR})
+  separate_arguments(emulator UNIX_COMMAND "$ENV{ALTMEM_TEST_EMULATOR}")
+endif()
+execute_process(COMMAND ${emulator} "${ALTMEM}" info
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 
 set(failed 0)

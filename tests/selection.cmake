@@ -50,13 +50,21 @@ if(TARGET altmem_cli)
   # On these architectures UAL is architectural, so the default binding is known.
   if(ALTMEM_ARCH MATCHES "^(x86_64|aarch64)$")
     set(_default_variant ual)
+  elseif(ALTMEM_EXPECT_VARIANT)
+    # Cross builds: what the emulator's CPU model gives (cmake/toolchains/).
+    set(_default_variant ${ALTMEM_EXPECT_VARIANT})
   else()
     set(_default_variant "[a-z0-9]+")
+  endif()
+  # Masking UAL names it only where there was a UAL to mask.
+  set(_masked "features masked: +UAL[^\n]*\n.*memcpy +generic +detected[^\n]*masked by ALTMEM_TUNABLES: UAL")
+  if(NOT _default_variant STREQUAL "ual")
+    set(_masked "memcpy +generic +detected")
   endif()
   # name | ALTMEM_TUNABLES | expected stdout | stderr ("" = must be empty)
   set(_info_cases
     "default|<unset>|memcpy +${_default_variant} +detected[^\n]*\nmemmove +${_default_variant} +detected[^\n]*\nmemset +${_default_variant} +detected|"
-    "mask_ual|hwcaps=-UAL|features masked: +UAL[^\n]*\n.*memcpy +generic +detected[^\n]*masked by ALTMEM_TUNABLES: UAL[^\n]*\nmemmove +generic +detected[^\n]*\nmemset +generic +detected|"
+    "mask_ual|hwcaps=-UAL|${_masked}[^\n]*\nmemmove +generic +detected[^\n]*\nmemset +generic +detected|"
     "pin_memcpy|memcpy=generic|memcpy +generic +overridden[^\n]*pinned by ALTMEM_TUNABLES[^\n]*\nmemmove +${_default_variant} +detected[^\n]*\nmemset +${_default_variant} +detected|"
     "malformed|bogus=1:hwcaps=UAL|memcpy +${_default_variant} +detected[^\n]*\nmemmove +${_default_variant} +detected[^\n]*\nmemset +${_default_variant} +detected|^altmem: ALTMEM_TUNABLES: unknown setting 'bogus'[^\n]*\naltmem: ALTMEM_TUNABLES: hwcaps: 'UAL' needs a sign[^\n]*\n$"
     "verbose|verbose|memcpy +${_default_variant} +detected|^altmem: memcpy -> ${_default_variant} [^\n]*\naltmem: memmove -> ${_default_variant} [^\n]*\naltmem: memset -> ${_default_variant} [^\n]*\n$"

@@ -18,8 +18,8 @@ static void part_overlap(struct tl_ctx *c)
     struct tl_buf *ob = &tl_env.ovl;
     for (size_t a = 0; a < sizeof aligns / sizeof aligns[0]; a++) {
         unsigned char *s = ob->mem + tl_env.page + 320 + aligns[a];
-        for (long dist = -300; dist <= 300 && !c->stop; dist++)
-            for (size_t n = 0; n <= 700; n++)
+        for (long dist = -tl_lim.overlap_dist; dist <= tl_lim.overlap_dist && !c->stop; dist++)
+            for (size_t n = 0; n <= tl_lim.overlap_max; n++)
                 tl_copy(c, ob, s + dist, s, n);
     }
 }
@@ -29,9 +29,9 @@ static void part_overlap(struct tl_ctx *c)
 static void part_overlap_guard(struct tl_ctx *c)
 {
     struct tl_buf *ob = &tl_env.ovl;
-    for (long dist = -300; dist <= 300 && !c->stop; dist++) {
+    for (long dist = -tl_lim.overlap_dist; dist <= tl_lim.overlap_dist && !c->stop; dist++) {
         size_t up = dist < 0 ? (size_t)-dist : 0, down = dist > 0 ? (size_t)dist : 0;
-        for (size_t n = 0; n <= 700; n++) {
+        for (size_t n = 0; n <= tl_lim.overlap_max; n++) {
             unsigned char *lo = ob->mem + up, *hi = tl_buf_end(ob, n + down);
             tl_copy(c, ob, lo + dist, lo, n);
             tl_copy(c, ob, hi + dist, hi, n);

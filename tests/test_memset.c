@@ -23,7 +23,7 @@ static int fill_for(size_t n, size_t off)
 static void part_zero(struct tl_ctx *c)
 {
     struct tl_buf *db = &tl_env.dst;
-    for (size_t o = 0; o < TL_OFFSETS; o++)
+    for (size_t o = 0; o < tl_lim.offsets; o++)
         tl_set(c, db, db->mem + tl_env.page + o, 0x5a, 0);
     tl_set(c, db, db->mem, 0, 0);
     tl_set(c, db, tl_buf_end(db, 0), 0xff, 0);
@@ -48,7 +48,7 @@ static void part_sweep(struct tl_ctx *c)
     struct tl_buf *db = &tl_env.dst;
     unsigned char *base = db->mem + tl_env.page;
     for (size_t n = 0; n <= TL_SWEEP_MAX && !c->stop; n++)
-        for (size_t o = 0; o < TL_OFFSETS; o++)
+        for (size_t o = 0; o < tl_lim.offsets; o++)
             tl_set(c, db, base + o, fill_for(n, o), n);
 }
 

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 struct tl_env tl_env;
+struct tl_limits tl_lim = {TL_OFFSETS, TL_LARGE_MAX, 300, 700};
 
 /* ---- References ------------------------------------------------------------ */
 
@@ -455,11 +456,13 @@ size_t tl_large_sizes(size_t *out, size_t cap)
     static const size_t odd[] = {3000, 12345, 100003, 1000001, 3 * TL_MIB + 5, 10 * TL_MIB + 17,
                                  33 * TL_MIB - 3, 48 * TL_MIB + 9};
     size_t k = 0;
-    for (size_t p = 2 * TL_KIB; p <= TL_LARGE_MAX; p *= 2)
+    for (size_t p = 2 * TL_KIB; p <= tl_lim.large_max; p *= 2)
         for (size_t i = 0; i < sizeof nb / sizeof nb[0] && k < cap; i++)
-            out[k++] = (size_t)((long)p + nb[i]);
+            if ((size_t)((long)p + nb[i]) <= tl_lim.large_max)
+                out[k++] = (size_t)((long)p + nb[i]);
     for (size_t i = 0; i < sizeof odd / sizeof odd[0] && k < cap; i++)
-        out[k++] = odd[i];
+        if (odd[i] <= tl_lim.large_max)
+            out[k++] = odd[i];
     qsort(out, k, sizeof out[0], cmp_size);
     return k;
 }
@@ -471,9 +474,9 @@ void tl_part_copy_zero(struct tl_ctx *c)
     struct tl_buf *db = &tl_env.dst, *sb = &tl_env.src;
     size_t pg = tl_env.page;
     /* Ordinary pointers at every alignment: the window and its margins stay. */
-    for (size_t o = 0; o < TL_OFFSETS; o++) {
-        tl_copy(c, db, db->mem + pg + o, sb->mem + pg + (o * 7) % TL_OFFSETS, 0);
-        tl_copy(c, db, db->mem + pg + (o * 5) % TL_OFFSETS, sb->mem + pg + o, 0);
+    for (size_t o = 0; o < tl_lim.offsets; o++) {
+        tl_copy(c, db, db->mem + pg + o, sb->mem + pg + (o * 7) % tl_lim.offsets, 0);
+        tl_copy(c, db, db->mem + pg + (o * 5) % tl_lim.offsets, sb->mem + pg + o, 0);
     }
     /* Right after a guard page, and exactly at one (any access faults). */
     tl_copy(c, db, db->mem, sb->mem, 0);
@@ -520,7 +523,7 @@ void tl_part_copy_guard(struct tl_ctx *c)
     unsigned char *dmid = db->mem + tl_env.page;
     const unsigned char *smid = sb->mem + tl_env.page;
     for (size_t n = 0; n <= TL_SWEEP_MAX; n++) {
-        for (size_t o = 0; o < TL_OFFSETS; o++) {
+        for (size_t o = 0; o < tl_lim.offsets; o++) {
             tl_copy(c, db, dmid + o, tl_buf_end(sb, n), n);  /* over-read faults  */
             tl_copy(c, db, dmid + o, sb->mem, n);            /* under-read faults */
             tl_copy(c, db, tl_buf_end(db, n), smid + o, n);  /* over-write faults */
@@ -539,8 +542,8 @@ void tl_part_copy_sweep(struct tl_ctx *c)
     unsigned char *dbase = db->mem + tl_env.page;
     const unsigned char *sbase = tl_env.src.mem + tl_env.page;
     for (size_t n = 0; n <= TL_SWEEP_MAX && !c->stop; n++)
-        for (size_t so = 0; so < TL_OFFSETS; so++)
-            for (size_t dof = 0; dof < TL_OFFSETS; dof++)
+        for (size_t so = 0; so < tl_lim.offsets; so++)
+            for (size_t dof = 0; dof < tl_lim.offsets; dof++)
                 tl_copy(c, db, dbase + dof, sbase + so, n);
 }
 
@@ -837,8 +840,9 @@ static int self_test(enum altmem_routine r, const struct tl_part *parts, size_t 
 
 static void usage(const char *prog, const struct tl_part *parts, size_t nparts)
 {
-    printf("usage: %s [--self-test] [--only VARIANT] [--part PART] [-v]\n"
+    printf("usage: %s [--self-test] [--quick] [--only VARIANT] [--part PART] [-v]\n"
            "  --self-test    run the checker against broken implementations; each must be caught\n"
+           "  --quick        narrower offsets, sizes and overlaps (for emulators; see testlib.h)\n"
            "  --only NAME    test only this variant (or the public entry, altmem_<routine>)\n"
            "  --part NAME    run only this part:",
            prog);
@@ -865,11 +869,13 @@ int tl_main(int argc, char **argv, enum altmem_routine r, const struct tl_part *
 {
     /* Line-buffered, so that a child's report is out before it dies. */
     setvbuf(stdout, NULL, _IOLBF, 0);
-    int selftest = 0;
+    int selftest = 0, quick = 0;
     const char *only = NULL, *only_part = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--self-test") == 0) {
             selftest = 1;
+        } else if (strcmp(argv[i], "--quick") == 0) {
+            quick = 1;
         } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
             only = argv[++i];
         } else if (strcmp(argv[i], "--part") == 0 && i + 1 < argc) {
@@ -886,10 +892,17 @@ int tl_main(int argc, char **argv, enum altmem_routine r, const struct tl_part *
         }
     }
 
+    if (quick && !selftest) {
+        tl_lim.offsets = 16;
+        tl_lim.large_max = 4 * TL_MIB;
+        tl_lim.overlap_dist = 100;
+        tl_lim.overlap_max = 300;
+        printf("--quick: offsets 0..15, sizes up to 4 MiB, memmove overlaps within +-100 at n <= 300\n");
+    }
     install_fault_handler();
     tl_env.page = (size_t)sysconf(_SC_PAGESIZE);
     /* Room for the largest size at the largest offset after a page of lead-in. */
-    size_t big = TL_LARGE_MAX + 2 * TL_OFFSETS + tl_env.page;
+    size_t big = tl_lim.large_max + 2 * TL_OFFSETS + tl_env.page;
     if (r != ALTMEM_MEMSET) {
         tl_buf_make(&tl_env.src, big, TL_BUF_SOURCE, 0x5eed0001);
         tl_buf_make(&tl_env.ovl, 2 * TL_MIB + 3 * tl_env.page, TL_BUF_RANDOM, 0x5eed0002);

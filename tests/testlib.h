@@ -27,6 +27,19 @@
 #define TL_LARGE_MAX (64 * TL_MIB) /* largest size tested                        */
 #define TL_MARGIN 256              /* bytes checked on each side of the window   */
 
+/* What the parts cover.  The defaults are the constants above; --quick (for
+   emulators, where every case costs 10-50 times more) narrows offsets to 0..15,
+   which still covers every residue mod 16 on both sides, large sizes to 4 MiB,
+   and memmove overlaps to distances within +-100 at sizes 0..300.  --self-test
+   ignores --quick: some broken implementations are only caught by the full ranges. */
+struct tl_limits {
+    size_t offsets;    /* sweep, guard, zero: offsets 0..offsets-1        */
+    size_t large_max;  /* large: sizes up to this                          */
+    long overlap_dist; /* memmove overlap: dst - src in [-d, d]           */
+    size_t overlap_max;/* memmove overlap: sizes 0..overlap_max            */
+};
+extern struct tl_limits tl_lim;
+
 /* Resting value of destination bytes.  Random source data never contains it, so
    a destination byte the routine forgot to write, or one it wrote outside the
    window, always differs from what the reference expects. */
@@ -101,7 +114,7 @@ int tl_set(struct tl_ctx *c, struct tl_buf *b, unsigned char *dst, int v, size_t
    pointers point) must be untouched.  A routine that dereferences faults. */
 void tl_zero(struct tl_ctx *c, struct tl_buf *b, void *dst, const void *src, int v);
 
-/* Sizes of the large-size parts: powers of two from 2 KiB to TL_LARGE_MAX, their
+/* Sizes of the large-size parts: powers of two from 2 KiB to tl_lim.large_max, their
    neighbours +-1, +-7, +-63, and a few odd sizes; ascending.  Returns the count. */
 size_t tl_large_sizes(size_t *out, size_t cap);
 
@@ -144,7 +157,7 @@ extern const size_t tl_broken_copy_count;
 
 /* ---- Driver ------------------------------------------------------------------ */
 
-/* Parses the command line (--self-test, --only NAME, --part NAME, --help), makes
+/* Parses the command line (--self-test, --quick, --only NAME, --part NAME, --help), makes
    the buffers, and runs every part against every runnable variant of r and the
    public entry point, or (--self-test) every broken implementation in a child
    process.  Returns the process exit status. */
