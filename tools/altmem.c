@@ -2,6 +2,7 @@
  * altmem — the command-line tool.
  *   altmem info            what was detected, masked, and bound, and why
  *   altmem bench [opts]    throughput of every variant vs a byte loop and libc
+ *   altmem run [--] CMD    CMD with altmem as its memcpy/memmove/memset (LD_PRELOAD)
  *   altmem version
  */
 #include <altmem.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "run.h"
 
 /* "UAL SIMD256", or "none". */
 static const char *feature_list(uint64_t mask, char *buf, size_t len)
@@ -103,6 +105,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: altmem info\n"
                "       altmem bench [--help | options]\n"
+               "       altmem run [--] CMD [ARGS...]\n"
                "       altmem version\n"
                "Environment: ALTMEM_TUNABLES (see docs/tunables.md)\n");
 }
@@ -117,6 +120,8 @@ int main(int argc, char **argv)
         return cmd_info();
     if (!strcmp(argv[1], "bench"))
         return altmem_bench_main(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "run"))
+        return altmem_run_main(argv[0], argc - 1, argv + 1);
     if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
         printf("altmem %s\n", ALTMEM_VERSION_STRING);
         return 0;
