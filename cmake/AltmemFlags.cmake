@@ -52,3 +52,18 @@ if(ALTMEM_ARCH MATCHES "^(riscv64|loongarch64)$")
   list(APPEND ALTMEM_STRICT_FLAGS -mstrict-align)
   list(APPEND ALTMEM_UAL_FLAGS -mno-strict-align)
 endif()
+# GCC for riscv64 still splits an unaligned access into byte loads under
+# -mno-strict-align when the tuning calls unaligned access slow, which its
+# default tuning (rocket) does: the ual variants became byte copies (found by the
+# misalignment proof's negative control under qemu, docs/arch-notes.md).  Tune
+# them for a core whose tuning calls it fast: generic-ooo where GCC has it
+# (14+), else thead-c906 (GCC 12, 13).
+if(ALTMEM_ARCH STREQUAL "riscv64" AND CMAKE_C_COMPILER_ID STREQUAL "GNU")
+  include(CheckCCompilerFlag)
+  check_c_compiler_flag(-mtune=generic-ooo ALTMEM_HAVE_TUNE_GENERIC_OOO)
+  if(ALTMEM_HAVE_TUNE_GENERIC_OOO)
+    list(APPEND ALTMEM_UAL_FLAGS -mtune=generic-ooo)
+  else()
+    list(APPEND ALTMEM_UAL_FLAGS -mtune=thead-c906)
+  endif()
+endif()

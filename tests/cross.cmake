@@ -85,6 +85,40 @@ if(TARGET altmem_freestanding AND NOT ALTMEM_SANITIZE)
   set_tests_properties(${_fs_tests} PROPERTIES LABELS "freestanding" TIMEOUT 900)
 endif()
 
+# ---- The misalignment proof (tests/qemu-plugin/) --------------------------------------
+
+# Under the cross build's emulator; natively under qemu-x86_64 when there is one (on
+# x86_64 test_strict_align's EFLAGS.AC proof is the primary one).
+set(_mis_qemu "")
+if(CMAKE_CROSSCOMPILING)
+  string(REPLACE ";" " " _mis_qemu "${CMAKE_CROSSCOMPILING_EMULATOR}")
+elseif(ALTMEM_ARCH MATCHES "^(x86_64|aarch64|riscv64|loongarch64)$")
+  find_program(ALTMEM_QEMU_NATIVE qemu-${ALTMEM_ARCH})
+  mark_as_advanced(ALTMEM_QEMU_NATIVE)
+  if(ALTMEM_QEMU_NATIVE)
+    set(_mis_qemu ${ALTMEM_QEMU_NATIVE})
+  else()
+    set(_mis_qemu qemu-${ALTMEM_ARCH}) # not found: the test says so and skips
+  endif()
+endif()
+if(TARGET fs_test AND _mis_qemu AND CMAKE_NM)
+  foreach(_v generic ual)
+    if(_v STREQUAL "generic")
+      set(_name misalign.generic)
+      set(_expect zero)
+    else()
+      set(_name misalign.ual_control)
+      set(_expect nonzero)
+    endif()
+    add_test(NAME ${_name}
+      COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/qemu-plugin/misalign.sh ${_expect} ${_v} $<TARGET_FILE:fs_test>
+              ${CMAKE_NM} ${CMAKE_BINARY_DIR}/qemu-plugin "${_mis_qemu}"
+              "$<FILTER:$<TARGET_OBJECTS:altmem_core>,INCLUDE,/variants/${_v}/>"
+      COMMAND_EXPAND_LISTS)
+    set_tests_properties(${_name} PROPERTIES LABELS "misalign;strict-align" SKIP_RETURN_CODE 77 TIMEOUT 600)
+  endforeach()
+endif()
+
 # ---- Cross builds: the hosted library's detection under the emulator -----------------
 
 if(CMAKE_CROSSCOMPILING AND TARGET altmem_cli AND ALTMEM_EXPECT_VARIANT)
