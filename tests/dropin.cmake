@@ -1,0 +1,153 @@
+# altmem as the C library's memcpy/memmove/memset (docs/dropin.md): libaltmem-preload.so
+# under `altmem run`, libaltmem-libc.a in static programs.  Label: dropin
+# (ctest -L dropin).  Scripts and programs are in tests/dropin/.
+#
+#   dropin.exports          the preload library exports exactly exports.map + altmem_*,
+#                           matching the C library's family of names; preload.c calls no libc
+#   dropin.run_status       `altmem run`: exit status and signals pass through (exec), 127 for
+#                           a missing command, 126 not executable, 127 missing library, usage 2,
+#                           LD_PRELOAD appended once
+#   dropin.probe            an ordinary program finds all 22 names in libaltmem-preload.so under
+#                           `altmem run` and none without (negative control); results right;
+#                           a fortified overflow ends in the C library's __chk_fail
+#   dropin.cp .tar .sort .gzip .python .git
+#                           real programs of this machine, output byte for byte equal with
+#                           and without `altmem run`; LD_DEBUG=bindings shows their calls
+#                           bound to libaltmem-preload.so, and the plain run shows none
+#   dropin.programs_control the same check on an `altmem run` that preloads nothing fails
+#   dropin.dlopen_threads   libaltmem.so dlopen()ed while 4 threads copy; then they all use it
+#   dropin.fallback_pointer ALTMEM_TUNABLES=bind=pointer        } `altmem info` says pointer and why,
+#   dropin.deny_write       mprotect(PROT_WRITE) refused (seccomp) } the probe, dlopen and all
+#   dropin.deny_exec        mprotect(PROT_EXEC) refused (seccomp)  } programs still give equal output
+#   dropin.static_glibc     gcc -static with libaltmem-libc.a: memcpy is altmem_memcpy, patched
+#   dropin.static_musl      musl-gcc -static, the same (+ negative controls with libaltmem.a)
+#   dropin.installed_run    the installed, moved prefix's altmem finds its own preload library
+#
+# A test whose tool is missing (git, python3, musl-gcc, libc.a, seccomp) exits 77 and says
+# why on its last line.  Together they take about 25 s on a 2-core machine.
+
+if(CMAKE_CROSSCOMPILING OR NOT CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  # They run this machine's programs with the library just built.
+  message(STATUS "altmem: drop-in tests need a native Linux build: not registered")
+  return()
+endif()
+if(NOT TARGET altmem_preload OR NOT TARGET altmem_cli)
+  message(STATUS "altmem: no libaltmem-preload.so or altmem CLI (ALTMEM_BUILD_SHARED/TOOLS off): "
+                 "drop-in tests not registered")
+  return()
+endif()
+
+set(_dropin ${CMAKE_CURRENT_SOURCE_DIR}/dropin)
+set(_dropin_work ${CMAKE_CURRENT_BINARY_DIR}/dropin)
+if(ALTMEM_BIND_MODE EQUAL 1)
+  set(_dropin_bound "patched branch")
+elseif(ALTMEM_BIND_MODE EQUAL 3)
+  set(_dropin_bound "ifunc")
+else()
+  set(_dropin_bound "pointer")
+endif()
+
+# Test programs that know nothing of altmem at build time (probe, dlopen_threads) or
+# only launch others (deny_mprotect).  The byte-loop references must stay loops.
+set(_dropin_flags -fno-builtin)
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU")
+  list(APPEND _dropin_flags -fno-tree-loop-distribute-patterns)
+endif()
+add_executable(dropin_probe dropin/probe.c)
+# Fortified, so the program calls __memcpy_chk and friends as distribution binaries do.
+target_compile_options(dropin_probe PRIVATE ${_dropin_flags} -O2 -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2)
+target_include_directories(dropin_probe PRIVATE ${_dropin} ${PROJECT_SOURCE_DIR}/include)
+target_link_libraries(dropin_probe PRIVATE ${CMAKE_DL_LIBS})
+find_package(Threads REQUIRED)
+add_executable(dropin_dlopen_threads dropin/dlopen_threads.c)
+target_compile_options(dropin_dlopen_threads PRIVATE ${_dropin_flags})
+target_include_directories(dropin_dlopen_threads PRIVATE ${PROJECT_SOURCE_DIR}/include)
+target_link_libraries(dropin_dlopen_threads PRIVATE Threads::Threads ${CMAKE_DL_LIBS})
+add_executable(dropin_deny_mprotect dropin/deny_mprotect.c)
+
+# altmem_dropin_test(NAME [UNDER_SANITIZERS] COMMAND ...): a dropin test, or, in a
+# sanitized build, a skip that says why (unless it can run there).
+function(altmem_dropin_test name)
+  cmake_parse_arguments(PARSE_ARGV 1 T "UNDER_SANITIZERS" "" "COMMAND")
+  if(ALTMEM_SANITIZE AND NOT T_UNDER_SANITIZERS)
+    # A sanitized libaltmem-preload.so references the sanitizer runtime, which only
+    # an instrumented executable carries, so it cannot be preloaded into cp or git;
+    # static links with the runtime are not supported by clang's ASan.
+    add_test(NAME ${name} COMMAND sh -c "echo 'SKIPPED: sanitized build (ALTMEM_SANITIZE=${ALTMEM_SANITIZE}): a sanitized libaltmem-preload.so cannot be preloaded into, or libaltmem-libc.a statically linked with, programs without the sanitizer runtime; the plain build runs this test'; exit 77")
+  else()
+    add_test(NAME ${name} COMMAND ${T_COMMAND})
+  endif()
+  set_tests_properties(${name} PROPERTIES LABELS dropin SKIP_RETURN_CODE 77 TIMEOUT 300)
+endfunction()
+
+set(_altmem $<TARGET_FILE:altmem_cli>)
+set(_probe $<TARGET_FILE:dropin_probe>)
+
+if(ALTMEM_NM)
+  set(_san_opt "")
+  if(ALTMEM_SANITIZE)
+    set(_san_opt --allow-sanitizer)
+  endif()
+  altmem_dropin_test(dropin.exports UNDER_SANITIZERS COMMAND
+    sh ${_dropin}/exports.sh ${_san_opt} ${ALTMEM_NM} ${CMAKE_C_COMPILER} $<TARGET_FILE:altmem_preload>
+       $<TARGET_FILE:altmem_libc> $<TARGET_OBJECTS:altmem_preload_glue>)
+endif()
+
+if(ALTMEM_SANITIZE)
+  # The sanitized CLI runs its commands with a harmless library preloaded instead.
+  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libc.so.6
+                  OUTPUT_VARIABLE _dropin_libc OUTPUT_STRIP_TRAILING_WHITESPACE)
+  altmem_dropin_test(dropin.run_status UNDER_SANITIZERS COMMAND
+    sh ${_dropin}/run_cli.sh status ${_altmem} ${_dropin_libc})
+else()
+  altmem_dropin_test(dropin.run_status COMMAND sh ${_dropin}/run_cli.sh status ${_altmem})
+endif()
+altmem_dropin_test(dropin.probe COMMAND sh ${_dropin}/run_cli.sh probe ${_altmem} ${_probe} "${_dropin_bound}")
+
+foreach(prog cp tar sort gzip python git)
+  altmem_dropin_test(dropin.${prog} COMMAND
+    bash ${_dropin}/programs.sh --altmem ${_altmem} --work ${_dropin_work}/${prog} ${prog})
+endforeach()
+
+# Negative control: an `altmem run` that preloads nothing must be caught by the binding
+# check (the pass condition is that message, not merely a failure).
+altmem_dropin_test(dropin.programs_control COMMAND
+  bash ${_dropin}/programs.sh --altmem ${_dropin}/fake_altmem.sh --work ${_dropin_work}/control --scale small sort)
+if(NOT ALTMEM_SANITIZE)
+  set_tests_properties(dropin.programs_control PROPERTIES
+    PASS_REGULAR_EXPRESSION "FAIL: the altmem run shows no binding to libaltmem-preload.so")
+endif()
+
+# An instrumented program may dlopen the instrumented library: this one runs there too.
+altmem_dropin_test(dropin.dlopen_threads UNDER_SANITIZERS COMMAND
+  $<TARGET_FILE:dropin_dlopen_threads> $<TARGET_FILE:altmem_shared> "${_dropin_bound}")
+
+# Forcing the fallback only means something where there is a branch to patch.
+if(ALTMEM_BIND_MODE EQUAL 1)
+  foreach(mode pointer write exec)
+    set(name dropin.deny_${mode})
+    if(mode STREQUAL "pointer")
+      set(name dropin.fallback_pointer)
+    endif()
+    altmem_dropin_test(${name} COMMAND
+      sh ${_dropin}/fallback.sh ${mode} ${_altmem} ${_probe} $<TARGET_FILE:dropin_deny_mprotect>
+         $<TARGET_FILE:dropin_dlopen_threads> $<TARGET_FILE:altmem_shared> ${_dropin}/programs.sh
+         ${_dropin_work}/fallback-${mode})
+  endforeach()
+endif()
+
+foreach(flavour glibc musl)
+  altmem_dropin_test(dropin.static_${flavour} COMMAND
+    sh ${_dropin}/static.sh ${flavour} ${CMAKE_C_COMPILER} ${_dropin} ${PROJECT_SOURCE_DIR}/include
+       $<TARGET_FILE:altmem_libc> $<TARGET_FILE:altmem_static> ${_dropin_work}/static-${flavour}
+       "${_dropin_bound}")
+endforeach()
+
+# The installed tree (tests/build.cmake installs it, then moves it): its altmem must
+# find its own libaltmem-preload.so through /proc/self/exe, not the build tree's.
+if(TEST build.install)
+  altmem_dropin_test(dropin.installed_run COMMAND
+    sh ${_dropin}/run_cli.sh installed ${CMAKE_BINARY_DIR}/install-test/prefix ${CMAKE_INSTALL_BINDIR}
+       ${_probe} "${_dropin_bound}")
+  set_tests_properties(dropin.installed_run PROPERTIES FIXTURES_REQUIRED altmem_prefix)
+endif()
