@@ -10,6 +10,9 @@
 #   libclang-rt-19-dev clang-19's ASan/UBSan runtime (scripts/sanitize.sh)
 #   binutils           objdump, nm, readelf (tests that inspect the built objects)
 #   util-linux         setpriv (tests that run the CLI with changed privileges)
+#   musl-tools         musl-gcc: a static musl program linked with libaltmem-libc.a
+#   git python3        real programs the drop-in tests run under `altmem run`
+#                      (tests/dropin/programs.sh; cp, tar, sort, gzip are always there)
 #
 # Idempotent: when every package is already installed it changes nothing and does not
 # touch the network.  Not root: prints what is missing and the command to install it,
@@ -17,7 +20,8 @@
 # skipped without clang-19).
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config clang-19 lld-19 libclang-rt-19-dev binutils util-linux)
+packages=(build-essential cmake pkg-config clang-19 lld-19 libclang-rt-19-dev binutils util-linux musl-tools git
+          python3)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -5,7 +5,9 @@
  * with EACCES when the requested protection includes
  *   write: PROT_WRITE — a system that never lets a mapping become writable
  *          again (stricter than any real policy, so the first step of
- *          patching is refused);
+ *          patching is refused; it also stops glibc's pthread_create, which
+ *          makes a new stack usable with mprotect, so only single-threaded
+ *          programs run under it);
  *   exec:  PROT_EXEC — SELinux without execmod, or PaX MPROTECT: the page can
  *          be made writable and written, but not executable again, the case
  *          the engine's probe page exists for.
