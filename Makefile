@@ -9,7 +9,7 @@ PREFIX   ?= /usr/local
 BENCH_ARGS ?=
 CMAKE_ARGS ?=
 
-.PHONY: all build check bench install clean
+.PHONY: all build check bench install clean check-cross
 
 all: build
 
@@ -19,11 +19,21 @@ $(BUILD)/CMakeCache.txt:
 build: $(BUILD)/CMakeCache.txt
 	$(CMAKE) --build $(BUILD) -j $(JOBS)
 
-# The whole test suite: native tests, the sanitizer build, the install test.
+# The whole test suite: native tests, the sanitizer build, the install test, and the
+# other architectures and musl (cross.*, each its own build; see below).
 # Ends with "N passed, N failed, N skipped", after the reason for each skip.
 check: build
 	cd $(BUILD) && $(CTEST) --output-on-failure -j $(JOBS) $(CTEST_ARGS) 2>&1 | tee ctest-output.txt
 	scripts/check-summary.sh $(BUILD)/ctest-output.txt $(BUILD)/Testing/Temporary/LastTest.log
+
+# One other architecture (or C library) by hand, in build-<target>: its whole suite,
+# under qemu-user for the cross targets (docs/arch-notes.md).  `make check` runs the
+# same as the tests cross.<target>, in $(BUILD)/cross-<target>.
+CROSS_TARGETS := aarch64 aarch64-static riscv64 riscv64-static loongarch64 musl
+.PHONY: $(addprefix check-,$(CROSS_TARGETS))
+$(addprefix check-,$(CROSS_TARGETS)): check-%:
+	scripts/cross-check.sh $* . build-$*
+check-cross: $(addprefix check-,$(CROSS_TARGETS))
 
 # About a minute: every variant, a byte loop and libc, sizes 8 B..64 MiB.
 bench: build

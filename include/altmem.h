@@ -44,9 +44,32 @@ ALTMEM_API void *altmem_memcpy(void *__restrict dst, const void *__restrict src,
 ALTMEM_API void *altmem_memmove(void *dst, const void *src, size_t n);
 ALTMEM_API void *altmem_memset(void *dst, int c, size_t n);
 
+/*
+ * Fault-tolerant copy and clear, the kernel's copy_user / clear_user made exact.
+ * They copy (zero) n bytes and return the number of bytes NOT done, r:
+ *   - the first n - r bytes of dst are done;
+ *   - nothing at or beyond dst + n - r is written;
+ *   - r is byte-exact: every byte before the first inaccessible source or
+ *     destination byte is done, including inside a word that straddles it.
+ * An access is inaccessible when it raises SIGSEGV (unmapped, PROT_NONE, a
+ * read-only destination) or SIGBUS (a file mapping past end of file).  src and
+ * dst must not overlap.  Safe from any thread and from signal handlers; the
+ * first call installs a SIGSEGV/SIGBUS handler that passes every other fault to
+ * the handler installed before it (docs/uaccess.md).
+ */
+ALTMEM_API size_t altmem_copy_user(void *dst, const void *src, size_t n);
+ALTMEM_API size_t altmem_clear_user(void *dst, size_t n);
+
+/* (Re)installs the fault handler in front of whatever handles SIGSEGV and
+   SIGBUS now, chaining to it.  For programs that install their own handlers
+   after altmem's first copy_user.  Returns 0, or -1 if sigaction failed. */
+ALTMEM_API int altmem_uaccess_install(void);
+
 typedef void *altmem_memcpy_fn(void *__restrict dst, const void *__restrict src, size_t n);
 typedef void *altmem_memmove_fn(void *dst, const void *src, size_t n);
 typedef void *altmem_memset_fn(void *dst, int c, size_t n);
+typedef size_t altmem_copy_user_fn(void *dst, const void *src, size_t n);
+typedef size_t altmem_clear_user_fn(void *dst, size_t n);
 
 /*
  * Detect the CPU, read ALTMEM_TUNABLES and bind every routine.  Idempotent and
@@ -92,10 +115,12 @@ enum altmem_routine {
     ALTMEM_MEMCPY = 0,
     ALTMEM_MEMMOVE = 1,
     ALTMEM_MEMSET = 2,
+    ALTMEM_COPY_USER = 3,
+    ALTMEM_CLEAR_USER = 4,
     ALTMEM_ROUTINE_COUNT
 };
 
-/* "memcpy", "memmove", "memset"; NULL when out of range. */
+/* "memcpy", "memmove", "memset", "copy_user", "clear_user"; NULL when out of range. */
 ALTMEM_API const char *altmem_routine_name(enum altmem_routine r);
 
 struct altmem_variant_info {
@@ -109,6 +134,8 @@ struct altmem_variant_info {
         altmem_memcpy_fn *memcpy;
         altmem_memmove_fn *memmove;
         altmem_memset_fn *memset;
+        altmem_copy_user_fn *copy_user;
+        altmem_clear_user_fn *clear_user;
     } fn;
 };
 

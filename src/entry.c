@@ -9,6 +9,20 @@
 extern altmem_memcpy_fn *altmem__memcpy_impl;
 extern altmem_memmove_fn *altmem__memmove_impl;
 extern altmem_memset_fn *altmem__memset_impl;
+extern altmem_copy_user_fn *altmem__copy_user_impl;
+extern altmem_clear_user_fn *altmem__clear_user_impl;
+
+/* copy_user / clear_user: internal entries behind altmem_copy_user()
+   (src/uaccess/handler.c); through the pointer in every non-patch build. */
+size_t altmem__copy_user_entry(void *dst, const void *src, size_t n)
+{
+    return __atomic_load_n(&altmem__copy_user_impl, __ATOMIC_RELAXED)(dst, src, n);
+}
+
+size_t altmem__clear_user_entry(void *dst, size_t n)
+{
+    return __atomic_load_n(&altmem__clear_user_impl, __ATOMIC_RELAXED)(dst, n);
+}
 
 /* What `altmem info` reports as "bound by" (src/select.c). */
 #if ALTMEM_BIND_MODE == ALTMEM_BIND_IFUNC

@@ -22,6 +22,8 @@ struct altmem__variant {
         altmem_memcpy_fn *memcpy;
         altmem_memmove_fn *memmove;
         altmem_memset_fn *memset;
+        altmem_copy_user_fn *copy_user;
+        altmem_clear_user_fn *clear_user;
     } fn;
 };
 

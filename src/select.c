@@ -18,6 +18,8 @@ extern const struct altmem__site __stop_altmem_patch_sites[] __attribute__((weak
 #define ROW_COPY(n, req, f, text) { ALTMEM_MEMCPY, n, text, req, { .memcpy = f } }
 #define ROW_MOVE(n, req, f, text) { ALTMEM_MEMMOVE, n, text, req, { .memmove = f } }
 #define ROW_SET(n, req, f, text) { ALTMEM_MEMSET, n, text, req, { .memset = f } }
+#define ROW_CPU(n, req, f, text) { ALTMEM_COPY_USER, n, text, req, { .copy_user = f } }
+#define ROW_CLU(n, req, f, text) { ALTMEM_CLEAR_USER, n, text, req, { .clear_user = f } }
 
 const struct altmem__variant altmem__variants[] = {
     /* memcpy, best first */
@@ -35,10 +37,21 @@ const struct altmem__variant altmem__variants[] = {
             "unaligned words: overlapping head/tail up to 64 B, 8-aligned 64 B loop"),
     ROW_SET("generic", 0, altmem_memset_generic,
             "strict alignment: aligned words, bytes only at the ends"),
+    /* copy_user: every access in the exception table (src/uaccess/) */
+    ROW_CPU("ual", ALTMEM_FEAT_UAL, altmem_copy_user_ual,
+            "fault-tolerant: overlapping head/tail, 16 B blocks, byte-exact fix-up"),
+    ROW_CPU("generic", 0, altmem_copy_user_generic,
+            "fault-tolerant strict alignment: aligned words, shift-and-merge, byte-exact fix-up"),
+    /* clear_user */
+    ROW_CLU("ual", ALTMEM_FEAT_UAL, altmem_clear_user_ual,
+            "fault-tolerant: overlapping head/tail, 8-aligned words, byte-exact fix-up"),
+    ROW_CLU("generic", 0, altmem_clear_user_generic,
+            "fault-tolerant strict alignment: aligned words, byte-exact fix-up"),
 };
 const size_t altmem__variant_total = sizeof altmem__variants / sizeof altmem__variants[0];
 
-static const char *const routine_names[ALTMEM_ROUTINE_COUNT] = {"memcpy", "memmove", "memset"};
+static const char *const routine_names[ALTMEM_ROUTINE_COUNT] = {"memcpy", "memmove", "memset", "copy_user",
+                                                                  "clear_user"};
 
 static const char *const feature_names[ALTMEM_FEAT_COUNT] = {
     "UAL", "SIMD128", "SIMD256", "SIMD512", "ERMS", "FSRM",
@@ -227,6 +240,8 @@ void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int sec
 altmem_memcpy_fn *altmem__memcpy_impl = altmem_memcpy_generic;
 altmem_memmove_fn *altmem__memmove_impl = altmem_memmove_generic;
 altmem_memset_fn *altmem__memset_impl = altmem_memset_generic;
+altmem_copy_user_fn *altmem__copy_user_impl = altmem_copy_user_generic;
+altmem_clear_user_fn *altmem__clear_user_impl = altmem_clear_user_generic;
 
 void altmem__bind(const struct altmem__state *st)
 {
@@ -236,6 +251,10 @@ void altmem__bind(const struct altmem__state *st)
                      __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__memset_impl, altmem__variants[st->bound[ALTMEM_MEMSET].variant].fn.memset,
                      __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__copy_user_impl,
+                     altmem__variants[st->bound[ALTMEM_COPY_USER].variant].fn.copy_user, __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__clear_user_impl,
+                     altmem__variants[st->bound[ALTMEM_CLEAR_USER].variant].fn.clear_user, __ATOMIC_RELEASE);
 }
 
 /* ---- Initialisation ----------------------------------------------------- */
@@ -353,7 +372,8 @@ int altmem_variant(size_t i, struct altmem_variant_info *out)
 }
 
 static const void *const slots[ALTMEM_ROUTINE_COUNT] = {
-    &altmem__memcpy_impl, &altmem__memmove_impl, &altmem__memset_impl,
+    &altmem__memcpy_impl, &altmem__memmove_impl, &altmem__memset_impl, &altmem__copy_user_impl,
+    &altmem__clear_user_impl,
 };
 
 /* Read from the code itself, not from a flag: what a call really goes through. */

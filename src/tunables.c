@@ -175,7 +175,7 @@ static void parse_item(struct parser *p, const char *s, size_t n)
     if (k == 0)
         warn3(p, "setting with no name: ", s, n, "");
     else
-        warn3(p, "unknown setting ", s, k, "; known: hwcaps memcpy memmove memset all verbose debug bind");
+        warn3(p, "unknown setting ", s, k, "; known: hwcaps memcpy memmove memset copy_user clear_user all verbose debug bind");
 }
 
 int altmem__tunables_parse(const char *value, struct altmem__tunables *out,

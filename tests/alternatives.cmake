@@ -43,7 +43,7 @@ if(TARGET altmem_cli)
   if(ALTMEM_BIND_MODE EQUAL 1)
     list(APPEND _bind_cases
       "bind_pointer|bind=pointer|memcpy +[a-z0-9]+ +detected +pointer [^\n]*\n.*not patched: bind=pointer in ALTMEM_TUNABLES|"
-      "debug|debug|memcpy +[a-z0-9]+ +detected +patched branch|^altmem: patch memcpy at 0x[0-9a-f]+: branch 0x[0-9a-f]+ \\(dispatch\\) -> 0x[0-9a-f]+ \\[[0-9a-f ]+ -> [0-9a-f ]+\\]\naltmem: patch memmove [^\n]*\naltmem: patch memset [^\n]*\n$")
+      "debug|debug|memcpy +[a-z0-9]+ +detected +patched branch|^altmem: patch memcpy at 0x[0-9a-f]+: branch 0x[0-9a-f]+ \\(dispatch\\) -> 0x[0-9a-f]+ \\[[0-9a-f ]+ -> [0-9a-f ]+\\]\naltmem: patch memmove [^\n]*\naltmem: patch memset [^\n]*\naltmem: patch copy_user [^\n]*\naltmem: patch clear_user [^\n]*\n$")
   endif()
   foreach(_case IN LISTS _bind_cases)
     string(REPLACE "|" ";" _f "${_case}")

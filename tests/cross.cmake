@@ -144,6 +144,48 @@ if(CMAKE_CROSSCOMPILING AND TARGET altmem_cli AND ALTMEM_EXPECT_VARIANT)
   endforeach()
 endif()
 
+# ---- The newer emulator: qemu 10 from bookworm-backports --------------------------------
+
+# Debian 12's qemu 7.2 has no LSX/LASX and no riscv_hwprobe, so detection's
+# positive paths for those need the newer one (scripts/install-cross-deps.sh unpacks
+# it without installing it; scripts/cross-check.sh passes ALTMEM_QEMU_BPO).  It is a
+# static build: it runs programs, it cannot load the misalignment plugin.
+if(CMAKE_CROSSCOMPILING AND TARGET fs_test AND ALTMEM_ARCH MATCHES "^(riscv64|loongarch64)$")
+  set(ALTMEM_QEMU_BPO "" CACHE FILEPATH "qemu-user 10 from bookworm-backports, for LSX/LASX and riscv_hwprobe")
+  if(ALTMEM_ARCH STREQUAL "riscv64")
+    set(_bpo_expect --expect-bind ual --expect-has UAL)              # hwprobe: CPUPERF_0 = FAST
+    set(_bpo_what "riscv_hwprobe")
+  else()
+    set(_bpo_expect --expect-bind ual --expect-has UAL,SIMD128,SIMD256) # la464 with LSX, LASX
+    set(_bpo_what "LSX/LASX")
+  endif()
+  if(ALTMEM_QEMU_BPO)
+    set(_bpo ${ALTMEM_QEMU_BPO})
+    if(ALTMEM_ARCH STREQUAL "riscv64")
+      list(APPEND _bpo -L /usr/riscv64-linux-gnu)
+    endif()
+    add_test(NAME qemu_bpo.detect COMMAND ${_bpo} $<TARGET_FILE:fs_test> --part detect ${_bpo_expect})
+    add_test(NAME qemu_bpo.sweep COMMAND ${_bpo} $<TARGET_FILE:fs_test>)
+    set(_bpo_tests qemu_bpo.detect qemu_bpo.sweep)
+    if(TARGET altmem_cli)
+      # The hosted flavour's detection too: riscv_hwprobe through the C library.
+      string(REPLACE ";" " " _bpo_str "${_bpo}")
+      add_test(NAME qemu_bpo.info
+        COMMAND ${CMAKE_COMMAND} -DALTMEM=$<TARGET_FILE:altmem_cli> -DCASE=qemu_bpo "-DTUNABLES=<unset>"
+                "-DEXPECT_OUT=features detected: +UAL[^\n]*\n.*memcpy +ual +detected[^\n]*\nmemmove +ual +detected[^\n]*\nmemset +ual +detected"
+                "-DEXPECT_ERR=" -P ${CMAKE_CURRENT_LIST_DIR}/info_cases.cmake)
+      set_tests_properties(qemu_bpo.info PROPERTIES ENVIRONMENT "ALTMEM_TEST_EMULATOR=${_bpo_str}")
+      list(APPEND _bpo_tests qemu_bpo.info)
+    endif()
+    set_tests_properties(${_bpo_tests} PROPERTIES LABELS "cross;qemu-bpo" TIMEOUT 600)
+  else()
+    add_test(NAME qemu_bpo.detect
+      COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cross-skip.sh --ci-fails
+              "qemu 10 from bookworm-backports is not unpacked (scripts/install-cross-deps.sh puts it in /opt/altmem/qemu-bpo), so detection of ${_bpo_what} is not tested")
+    set_tests_properties(qemu_bpo.detect PROPERTIES LABELS "cross;qemu-bpo" SKIP_RETURN_CODE 77)
+  endif()
+endif()
+
 # ---- Cross builds: programs run under the emulator -----------------------------------
 
 if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
@@ -153,6 +195,35 @@ if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
   string(REPLACE ";" " " _altmem_emu "${CMAKE_CROSSCOMPILING_EMULATOR}")
   get_property(_altmem_all_tests DIRECTORY PROPERTY TESTS)
   foreach(_t IN LISTS _altmem_all_tests)
-    set_property(TEST ${_t} APPEND PROPERTY ENVIRONMENT "ALTMEM_TEST_EMULATOR=${_altmem_emu}")
+    if(NOT _t MATCHES "^qemu_bpo\\.") # those name their own emulator
+      set_property(TEST ${_t} APPEND PROPERTY ENVIRONMENT "ALTMEM_TEST_EMULATOR=${_altmem_emu}")
+    endif()
+  endforeach()
+endif()
+
+# ---- musl (cmake/toolchains/x86_64-linux-musl.cmake) ----------------------------------
+
+if(ALTMEM_MUSL)
+  # What this run cannot do, said where `make check` shows it (the last line of a
+  # skipped test is its reason).
+  add_test(NAME musl.no_shared_library
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cross-skip.sh
+            "musl-gcc (Debian musl-tools) links static programs only, so libaltmem.so, its IFUNC binding, entry_shared and the LD_PRELOAD drop-in (dropin.*) are not built here; the glibc run tests them")
+  set_tests_properties(musl.no_shared_library PROPERTIES SKIP_RETURN_CODE 77 LABELS musl)
+endif()
+
+# ---- The other targets' whole suites, from the native build ---------------------------
+
+# Each is a build of its own (scripts/cross-check.sh) running this suite with two jobs,
+# so CTest runs one at a time (PROCESSORS 2).  x86_64 hosts only: the toolchain files
+# name Debian's x86_64-hosted cross compilers and musl-gcc.
+if(NOT ALTMEM_NESTED AND NOT CMAKE_CROSSCOMPILING AND NOT ALTMEM_FREESTANDING AND NOT ALTMEM_SANITIZE
+   AND ALTMEM_ARCH STREQUAL "x86_64")
+  foreach(_target aarch64 aarch64-static riscv64 riscv64-static loongarch64 musl)
+    add_test(NAME cross.${_target}
+             COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/cross-check.sh ${_target} ${PROJECT_SOURCE_DIR}
+                     ${CMAKE_BINARY_DIR}/cross-${_target})
+    set_tests_properties(cross.${_target} PROPERTIES LABELS cross SKIP_RETURN_CODE 77 TIMEOUT 1800
+                         PROCESSORS 2)
   endforeach()
 endif()

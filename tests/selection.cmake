@@ -67,7 +67,7 @@ if(TARGET altmem_cli)
     "mask_ual|hwcaps=-UAL|${_masked}[^\n]*\nmemmove +generic +detected[^\n]*\nmemset +generic +detected|"
     "pin_memcpy|memcpy=generic|memcpy +generic +overridden[^\n]*pinned by ALTMEM_TUNABLES[^\n]*\nmemmove +${_default_variant} +detected[^\n]*\nmemset +${_default_variant} +detected|"
     "malformed|bogus=1:hwcaps=UAL|memcpy +${_default_variant} +detected[^\n]*\nmemmove +${_default_variant} +detected[^\n]*\nmemset +${_default_variant} +detected|^altmem: ALTMEM_TUNABLES: unknown setting 'bogus'[^\n]*\naltmem: ALTMEM_TUNABLES: hwcaps: 'UAL' needs a sign[^\n]*\n$"
-    "verbose|verbose|memcpy +${_default_variant} +detected|^altmem: memcpy -> ${_default_variant} [^\n]*\naltmem: memmove -> ${_default_variant} [^\n]*\naltmem: memset -> ${_default_variant} [^\n]*\n$"
+    "verbose|verbose|memcpy +${_default_variant} +detected|^altmem: memcpy -> ${_default_variant} [^\n]*\naltmem: memmove -> ${_default_variant} [^\n]*\naltmem: memset -> ${_default_variant} [^\n]*\naltmem: copy_user -> ${_default_variant} [^\n]*\naltmem: clear_user -> ${_default_variant} [^\n]*\n$"
     "malformed_keeps_valid|memset=generic:memcpy=nope|memcpy +${_default_variant} +detected[^\n]*\nmemmove +${_default_variant} +detected[^\n]*\nmemset +generic +overridden|^altmem: ALTMEM_TUNABLES: memcpy: unknown variant 'nope'[^\n]*\n$"
   )
   foreach(_case IN LISTS _info_cases)

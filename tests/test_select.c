@@ -131,13 +131,16 @@ static const char *reason_word(enum altmem_bind_reason r)
 #define O ALTMEM_BOUND_OVERRIDDEN
 #define R ALTMEM_BOUND_REFUSED
 
-/* The three bindings are (variant, reason) as given. */
+/* The bindings of memcpy, memmove and memset are (variant, reason) as given.
+   copy_user and clear_user follow the same rule: exhaustive_features() checks
+   them for every feature combination, and the ones below that pin by routine
+   name leave them alone. */
 static void expect(const char *what, const char *v0, enum altmem_bind_reason r0, const char *v1,
                    enum altmem_bind_reason r1, const char *v2, enum altmem_bind_reason r2)
 {
     const char *v[3] = {v0, v1, v2};
     enum altmem_bind_reason r[3] = {r0, r1, r2};
-    for (int i = 0; i < ALTMEM_ROUTINE_COUNT; i++) {
+    for (int i = 0; i < 3; i++) {
         CHECK(!strcmp(bound_name(i), v[i]) && st.bound[i].reason == r[i], "%s: %s bound %s/%s, expected %s/%s",
               what, altmem_routine_name((enum altmem_routine)i), bound_name(i),
               reason_word(st.bound[i].reason), v[i], reason_word(r[i]));
@@ -236,7 +239,7 @@ static void masks_and_pins(void)
 
     decide(cpu_strict, "all=ual", 0);
     expect("all=ual without UAL", "generic", R, "generic", R, "generic", R);
-    expect_warnings("all=ual without UAL", 3);
+    expect_warnings("all=ual without UAL", ALTMEM_ROUTINE_COUNT);   /* one refusal per routine */
     CHECK(any_warning_has(&w, "memcpy=ual") && any_warning_has(&w, "memmove=ual") &&
               any_warning_has(&w, "memset=ual"),
           "refusals do not name each routine");

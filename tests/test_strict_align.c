@@ -120,11 +120,15 @@ enum mode {
     M_MOVE_UP,     /* memmove in one buffer, dst - src in (64, 192)     */
     M_MOVE_DOWN,   /* memmove in one buffer, dst - src in (-192, -64)   */
     M_SET,         /* memset                                            */
+    M_COPY_USER,   /* copy_user, separate buffers (no fault: the copy)  */
+    M_CLEAR_USER,  /* clear_user                                        */
     M_COUNT
 };
+#define IS_SET(m) ((m) == M_SET || (m) == M_CLEAR_USER)
+#define IS_APART(m) ((m) == M_COPY || (m) == M_COPY_USER || (m) == M_MOVE_APART || IS_SET(m))
 static const char *const mode_name[M_COUNT] = {
     "memcpy", "memmove apart", "memmove overlap |d-s|<64", "memmove overlap d>s+64",
-    "memmove overlap d<s-64", "memset",
+    "memmove overlap d<s-64", "memset", "copy_user", "clear_user",
 };
 
 static const size_t big_sizes[] = {511, 512, 1000, 4096 + 13};
@@ -162,7 +166,7 @@ struct sweep_result {
 
 static void describe(char *out, size_t len, enum mode m, size_t n, size_t so, size_t dof)
 {
-    if (m == M_SET)
+    if (IS_SET(m))
         snprintf(out, len, "%s n=%zu dst+%zu", mode_name[m], n, dof);
     else
         snprintf(out, len, "%s n=%zu src+%zu dst+%zu", mode_name[m], n, so, dof);
@@ -170,12 +174,12 @@ static void describe(char *out, size_t len, enum mode m, size_t n, size_t so, si
 
 static long mode_cases(enum mode m)
 {
-    return (long)N_SIZES * N_OFF * (m == M_SET ? 1 : N_OFF);
+    return (long)N_SIZES * N_OFF * (IS_SET(m) ? 1 : N_OFF);
 }
 
 /* Expected contents, precomputed so that preparing and checking a case is a
    few libc calls (made with AC clear) rather than a byte loop per case. */
-static unsigned char pat[SHARED_LEN], inv[SHARED_LEN], set_ref[BUF_LEN];
+static unsigned char pat[SHARED_LEN], inv[SHARED_LEN], set_ref[BUF_LEN], zero_ref[BUF_LEN];
 
 /* Sets up case idx and returns the pointers; all before AC is set. */
 static void prepare(enum mode m, long idx, size_t *n, size_t *so, size_t *dof,
@@ -183,14 +187,14 @@ static void prepare(enum mode m, long idx, size_t *n, size_t *so, size_t *dof,
 {
     *dof = (size_t)(idx % N_OFF);
     idx /= N_OFF;
-    if (m == M_SET) {
+    if (IS_SET(m)) {
         *so = 0;
     } else {
         *so = (size_t)(idx % N_OFF);
         idx /= N_OFF;
     }
     *n = size_at((size_t)idx);
-    if (m == M_COPY || m == M_MOVE_APART || m == M_SET) {
+    if (IS_APART(m)) {
         *s = src_buf + 64 + *so;
         *d = dst_buf + 64 + *dof;
         memcpy(dst_buf, inv, 64 + *dof + *n + 64);
@@ -205,9 +209,9 @@ static void prepare(enum mode m, long idx, size_t *n, size_t *so, size_t *dof,
 /* 1 if the case's result is right, including untouched bytes around it. */
 static int verify(enum mode m, size_t n, size_t so, size_t dof, const unsigned char *d)
 {
-    if (m == M_COPY || m == M_MOVE_APART || m == M_SET) {
+    if (IS_APART(m)) {
         size_t at = 64 + dof, end = 64 + dof + n + 64;
-        const unsigned char *want = m == M_SET ? set_ref : pat + 64 + so;
+        const unsigned char *want = m == M_SET ? set_ref : m == M_CLEAR_USER ? zero_ref : pat + 64 + so;
         return !memcmp(dst_buf, inv, at) && !memcmp(dst_buf + at, want, n) &&
                !memcmp(dst_buf + at + n, inv + at + n, end - at - n);
     }
@@ -248,6 +252,8 @@ static void sweep(enum mode m, const struct altmem_variant_info *v, long stride,
         switch (v->routine) {
         case ALTMEM_MEMCPY: v->fn.memcpy(d, s, n); break;
         case ALTMEM_MEMMOVE: v->fn.memmove(d, s, n); break;
+        case ALTMEM_COPY_USER: v->fn.copy_user(d, s, n); break;
+        case ALTMEM_CLEAR_USER: v->fn.clear_user(d, n); break;
         default: v->fn.memset(d, c, n); break;
         }
         ac_off();
@@ -397,6 +403,10 @@ int main(int argc, char **argv)
             modes[nm++] = M_MOVE_NEAR;
             modes[nm++] = M_MOVE_UP;
             modes[nm++] = M_MOVE_DOWN;
+        } else if (v.routine == ALTMEM_COPY_USER) {
+            modes[nm++] = M_COPY_USER;
+        } else if (v.routine == ALTMEM_CLEAR_USER) {
+            modes[nm++] = M_CLEAR_USER;
         } else {
             modes[nm++] = M_SET;
         }

@@ -19,7 +19,9 @@ list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES ALTMEM_CROSS_TRIPLE ALTMEM_CROS
 
 set(ALTMEM_CROSS_STATIC OFF CACHE BOOL "Link the programs -static (glibc static) instead of dynamically")
 if(ALTMEM_CROSS_STATIC)
+  # Every program static, so nothing can use a libaltmem.so: do not build one.
   set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
+  set(ALTMEM_BUILD_SHARED OFF CACHE BOOL "Static programs only (ALTMEM_CROSS_STATIC)" FORCE)
 endif()
 
 find_program(ALTMEM_QEMU NAMES ${ALTMEM_CROSS_QEMU} DOC "qemu-user emulator for the test programs")

@@ -10,6 +10,7 @@
 #define ALTMEM_OS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Value of auxv entry `type`; *found is set to 0 if there is no such entry. */
 unsigned long altmem__os_getauxval(unsigned long type, int *found);
@@ -28,5 +29,25 @@ int altmem__os_mprotect(void *addr, size_t len, int prot);
 
 /* riscv_flush_icache(2) over [start, end) for all threads: 0 or -errno. */
 long altmem__os_riscv_flush_icache(void *start, void *end);
+
+/* ---- Faults (src/uaccess/handler.c) ---- */
+
+typedef void altmem__fault_fn(int sig, void *info, void *ucontext);
+
+/* Installs fn for SIGSEGV and SIGBUS (SA_SIGINFO | SA_ONSTACK), remembering the
+   disposition that was there, unless fn is installed already: 0 or -errno. */
+int altmem__os_fault_install(altmem__fault_fn *fn);
+
+/* A fault that is not ours: calls the remembered handler as the kernel would
+   have (its mask, SA_SIGINFO, SA_RESETHAND), or restores the default action so
+   that the re-executed access (or, for a signal sent by a process, the signal
+   raised again) has the effect it would have had without us. */
+void altmem__os_fault_chain(int sig, void *info, void *ucontext);
+
+/* The interrupted program counter inside ucontext, to read and rewrite. */
+uintptr_t *altmem__os_fault_pc(void *ucontext);
+
+/* info's si_code: > 0 when the kernel raised the signal for an access. */
+int altmem__os_fault_code(void *info);
 
 #endif

@@ -3,6 +3,8 @@
 #include "os.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <ucontext.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
@@ -91,4 +93,121 @@ long altmem__os_riscv_flush_icache(void *start, void *end)
     (void)end;
     return -ENOSYS;
 #endif
+}
+
+/* ---- Faults ---- */
+
+/* The dispositions ours replaced, one per signal.  Written only while
+   installing (before ours can run for them), read by the handler. */
+static struct sigaction prev_segv, prev_bus;
+
+static struct sigaction *prev_for(int sig)
+{
+    return sig == SIGBUS ? &prev_bus : &prev_segv;
+}
+
+static int is_ours(const struct sigaction *sa, altmem__fault_fn *fn)
+{
+    return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == (void (*)(int, siginfo_t *, void *))fn;
+}
+
+int altmem__os_fault_install(altmem__fault_fn *fn)
+{
+    static const int sigs[2] = {SIGSEGV, SIGBUS};
+    int saved = errno;
+    for (int i = 0; i < 2; i++) {
+        struct sigaction cur, ours, old;
+        if (sigaction(sigs[i], NULL, &cur) != 0)
+            goto fail;
+        if (is_ours(&cur, fn))
+            continue;
+        /* Remember the old one first: a fault between the two calls then
+           already finds it. */
+        *prev_for(sigs[i]) = cur;
+        ours.sa_sigaction = (void (*)(int, siginfo_t *, void *))fn;
+        ours.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+        sigemptyset(&ours.sa_mask);
+        if (sigaction(sigs[i], &ours, &old) != 0)
+            goto fail;
+        if (!is_ours(&old, fn))
+            *prev_for(sigs[i]) = old;   /* changed under us: keep the latest */
+    }
+    errno = saved;
+    return 0;
+fail:;
+    int r = -errno;
+    errno = saved;
+    return r;
+}
+
+void altmem__os_fault_chain(int sig, void *info, void *ucontext)
+{
+    struct sigaction *p = prev_for(sig);
+    siginfo_t *si = info;
+    int saved = errno;
+    if ((p->sa_flags & SA_SIGINFO) || (p->sa_handler != SIG_DFL && p->sa_handler != SIG_IGN)) {
+        /* Call it as the kernel would have: its mask added, sig itself blocked
+           unless it asked for SA_NODEFER. */
+        sigset_t mask = p->sa_mask, old;
+        if (!(p->sa_flags & SA_NODEFER))
+            sigaddset(&mask, sig);
+        else
+            sigdelset(&mask, sig);
+        pthread_sigmask(SIG_BLOCK, &mask, &old);
+        if (p->sa_flags & SA_NODEFER) {
+            sigset_t only;
+            sigemptyset(&only);
+            sigaddset(&only, sig);
+            pthread_sigmask(SIG_UNBLOCK, &only, NULL);
+        }
+        struct sigaction h = *p;
+        if (p->sa_flags & SA_RESETHAND) {
+            /* One shot: later faults get the default action. */
+            p->sa_handler = SIG_DFL;
+            p->sa_flags = 0;
+        }
+        errno = saved;
+        if (h.sa_flags & SA_SIGINFO)
+            h.sa_sigaction(sig, si, ucontext);
+        else
+            h.sa_handler(sig);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        return;
+    }
+    if (p->sa_handler == SIG_IGN && si->si_code <= 0) {
+        errno = saved;
+        return;                         /* a sent signal that was ignored stays ignored */
+    }
+    /* Default action (the kernel also forces it for an ignored fault): put it
+       back.  A fault happens again when the access is re-executed; a sent
+       signal is sent again and arrives when this handler returns. */
+    struct sigaction dfl;
+    dfl.sa_handler = SIG_DFL;
+    dfl.sa_flags = 0;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    if (si->si_code <= 0)
+        kill(getpid(), sig);
+    errno = saved;
+}
+
+uintptr_t *altmem__os_fault_pc(void *ucontext)
+{
+    ucontext_t *uc = ucontext;
+#if defined(__x86_64__)
+    return (uintptr_t *)&uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    return (uintptr_t *)&uc->uc_mcontext.pc;
+#elif defined(__riscv)
+    return (uintptr_t *)&uc->uc_mcontext.__gregs[REG_PC];
+#elif defined(__loongarch__)
+    return (uintptr_t *)&uc->uc_mcontext.__pc;
+#else
+#error "altmem__os_fault_pc: unknown architecture"
+#endif
+}
+
+int altmem__os_fault_code(void *info)
+{
+    return ((siginfo_t *)info)->si_code;
 }

@@ -95,3 +95,134 @@ long altmem__os_riscv_flush_icache(void *start, void *end)
         return -38; /* ENOSYS */
     return altmem__syscall3(ALTMEM_NR_riscv_flush_icache, start, end, 0);
 }
+
+/* ---- Faults: the kernel's own rt_sigaction and ucontext layouts ---- */
+
+#define K_SA_SIGINFO 0x00000004ul
+#define K_SA_RESTORER 0x04000000ul
+#define K_SA_ONSTACK 0x08000000ul
+#define K_SA_RESTART 0x10000000ul
+#define K_SA_NODEFER 0x40000000ul
+#define K_SA_RESETHAND 0x80000000ul
+#define K_SIGSEGV 11
+#define K_SIGBUS 7
+#define K_SIG_DFL 0ul
+#define K_SIG_IGN 1ul
+
+/* struct sigaction as the kernel takes it: x86_64 and aarch64 have sa_restorer
+   (SA_RESTORER); riscv64 and loongarch64 (asm-generic) do not. */
+struct k_sigaction {
+    unsigned long handler;
+    unsigned long flags;
+#if defined(__x86_64__) || defined(__aarch64__)
+    unsigned long restorer;
+#endif
+    unsigned long mask;          /* 64 signals */
+};
+
+#if defined(__x86_64__)
+/* x86_64 returns from a handler only through a restorer that calls rt_sigreturn. */
+void altmem__rt_sigreturn(void);
+__asm__(".pushsection .text\n\t.balign 16\n\t.hidden altmem__rt_sigreturn\n"
+        "altmem__rt_sigreturn:\n\tmovq $15, %rax\n\tsyscall\n\t.popsection");
+#endif
+
+static struct k_sigaction raw_prev_segv, raw_prev_bus;
+
+static struct k_sigaction *raw_prev(int sig)
+{
+    return sig == K_SIGBUS ? &raw_prev_bus : &raw_prev_segv;
+}
+
+static long k_sigaction(int sig, const struct k_sigaction *sa, struct k_sigaction *old)
+{
+    return altmem__syscall6(ALTMEM_NR_rt_sigaction, sig, (long)sa, (long)old, 8, 0, 0);
+}
+
+static int raw_is_ours(const struct k_sigaction *sa, altmem__fault_fn *fn)
+{
+    return (sa->flags & K_SA_SIGINFO) && sa->handler == (unsigned long)fn;
+}
+
+int altmem__os_fault_install(altmem__fault_fn *fn)
+{
+    static const int sigs[2] = {K_SIGSEGV, K_SIGBUS};
+    for (int i = 0; i < 2; i++) {
+        struct k_sigaction cur, ours, old;
+        long r = k_sigaction(sigs[i], 0, &cur);
+        if (r < 0)
+            return (int)r;
+        if (raw_is_ours(&cur, fn))
+            continue;
+        *raw_prev(sigs[i]) = cur;
+        ours.handler = (unsigned long)fn;
+        ours.flags = K_SA_SIGINFO | K_SA_ONSTACK | K_SA_RESTART;
+#if defined(__x86_64__)
+        ours.flags |= K_SA_RESTORER;
+        ours.restorer = (unsigned long)altmem__rt_sigreturn;
+#elif defined(__aarch64__)
+        ours.restorer = 0;   /* the kernel uses the vDSO's sigreturn trampoline */
+#endif
+        ours.mask = 0;
+        r = k_sigaction(sigs[i], &ours, &old);
+        if (r < 0)
+            return (int)r;
+        if (!raw_is_ours(&old, fn))
+            *raw_prev(sigs[i]) = old;
+    }
+    return 0;
+}
+
+void altmem__os_fault_chain(int sig, void *info, void *ucontext)
+{
+    struct k_sigaction *p = raw_prev(sig);
+    int code = altmem__os_fault_code(info);
+    if (p->handler != K_SIG_DFL && p->handler != K_SIG_IGN) {
+        unsigned long bit = 1ul << (sig - 1), mask = p->mask, old;
+        if (p->flags & K_SA_NODEFER)
+            mask &= ~bit;
+        else
+            mask |= bit;
+        altmem__syscall6(ALTMEM_NR_rt_sigprocmask, 0 /* SIG_BLOCK */, (long)&mask, (long)&old, 8, 0, 0);
+        if (p->flags & K_SA_NODEFER)
+            altmem__syscall6(ALTMEM_NR_rt_sigprocmask, 1 /* SIG_UNBLOCK */, (long)&bit, 0, 8, 0, 0);
+        struct k_sigaction h = *p;
+        if (p->flags & K_SA_RESETHAND) {
+            p->handler = K_SIG_DFL;
+            p->flags = 0;
+        }
+        if (h.flags & K_SA_SIGINFO)
+            ((void (*)(int, void *, void *))h.handler)(sig, info, ucontext);
+        else
+            ((void (*)(int))h.handler)(sig);
+        altmem__syscall6(ALTMEM_NR_rt_sigprocmask, 2 /* SIG_SETMASK */, (long)&old, 0, 8, 0, 0);
+        return;
+    }
+    if (p->handler == K_SIG_IGN && code <= 0)
+        return;
+    struct k_sigaction dfl = {0};
+    dfl.handler = K_SIG_DFL;
+    k_sigaction(sig, &dfl, 0);
+    if (code <= 0)
+        altmem__syscall3(ALTMEM_NR_kill, altmem__syscall0(ALTMEM_NR_getpid), sig, 0);
+}
+
+/* Offsets of the interrupted PC in the kernel's struct ucontext (uc_mcontext
+   after uc_flags, uc_link, uc_stack and, except on x86_64, the 128-byte sigmask
+   block, 16-aligned): x86_64 rip is gregs[16]; aarch64 sigcontext.pc follows
+   fault_address, regs[31] and sp; riscv64 and loongarch64 put the pc first. */
+uintptr_t *altmem__os_fault_pc(void *ucontext)
+{
+#if defined(__x86_64__)
+    return (uintptr_t *)((char *)ucontext + 40 + 16 * 8);
+#elif defined(__aarch64__)
+    return (uintptr_t *)((char *)ucontext + 176 + 8 + 31 * 8 + 8);
+#else
+    return (uintptr_t *)((char *)ucontext + 176);
+#endif
+}
+
+int altmem__os_fault_code(void *info)
+{
+    return ((const int *)info)[2];   /* si_signo, si_errno, si_code */
+}

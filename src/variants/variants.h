@@ -13,4 +13,9 @@ void *altmem_memcpy_ual(void *__restrict dst, const void *__restrict src, size_t
 void *altmem_memmove_ual(void *dst, const void *src, size_t n);
 void *altmem_memset_ual(void *dst, int c, size_t n);
 
+size_t altmem_copy_user_generic(void *dst, const void *src, size_t n);
+size_t altmem_clear_user_generic(void *dst, size_t n);
+size_t altmem_copy_user_ual(void *dst, const void *src, size_t n);
+size_t altmem_clear_user_ual(void *dst, size_t n);
+
 #endif

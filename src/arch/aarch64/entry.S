@@ -53,6 +53,13 @@
     ALTMEM_STUB altmem_memset,  altmem__memset_impl,  "memset"
 #endif
 
+/* copy_user / clear_user: internal entries behind altmem_copy_user(), which
+   first makes sure the fault handler is installed (src/uaccess/handler.c). */
+    .hidden altmem__copy_user_entry
+    .hidden altmem__clear_user_entry
+    ALTMEM_STUB altmem__copy_user_entry,  altmem__copy_user_impl,  "copy_user"
+    ALTMEM_STUB altmem__clear_user_entry, altmem__clear_user_impl, "clear_user"
+
     .balign ISOLATION
 .Lprobe:
     .fill ISOLATION / 4, 4, 0xd4200000  // brk #0: never executed

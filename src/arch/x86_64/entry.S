@@ -55,6 +55,13 @@
     ALTMEM_STUB altmem_memset,  altmem__memset_impl,  "memset"
 #endif
 
+/* copy_user / clear_user: internal entries behind altmem_copy_user(), which
+   first makes sure the fault handler is installed (src/uaccess/handler.c). */
+    .hidden altmem__copy_user_entry
+    .hidden altmem__clear_user_entry
+    ALTMEM_STUB altmem__copy_user_entry,  altmem__copy_user_impl,  "copy_user"
+    ALTMEM_STUB altmem__clear_user_entry, altmem__clear_user_impl, "clear_user"
+
     .balign ISOLATION, 0xcc
 .Lprobe:
     .fill ISOLATION, 1, 0xcc

@@ -1,0 +1,93 @@
+/*
+ * copy_user_generic — fault-tolerant copy for CPUs without unaligned access.
+ *
+ * Assumptions:
+ *   - Any ISA with the extable accessors (src/uaccess/extable.h), little or big
+ *     endian; never a multi-byte access at an address that is not a multiple of
+ *     its size (the word accessors are only given aligned addresses).
+ *   - src and dst do not overlap.
+ *   - Shape of memcpy_generic: bytes until dst is word-aligned, aligned words
+ *     (4 per iteration) or aligned source words merged by shifts, bytes at the
+ *     end.  Loads may touch bytes before src inside src's first aligned word (same
+ *     page: they cannot fault), never a byte at or after src + n.  Stores go in
+ *     ascending order after the loads that feed them, so a fault leaves nothing
+ *     written at or past the first inaccessible byte; the fix-up redoes the copy
+ *     byte by byte for the exact count.
+ */
+#include "../variants/variants.h"
+#include "extable.h"
+
+typedef uint64_t word_t;
+#define W ((size_t)sizeof(word_t))
+
+static inline word_t merge(word_t lo, word_t hi, size_t off)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return (lo >> (off * 8)) | (hi << ((W - off) * 8));
+#else
+    return (lo << (off * 8)) | (hi >> ((W - off) * 8));
+#endif
+}
+
+size_t altmem_copy_user_generic(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    size_t left = n;
+
+    /* Fewer than 3 words: bytes. */
+    if (left < 3 * W)
+        goto bytes;
+    /* Head: bytes until dst is word-aligned. */
+    for (size_t head = (size_t)(-(uintptr_t)d & (W - 1)); head; head--, left--) {
+        uint8_t b;
+        UA_LD8(b, s, fault);
+        UA_ST8(d, b, fault);
+        d++;
+        s++;
+    }
+    size_t off = (uintptr_t)s & (W - 1);
+    if (off == 0) {
+        /* Same alignment: 4 words per iteration, then words. */
+        for (; left >= 4 * W; left -= 4 * W, s += 4 * W, d += 4 * W) {
+            word_t a, b, c, e;
+            UA_LD64(a, s, fault);
+            UA_LD64(b, s + 8, fault);
+            UA_LD64(c, s + 16, fault);
+            UA_LD64(e, s + 24, fault);
+            UA_ST64(d, a, fault);
+            UA_ST64(d + 8, b, fault);
+            UA_ST64(d + 16, c, fault);
+            UA_ST64(d + 24, e, fault);
+        }
+        for (; left >= W; left -= W, s += W, d += W) {
+            word_t a;
+            UA_LD64(a, s, fault);
+            UA_ST64(d, a, fault);
+        }
+    } else {
+        /* Different alignment: stored word i merges source words i and i + 1,
+           which must end at or before src + n: a word only while left >= 2W - off. */
+        const unsigned char *sw = s - off;
+        word_t prev;
+        UA_LD64(prev, sw, fault);
+        for (; left >= 2 * W - off; left -= W, sw += W, s += W, d += W) {
+            word_t next;
+            UA_LD64(next, sw + W, fault);
+            UA_ST64(d, merge(prev, next, off), fault);
+            prev = next;
+        }
+    }
+bytes:
+    /* Tail: fewer than 2 words. */
+    for (; left; left--) {
+        uint8_t b;
+        UA_LD8(b, s, fault);
+        UA_ST8(d, b, fault);
+        d++;
+        s++;
+    }
+    return 0;
+fault:
+    return altmem__uaccess_bytes(dst, src, n);
+}

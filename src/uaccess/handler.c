@@ -1,0 +1,85 @@
+/*
+ * The fault handler behind altmem_copy_user / altmem_clear_user, and the public
+ * entry points that make sure it is installed.
+ *
+ * A SIGSEGV or SIGBUS raised by the kernel at an instruction listed in the
+ * exception table resumes at that entry's fix-up (the interrupted PC is
+ * rewritten; nothing else changes).  Anything else goes to the handler that was
+ * installed before ours, with its flags honoured, or, if there was none, to the
+ * default action: the process dies of that signal as it would have without us.
+ *
+ * No locks, no allocation, nothing but async-signal-safe system calls: the
+ * handler may run in any thread, on an alternate stack, while copy_user is itself
+ * running inside another signal handler.
+ *
+ * Installed lazily, by the first call of copy_user or clear_user (or
+ * altmem_uaccess_install()), not at load: a program that never uses them keeps
+ * its signal dispositions untouched.  The first-use check is one load and a
+ * predictable branch.  A program that replaces our handler afterwards gets its own
+ * behaviour; calling altmem_uaccess_install() again puts ours in front of it and
+ * chains to it.
+ */
+#include "../internal.h"
+#include "../os/os.h"
+#include "extable.h"
+
+extern const struct altmem__extable_entry __start_altmem_extable[] __attribute__((weak, visibility("hidden")));
+extern const struct altmem__extable_entry __stop_altmem_extable[] __attribute__((weak, visibility("hidden")));
+
+/* The entries' own addresses (src/arch/<arch>/entry.S or src/entry.c). */
+size_t altmem__copy_user_entry(void *dst, const void *src, size_t n);
+size_t altmem__clear_user_entry(void *dst, size_t n);
+
+uintptr_t altmem__extable_fixup(uintptr_t pc)
+{
+    for (const struct altmem__extable_entry *e = __start_altmem_extable; e < __stop_altmem_extable; e++)
+        if ((uintptr_t)&e->insn + (intptr_t)e->insn == pc)
+            return (uintptr_t)&e->fixup + (intptr_t)e->fixup;
+    return 0;
+}
+
+static void fault_handler(int sig, void *info, void *ucontext)
+{
+    /* Only faults the kernel raised for an access: a SIGSEGV sent with kill()
+       while we happen to be at a listed instruction is not ours. */
+    if (altmem__os_fault_code(info) > 0) {
+        uintptr_t *pc = altmem__os_fault_pc(ucontext);
+        uintptr_t fixup = altmem__extable_fixup(*pc);
+        if (fixup) {
+            *pc = fixup;
+            return;
+        }
+    }
+    altmem__os_fault_chain(sig, info, ucontext);
+}
+
+static int installed;   /* 0 not yet, 1 installed (by any thread) */
+
+int altmem_uaccess_install(void)
+{
+    int r = altmem__os_fault_install(fault_handler);
+    if (r == 0)
+        __atomic_store_n(&installed, 1, __ATOMIC_RELEASE);
+    return r == 0 ? 0 : -1;
+}
+
+/* No waiting: a first call racing another, or interrupting one from a signal
+   handler, installs too; the OS layer keeps one copy of ours and the handler
+   that was there before it. */
+static inline void ensure_installed(void)
+{
+    if (__builtin_expect(!__atomic_load_n(&installed, __ATOMIC_ACQUIRE), 0))
+        altmem_uaccess_install();
+}
+
+size_t altmem_copy_user(void *dst, const void *src, size_t n)
+{
+    ensure_installed();
+    return altmem__copy_user_entry(dst, src, n);
+}
+
+size_t altmem_clear_user(void *dst, size_t n)
+{
+    ensure_installed();
+    return altmem__clear_user_entry(dst, n);
+}
