@@ -1,0 +1,40 @@
+# `altmem bench` smoke test (docs/performance.md).
+#
+# bench_quick_csv runs `altmem bench --quick --csv <file>` and checks the CSV
+# with bench/check_csv.cmake: exact header, 13 fields a row, positive numbers
+# with min <= median <= max, and every runnable variant (as `altmem info`
+# lists them), the byte loop and libc in every cell.  The bench also exits
+# non-zero if any implementation returned a wrong result.
+#
+# The bench_csv_rejects_* tests feed the same checker damaged copies of that
+# CSV and must fail (WILL_FAIL): they show the check can fail.  They need the
+# CSV from bench_quick_csv (a fixture); if damaging is impossible the script
+# exits 0, which WILL_FAIL reports as a failure, never as a pass.
+if(TARGET altmem_cli)
+  set(_bench_csv ${CMAKE_CURRENT_BINARY_DIR}/bench_quick.csv)
+  set(_bench_check ${PROJECT_SOURCE_DIR}/bench/check_csv.cmake)
+  add_test(NAME bench_quick_csv
+           COMMAND ${CMAKE_COMMAND} -DALTMEM=$<TARGET_FILE:altmem_cli> -DCSV=${_bench_csv} -DRUN=1
+                   -P ${_bench_check})
+  # Under sanitizers the quick run takes seconds rather than a fraction of one.
+  set_tests_properties(bench_quick_csv PROPERTIES FIXTURES_SETUP altmem_bench_csv TIMEOUT 300
+                       LABELS bench)
+  foreach(_damage truncated truncated_rows empty zero text minmax header missing_impl)
+    add_test(NAME bench_csv_rejects_${_damage}
+             COMMAND ${CMAKE_COMMAND} -DALTMEM=$<TARGET_FILE:altmem_cli> -DCSV=${_bench_csv}
+                     -DMANGLE=${_damage} -P ${_bench_check})
+    set_tests_properties(bench_csv_rejects_${_damage} PROPERTIES WILL_FAIL TRUE
+                         FIXTURES_REQUIRED altmem_bench_csv LABELS bench)
+  endforeach()
+  add_test(NAME bench_csv_rejects_missing_file
+           COMMAND ${CMAKE_COMMAND} -DALTMEM=$<TARGET_FILE:altmem_cli>
+                   -DCSV=${CMAKE_CURRENT_BINARY_DIR}/bench_no_such_file.csv -P ${_bench_check})
+  set_tests_properties(bench_csv_rejects_missing_file PROPERTIES WILL_FAIL TRUE LABELS bench)
+  # Bad options: a one-line error, the usage, exit status 2.
+  add_test(NAME bench_bad_option
+           COMMAND sh -c "out=$($ALTMEM_TEST_EMULATOR \"$0\" bench --no-such-option 2>&1); rc=$?; echo \"$out\"; [ $rc -eq 2 ] &&
+                          echo \"$out\" | head -n 1 | grep -q '^altmem bench: unknown option' &&
+                          echo \"$out\" | grep -q '^usage: altmem bench'"
+                   $<TARGET_FILE:altmem_cli>)
+  set_tests_properties(bench_bad_option PROPERTIES LABELS bench)
+endif()
