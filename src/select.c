@@ -24,7 +24,7 @@ extern const struct altmem__site __stop_altmem_patch_sites[] __attribute__((weak
 const struct altmem__variant altmem__variants[] = {
     /* memcpy, best first */
     ROW_COPY("ual", ALTMEM_FEAT_UAL, altmem_memcpy_ual,
-             "unaligned words: overlapping head/tail up to 64 B, 8-aligned 64 B loop"),
+             "unaligned words: overlapping head/tail up to 64 B, 16-aligned 64 B loop"),
     ROW_COPY("generic", 0, altmem_memcpy_generic,
              "strict alignment: aligned words, shift-and-merge, bytes only at the ends"),
     /* memmove */
@@ -34,7 +34,7 @@ const struct altmem__variant altmem__variants[] = {
              "strict alignment: aligned words, shift-and-merge, direction by overlap"),
     /* memset */
     ROW_SET("ual", ALTMEM_FEAT_UAL, altmem_memset_ual,
-            "unaligned words: overlapping head/tail up to 64 B, 8-aligned 64 B loop"),
+            "unaligned words: overlapping head/tail up to 64 B, 16-aligned 64 B loop"),
     ROW_SET("generic", 0, altmem_memset_generic,
             "strict alignment: aligned words, bytes only at the ends"),
     /* copy_user: every access in the exception table (src/uaccess/) */

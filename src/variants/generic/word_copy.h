@@ -49,6 +49,60 @@ static inline void bytes_bwd(unsigned char *d, const unsigned char *s, size_t n)
     }
 }
 
+/* The misaligned loops, forward and backward; inlined into a switch on `off`
+   so that each copy sees a constant. */
+static inline __attribute__((always_inline)) void merge_fwd(altmem_word **dwp, const altmem_word **swp,
+                                                            size_t *np, size_t off)
+{
+    altmem_word *dw = *dwp;
+    const altmem_word *sw = *swp;
+    size_t n = *np;
+    altmem_word prev = sw[0];
+    for (; n >= 5 * W - off; n -= 4 * W, sw += 4, dw += 4) {
+        altmem_word a = sw[1], b = sw[2], c = sw[3], e = sw[4];
+        dw[0] = word_merge(prev, a, off);
+        dw[1] = word_merge(a, b, off);
+        dw[2] = word_merge(b, c, off);
+        dw[3] = word_merge(c, e, off);
+        prev = e;
+    }
+    for (; n >= 2 * W - off; n -= W, sw++, dw++) {
+        altmem_word a = sw[1];
+        *dw = word_merge(prev, a, off);
+        prev = a;
+    }
+    *dwp = dw;
+    *swp = sw;
+    *np = n;
+}
+
+static inline __attribute__((always_inline)) void merge_bwd(altmem_word **dwp, const altmem_word **swp,
+                                                            size_t *np, size_t off)
+{
+    altmem_word *dw = *dwp;
+    const altmem_word *sw = *swp;
+    size_t n = *np;
+    altmem_word next = sw[0];
+    for (; n >= 4 * W; n -= 4 * W) {
+        sw -= 4;
+        dw -= 4;
+        altmem_word e = sw[3], c = sw[2], b = sw[1], a = sw[0];
+        dw[3] = word_merge(e, next, off);
+        dw[2] = word_merge(c, e, off);
+        dw[1] = word_merge(b, c, off);
+        dw[0] = word_merge(a, b, off);
+        next = a;
+    }
+    for (; n >= W; n -= W) {
+        altmem_word a = *--sw;
+        *--dw = word_merge(a, next, off);
+        next = a;
+    }
+    *dwp = dw;
+    *swp = sw;
+    *np = n;
+}
+
 static inline void word_copy_fwd(unsigned char *d, const unsigned char *s, size_t n)
 {
     /* Fewer than 3 words: not worth aligning. */
@@ -81,21 +135,20 @@ static inline void word_copy_fwd(unsigned char *d, const unsigned char *s, size_
     } else {
         /* Different alignment: stored word i is merged from source words i and
            i + 1; word i + 1 must end at or before src + n, so a word is stored
-           only while n >= 2W - off. */
+           only while n >= 2W - off.  One loop per offset, so that the shifts are
+           by constants (a shift by a register costs several uops on x86, and a
+           constant pair becomes one double-shift instruction). */
         const altmem_word *sw = (const altmem_word *)(const void *)(s - off);
-        altmem_word prev = sw[0];
-        for (; n >= 5 * W - off; n -= 4 * W, sw += 4, dw += 4) {
-            altmem_word a = sw[1], b = sw[2], c = sw[3], e = sw[4];
-            dw[0] = word_merge(prev, a, off);
-            dw[1] = word_merge(a, b, off);
-            dw[2] = word_merge(b, c, off);
-            dw[3] = word_merge(c, e, off);
-            prev = e;
-        }
-        for (; n >= 2 * W - off; n -= W, sw++, dw++) {
-            altmem_word a = sw[1];
-            *dw = word_merge(prev, a, off);
-            prev = a;
+        switch (off) {
+#define FWD_CASE(k)                                                                      \
+    case k:                                                                              \
+        merge_fwd(&dw, &sw, &n, k);                                                      \
+        break;
+        FWD_CASE(1) FWD_CASE(2) FWD_CASE(3)
+#if UINTPTR_MAX > 0xffffffffu
+        FWD_CASE(4) FWD_CASE(5) FWD_CASE(6) FWD_CASE(7)
+#endif
+#undef FWD_CASE
         }
         s = (const unsigned char *)sw + off;
     }
@@ -140,24 +193,19 @@ static inline void word_copy_bwd(unsigned char *d, const unsigned char *s, size_
         }
         /* Stored word i (counting down) is merged from the aligned source words
            below and at the source end; the lower one must not start below the
-           word holding src, which holds while n >= W. */
+           word holding src, which holds while n >= W.  One loop per offset. */
         altmem_word *dw = (altmem_word *)(void *)(d + n);
         const altmem_word *sw = (const altmem_word *)(const void *)(s + n - off);
-        altmem_word next = sw[0];
-        for (; n >= 4 * W; n -= 4 * W) {
-            sw -= 4;
-            dw -= 4;
-            altmem_word e = sw[3], c = sw[2], b = sw[1], a = sw[0];
-            dw[3] = word_merge(e, next, off);
-            dw[2] = word_merge(c, e, off);
-            dw[1] = word_merge(b, c, off);
-            dw[0] = word_merge(a, b, off);
-            next = a;
-        }
-        for (; n >= W; n -= W) {
-            altmem_word a = *--sw;
-            *--dw = word_merge(a, next, off);
-            next = a;
+        switch (off) {
+#define BWD_CASE(k)                                                                      \
+    case k:                                                                              \
+        merge_bwd(&dw, &sw, &n, k);                                                      \
+        break;
+        BWD_CASE(1) BWD_CASE(2) BWD_CASE(3)
+#if UINTPTR_MAX > 0xffffffffu
+        BWD_CASE(4) BWD_CASE(5) BWD_CASE(6) BWD_CASE(7)
+#endif
+#undef BWD_CASE
         }
     }
     /* Head: fewer than W bytes left at the start. */

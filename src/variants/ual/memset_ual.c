@@ -3,9 +3,10 @@
  *
  * Assumptions:
  *   - Unaligned 2/4/8-byte stores are single, fast instructions.
- *   - Sizes up to 64: two overlapping stores per class; above, 8 bytes unaligned
- *     at the start, a 64-byte loop of 8-aligned stores, and 64 bytes unaligned
- *     at the end.
+ *   - Sizes up to 64: two overlapping stores per class; above, 16 bytes unaligned
+ *     at the start, a 64-byte loop from a 16-aligned dst (so that compilers that
+ *     pair the words into 16-byte stores never split a cache line), and 64 bytes
+ *     unaligned at the end.
  */
 #include <stdint.h>
 
@@ -56,10 +57,11 @@ void *altmem_memset_ual(void *dst, int c, size_t n)
     st64(e - 56, v);
     st64(e - 48, v);
     st64(e - 40, v);
-    /* Head: 8 unaligned bytes, then align dst to 8. */
+    /* Head: 16 unaligned bytes, then align dst to 16. */
     st64(d, v);
-    d += 8 - ((uintptr_t)d & 7);
-    /* Body: 64 bytes per iteration, 8-aligned, until the tail is reached. */
+    st64(d + 8, v);
+    d += 16 - ((uintptr_t)d & 15);
+    /* Body: 64 bytes per iteration, 16-aligned, until the tail is reached. */
     u64_al *q = (u64_al *)(void *)d;
     for (size_t left = (size_t)(e - d); left > 64; left -= 64, q += 8) {
         q[0] = v; q[1] = v; q[2] = v; q[3] = v;

@@ -68,17 +68,18 @@ static inline void ual_copy_upto64(unsigned char *d, const unsigned char *s, siz
 }
 
 /* n > 64, forward; correct when dst does not lie inside (src, src + n).
-   The first 8 bytes are loaded up front and stored last, so that the loop can
-   start at an 8-aligned dst without storing over source bytes still to be read. */
+   The first 16 bytes are loaded up front and stored last, so that the loop can
+   start at a 16-aligned dst (where 16-byte stores never split a cache line)
+   without storing over source bytes still to be read. */
 static inline void ual_copy_fwd_large(unsigned char *d, const unsigned char *s, size_t n)
 {
     unsigned char *d0 = d;
-    uint64_t head = ld64(s);
-    size_t skip = 8 - ((uintptr_t)d & 7);        /* 1..8: dst aligned after it */
+    uint64_t head0 = ld64(s), head1 = ld64(s + 8);
+    size_t skip = 16 - ((uintptr_t)d & 15);      /* 1..16: dst 16-aligned after it */
     d += skip;
     s += skip;
     n -= skip;
-    /* Body: 64 bytes per iteration, stores 8-aligned, loads before stores. */
+    /* Body: 64 bytes per iteration, stores 16-aligned, loads before stores. */
     for (; n > 64; n -= 64, s += 64, d += 64) {
         uint64_t a = ld64(s), b = ld64(s + 8), c = ld64(s + 16), e = ld64(s + 24);
         uint64_t f = ld64(s + 32), g = ld64(s + 40), h = ld64(s + 48), i = ld64(s + 56);
@@ -88,17 +89,18 @@ static inline void ual_copy_fwd_large(unsigned char *d, const unsigned char *s, 
     }
     /* Tail: 1..64 bytes. */
     ual_copy_upto64(d, s, n);
-    st64(d0, head);
+    st64(d0, head0);
+    st64(d0 + 8, head1);
 }
 
 /* n > 64, backward; correct when dst does not lie below src inside its range. */
 static inline void ual_copy_bwd_large(unsigned char *d, const unsigned char *s, size_t n)
 {
     unsigned char *dend = d + n;
-    uint64_t tail = ld64(s + n - 8);
-    size_t skip = ((uintptr_t)(dend - 1) & 7) + 1;   /* 1..8: dst + n aligned after it */
+    uint64_t tail0 = ld64(s + n - 16), tail1 = ld64(s + n - 8);
+    size_t skip = ((uintptr_t)(dend - 1) & 15) + 1;  /* 1..16: dst + n 16-aligned after it */
     n -= skip;
-    /* Body: 64 bytes per iteration from the end, stores 8-aligned. */
+    /* Body: 64 bytes per iteration from the end, stores 16-aligned. */
     for (; n > 64; n -= 64) {
         const unsigned char *p = s + n - 64;
         uint64_t a = ld64(p), b = ld64(p + 8), c = ld64(p + 16), e = ld64(p + 24);
@@ -109,7 +111,8 @@ static inline void ual_copy_bwd_large(unsigned char *d, const unsigned char *s, 
     }
     /* Head: 1..64 bytes at the start. */
     ual_copy_upto64(d, s, n);
-    st64(dend - 8, tail);
+    st64(dend - 16, tail0);
+    st64(dend - 8, tail1);
 }
 
 #endif
