@@ -84,17 +84,34 @@ static void debug_site(const struct altmem__site *s, uintptr_t site, uintptr_t o
     altmem__os_write_err(t.buf, t.len);
 }
 
+/* "mprotect(<what>) failed: errno N" into reason. */
+static void refusal(char *reason, size_t len, const char *what, int err)
+{
+    struct altmem__text t = {reason, len, 0};
+    altmem__text_puts(&t, "mprotect ");
+    altmem__text_puts(&t, what);
+    altmem__text_puts(&t, " refused (errno ");
+    altmem__text_putu(&t, (unsigned long long)-err);
+    altmem__text_puts(&t, ")");
+}
+
 /* R-X -> RW- -> R-X on the probe page, writing one byte back unchanged (the
-   write makes the private page a modified copy, which is what execmod checks). */
-static int probe_ok(uintptr_t probe, size_t page)
+   write makes the private page a modified copy, which is what execmod checks).
+   Returns 1, or 0 with the refused step in reason. */
+static int probe_ok(uintptr_t probe, size_t page, char *reason, size_t reason_len)
 {
     void *p = (void *)(probe & ~(uintptr_t)(page - 1));
-    if (altmem__os_mprotect(p, page, PROT_R | PROT_W) != 0)
+    int r = altmem__os_mprotect(p, page, PROT_R | PROT_W);
+    if (r != 0) {
+        refusal(reason, reason_len, "making code writable", r);
         return 0;
+    }
     volatile unsigned char *b = (volatile unsigned char *)p;
     *b = *b;
-    if (altmem__os_mprotect(p, page, PROT_R | PROT_X) != 0) {
+    r = altmem__os_mprotect(p, page, PROT_R | PROT_X);
+    if (r != 0) {
         altmem__os_mprotect(p, page, PROT_R);   /* never executed; keep it read-only */
+        refusal(reason, reason_len, "making modified code executable", r);
         return 0;
     }
     return 1;
@@ -138,11 +155,8 @@ enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
 
         uintptr_t probe = ALTMEM_SITE_FIELD(s, probe);
         if (probe != probed_ok) {
-            if (!probe_ok(probe, page)) {
-                set_reason(reason, reason_len,
-                           "the system refuses to make modified code executable (mprotect)", 0, 0);
+            if (!probe_ok(probe, page, reason, reason_len))
                 return ALTMEM_PATCH_REFUSED;
-            }
             probed_ok = probe;
         }
 
@@ -151,19 +165,21 @@ enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
         uintptr_t first = site & ~(uintptr_t)(page - 1);
         uintptr_t last = (site + altmem__arch_site_len - 1) & ~(uintptr_t)(page - 1);
         size_t span = (size_t)(last - first) + page;
-        if (altmem__os_mprotect((void *)first, span, PROT_R | PROT_W) != 0) {
-            set_reason(reason, reason_len, "mprotect refused to make the stub page writable", 0, 0);
+        int r = altmem__os_mprotect((void *)first, span, PROT_R | PROT_W);
+        if (r != 0) {
+            refusal(reason, reason_len, "making the stub page writable", r);
             return ALTMEM_PATCH_REFUSED;
         }
         volatile unsigned char *w = (volatile unsigned char *)site;
         for (size_t i = 0; i < altmem__arch_site_len; i++)
             w[i] = new_code[i];
-        if (altmem__os_mprotect((void *)first, span, PROT_R | PROT_X) != 0) {
+        r = altmem__os_mprotect((void *)first, span, PROT_R | PROT_X);
+        if (r != 0) {
             /* The probe said this works; if it does not, put the old branch back
                so that at least the bytes are the ones that were there. */
             for (size_t i = 0; i < altmem__arch_site_len; i++)
                 w[i] = old_code[i];
-            set_reason(reason, reason_len, "mprotect refused to make the stub page executable again", 0, 0);
+            refusal(reason, reason_len, "making the stub page executable again", r);
             altmem__os_mprotect((void *)first, span, PROT_R | PROT_X);
             return ALTMEM_PATCH_REFUSED;
         }
