@@ -94,6 +94,15 @@ if(ALTMEM_NM)
        $<TARGET_FILE:altmem_libc> $<TARGET_OBJECTS:altmem_preload_glue>)
 endif()
 
+if(ALTMEM_NM AND ALTMEM_BIND_MODE EQUAL 1)
+  altmem_dropin_test(dropin.stub_aliases UNDER_SANITIZERS COMMAND
+    sh ${_dropin}/stub_aliases.sh ${ALTMEM_NM} $<TARGET_FILE:altmem_preload>)
+  # Negative control: libaltmem.so has the stubs but no C names.
+  add_test(NAME dropin.stub_aliases_control
+           COMMAND sh ${_dropin}/stub_aliases.sh ${ALTMEM_NM} $<TARGET_FILE:altmem_shared>)
+  set_tests_properties(dropin.stub_aliases_control PROPERTIES LABELS dropin WILL_FAIL TRUE)
+endif()
+
 if(ALTMEM_SANITIZE)
   # The sanitized CLI runs its commands with a harmless library preloaded instead.
   execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libc.so.6
