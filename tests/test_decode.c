@@ -9,18 +9,7 @@
 
 #include "internal.h"
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                  \
-    do {                                                  \
-        checks++;                                         \
-        if (!(cond)) {                                    \
-            failures++;                                   \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);   \
-            printf(__VA_ARGS__);                          \
-            printf("\n");                                 \
-        }                                                 \
-    } while (0)
+#include "check.h"
 
 #define UAL ALTMEM_FEAT_UAL
 #define S128 ALTMEM_FEAT_SIMD128

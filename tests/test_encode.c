@@ -30,18 +30,7 @@ static const struct arch {
      (INT64_C(1) << 31) - 2049, 2},
 };
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                                                    \
-    do {                                                                                                    \
-        checks++;                                                                                           \
-        if (!(cond)) {                                                                                      \
-            failures++;                                                                                     \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                     \
-            printf(__VA_ARGS__);                                                                            \
-            printf("\n");                                                                                   \
-        }                                                                                                   \
-    } while (0)
+#include "check.h"
 
 static const struct arch *find(const char *name)
 {

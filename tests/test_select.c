@@ -10,18 +10,7 @@
 
 #include "internal.h"
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                  \
-    do {                                                  \
-        checks++;                                         \
-        if (!(cond)) {                                    \
-            failures++;                                   \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);   \
-            printf(__VA_ARGS__);                          \
-            printf("\n");                                 \
-        }                                                 \
-    } while (0)
+#include "check.h"
 
 #define PREFIX "altmem: ALTMEM_TUNABLES: "
 #define UAL ALTMEM_FEAT_UAL
@@ -169,7 +158,8 @@ static void basic_selection(void)
 
     decide(cpu_strict, NULL, 0);
     expect("CPU without UAL", "generic", D, "generic", D, "generic", D);
-    CHECK(strstr(st.bound[0].why, "skipped ual (lacks UAL)") != NULL, "why does not say what ual lacked: '%s'",
+    CHECK(strstr(st.bound[0].why, "skipped ") && strstr(st.bound[0].why, "ual (lacks UAL)"),
+          "why does not say what ual lacked: '%s'",
           st.bound[0].why);
 
     decide(cpu_unknown, NULL, 0);
@@ -265,7 +255,8 @@ static void masks_and_pins(void)
     CHECK((st.active & UAL) && !(st.active & (ALTMEM_FEAT_SIMD256 | ALTMEM_FEAT_SIMD512)),
           "active %#llx", (unsigned long long)st.active);
 
-    decide(cpu_ual, "hwcaps=+SIMD128", 0);   /* present already: nothing to refuse */
+    struct altmem__cpu simd = make_cpu("made-up-simd", UAL | ALTMEM_FEAT_SIMD128);
+    decide(&simd, "hwcaps=+SIMD128", 0);     /* present already: nothing to refuse */
     expect_warnings("+SIMD128 with it", 0);
 
     /* A pin may name a variant the mask removed (the hardware has it). */
@@ -507,10 +498,128 @@ static void table_invariants(void)
            "every variant reachable; public view matches\n", n);
 }
 
+/* ---- Non-temporal threshold: derived from the caches, or nt_threshold= ---- */
+
+static void nt_threshold(void)
+{
+    const size_t K = 1024, M = 1024 * 1024;
+    static const struct {
+        size_t l2, l3, want;
+        const char *what;
+    } derived[] = {
+        {2 * M, 480 * M, 32 * M, "VM reporting the host's 480 MiB LLC: 16 x L2"},
+        {512 * K, 32 * M, 8 * M, "Zen 3 CCX: LLC / 4"},
+        {2 * M, 105 * M, 105 * M / 4, "56-core server: LLC / 4"},
+        {1 * M, 0, 256 * K, "no L3: L2 / 4"},
+        {0, 0, 16 * M, "caches unknown: 16 MiB"},
+    };
+    for (size_t i = 0; i < sizeof derived / sizeof derived[0]; i++) {
+        struct altmem__cpu c = make_cpu("made-up", UAL);
+        c.l2_bytes = derived[i].l2;
+        c.l3_bytes = derived[i].l3;
+        decide(&c, NULL, 0);
+        CHECK(st.nt_threshold == derived[i].want && altmem__nt_default(&c) == derived[i].want,
+              "nt default, %s: %zu, expected %zu", derived[i].what, st.nt_threshold, derived[i].want);
+    }
+    static const struct {
+        const char *value;
+        size_t want; /* (size_t)-1: rejected, the default stays */
+    } given[] = {
+        {"nt_threshold=4096", 4096},
+        {"nt_threshold=0", 0},
+        {"nt_threshold=64k", 64 * K},
+        {"NT_THRESHOLD=3M", 3 * M},
+        {"nt_threshold=2G", 2048 * M},
+        {"nt_threshold=1M:nt_threshold=2M", 2 * M},
+        {"nt_threshold=281474976710656", (size_t)1 << 48},
+        {"nt_threshold=", (size_t)-1},
+        {"nt_threshold", (size_t)-1},
+        {"nt_threshold=12X", (size_t)-1},
+        {"nt_threshold=-1", (size_t)-1},
+        {"nt_threshold=1T", (size_t)-1},
+        {"nt_threshold=K", (size_t)-1},
+        {"nt_threshold=1MB", (size_t)-1},
+        {"nt_threshold= 1", (size_t)-1},
+        {"nt_threshold=281474976710657", (size_t)-1},
+        {"nt_threshold=262144G", (size_t)1 << 48},
+        {"nt_threshold=262145G", (size_t)-1},
+        {"nt_threshold=99999999999999999999999999", (size_t)-1},
+    };
+    struct altmem__cpu c = make_cpu("made-up", UAL);
+    c.l2_bytes = 2 * M;
+    c.l3_bytes = 32 * M;
+    for (size_t i = 0; i < sizeof given / sizeof given[0]; i++) {
+        decide(&c, given[i].value, 0);
+        int bad = given[i].want == (size_t)-1;
+        expect_warnings(given[i].value, bad);
+        CHECK(!bad || any_warning_has(&w, "nt_threshold takes a byte count"), "%s: warning '%s'", given[i].value,
+              w.n ? w.line[0] : "");
+        size_t want = bad ? 8 * M : given[i].want;
+        CHECK(st.nt_threshold == want, "%s: nt_threshold %zu, expected %zu", given[i].value, st.nt_threshold, want);
+    }
+    /* Ignored with the rest of ALTMEM_TUNABLES in AT_SECURE processes. */
+    decide(&c, "nt_threshold=1", 1);
+    CHECK(st.nt_threshold == 8 * M, "secure: nt_threshold %zu", st.nt_threshold);
+    printf("nt_threshold: %zu derived from made-up caches, %zu values of nt_threshold= (bad ones warned, "
+           "default kept), ignored when secure\n",
+           sizeof derived / sizeof derived[0], sizeof given / sizeof given[0]);
+}
+
+/* ---- x86_64: the SIMD and string-instruction rows ------------------------ */
+
+static void x86_rows(void)
+{
+#if defined(__x86_64__)
+    const uint64_t S128 = ALTMEM_FEAT_SIMD128, S256 = ALTMEM_FEAT_SIMD256, S512 = ALTMEM_FEAT_SIMD512,
+                   ERMS = ALTMEM_FEAT_ERMS, FSRM = ALTMEM_FEAT_FSRM;
+    static const struct {
+        uint64_t f;
+        const char *tun, *want;
+    } cases[] = {
+        {0, NULL, "avx512"}, /* f filled in below: everything this file knows */
+        {UAL | S128 | S256 | ERMS | FSRM, NULL, "avx2_erms"},
+        {UAL | S128 | S256, NULL, "avx2"},
+        {UAL | S128 | ERMS, NULL, "erms"},
+        {UAL | S128, NULL, "sse2"},
+        {0, "hwcaps=-SIMD512", "avx2_erms"},
+        {0, "hwcaps=-SIMD512,-ERMS", "avx2"},
+        {0, "hwcaps=-SIMD512,-SIMD256", "erms"},
+        {0, "hwcaps=-SIMD512,-SIMD256,-ERMS", "sse2"},
+        {0, "hwcaps=-SIMD512,-SIMD256,-SIMD128", "ual"},
+        {0, "hwcaps=-UAL", "generic"},
+        {S128 | S256 | S512 | ERMS, NULL, "generic"}, /* no UAL: strict alignment */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint64_t f = cases[i].f ? cases[i].f : UAL | S128 | S256 | S512 | ERMS | FSRM;
+        struct altmem__cpu c = make_cpu("made-up-x86", f);
+        decide(&c, cases[i].tun, 0);
+        char what[96];
+        snprintf(what, sizeof what, "x86 features %#llx %s", (unsigned long long)f,
+                 cases[i].tun ? cases[i].tun : "");
+        expect(what, cases[i].want, D, cases[i].want, D, cases[i].want, D);
+        expect_warnings(what, 0);
+    }
+    /* Pins by name, and refusals of rows the CPU cannot run. */
+    struct altmem__cpu avx2 = make_cpu("made-up-x86", UAL | S128 | S256);
+    decide(&avx2, "memcpy=sse2:memset=avx512:memmove=erms", 0);
+    expect("x86 pins", "sse2", O, "avx2", R, "avx2", R);
+    expect_warnings("x86 pins", 2);
+    CHECK(any_warning_has(&w, "memset=avx512") && any_warning_has(&w, "SIMD512") &&
+              any_warning_has(&w, "memmove=erms") && any_warning_has(&w, "ERMS"),
+          "x86 refusals do not name the pin and the feature: '%s'", w.line[0]);
+    printf("x86_64 rows: %zu feature sets bind avx512 > avx2_erms > avx2 > erms > sse2 > ual > generic; "
+           "pins and refusals\n", sizeof cases / sizeof cases[0]);
+#else
+    printf("x86_64 rows: not on this architecture\n");
+#endif
+}
+
 int main(void)
 {
-    struct altmem__cpu u = make_cpu("made-up-ual", UAL | ALTMEM_FEAT_SIMD128);
-    struct altmem__cpu s = make_cpu("made-up-strict", ALTMEM_FEAT_SIMD128);
+    /* UAL alone, and nothing at all: so that on x86_64, whose SIMD rows need
+       UAL + SIMDn, these still choose ual and generic (x86_rows() has the rest). */
+    struct altmem__cpu u = make_cpu("made-up-ual", UAL);
+    struct altmem__cpu s = make_cpu("made-up-strict", 0);
     struct altmem__cpu k = make_cpu("unknown", 0);
     cpu_ual = &u;
     cpu_strict = &s;
@@ -523,6 +632,8 @@ int main(void)
     masks_and_pins();
     secure_mode();
     malformed();
+    nt_threshold();
+    x86_rows();
     printf("select: %d checks, %d failures: %s\n", checks, failures, failures ? "FAILED" : "passed");
     return failures ? 1 : 0;
 }
