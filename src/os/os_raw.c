@@ -118,6 +118,13 @@ struct k_sigaction {
     unsigned long restorer;
 #endif
     unsigned long mask;          /* 64 signals */
+#if defined(__loongarch__)
+    /* Room, kept zero, for qemu-user 7.2 (Debian 12), whose loongarch64
+       rt_sigaction reads and writes 32 bytes, with a restorer before the mask:
+       without it the old action overran the caller's stack (docs/arch-notes.md).
+       The kernel reads and writes the first 24. */
+    unsigned long qemu72_spare;
+#endif
 };
 
 #if defined(__x86_64__)
@@ -164,6 +171,9 @@ int altmem__os_fault_install(altmem__fault_fn *fn)
         ours.restorer = 0;   /* the kernel uses the vDSO's sigreturn trampoline */
 #endif
         ours.mask = 0;
+#if defined(__loongarch__)
+        ours.qemu72_spare = 0;
+#endif
         r = k_sigaction(sigs[i], &ours, &old);
         if (r < 0)
             return (int)r;

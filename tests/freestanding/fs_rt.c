@@ -320,6 +320,9 @@ struct fs_ksigaction {
     void (*restorer)(void);
 #endif
     unsigned long mask;
+#if defined(__loongarch__)
+    unsigned long qemu72_spare; /* qemu-user 7.2 reads 32 bytes here (see os_raw.c) */
+#endif
 };
 
 void fs_catch_faults(void (*describe)(uintptr_t addr))

@@ -17,6 +17,9 @@
  *   overlap   memmove with dst - src in [-D, D] and page-sized distances
  *   values    memset with every byte value, negative ints and junk above the low byte
  *   large     up to 1 MiB (256 KiB with --quick) at several offset pairs
+ *   fault     copy_user and clear_user running into a PROT_NONE page after
+ *             0..72 bytes at every alignment, and a read-only destination: the
+ *             count of bytes not done is exact and nothing else is written
  *
  * Every part runs for every variant whose requirements the active features meet
  * (altmem_cpu().active: ALTMEM_TUNABLES=hwcaps=+UAL adds ual on a CPU without UAL)
@@ -94,13 +97,16 @@ static void make_buffers(void)
 /* ---- What is tested --------------------------------------------------------- */
 
 /* The routines this program tests (bindings are checked for every routine). */
-static const enum altmem_routine tested[] = {ALTMEM_MEMCPY, ALTMEM_MEMMOVE, ALTMEM_MEMSET};
+static const enum altmem_routine tested[] = {ALTMEM_MEMCPY, ALTMEM_MEMMOVE, ALTMEM_MEMSET, ALTMEM_COPY_USER,
+                                             ALTMEM_CLEAR_USER};
 #define NTESTED (sizeof tested / sizeof tested[0])
 
 union fn {
     altmem_memcpy_fn *cpy;
     altmem_memmove_fn *mov;
     altmem_memset_fn *set;
+    altmem_copy_user_fn *cu;
+    altmem_clear_user_fn *cl;
 };
 
 struct impl {
@@ -132,7 +138,19 @@ static void describe_case(uintptr_t addr)
     fs_printf(" (outside [ptr, ptr + n): a guard page)\n");
 }
 
-static void *call(const struct impl *im, void *d, const void *s, int v, size_t n)
+/* copy_user and clear_user return the number of bytes not done, the others dst. */
+static int is_uaccess(const struct impl *im)
+{
+    return im->r == ALTMEM_COPY_USER || im->r == ALTMEM_CLEAR_USER;
+}
+
+/* What a call that can do all n bytes must return. */
+static uintptr_t full_ret(const struct impl *im, const void *d)
+{
+    return is_uaccess(im) ? 0 : (uintptr_t)d;
+}
+
+static uintptr_t call(const struct impl *im, void *d, const void *s, int v, size_t n)
 {
     cur.im = im;
     cur.d = d;
@@ -140,9 +158,24 @@ static void *call(const struct impl *im, void *d, const void *s, int v, size_t n
     cur.n = n;
     cur.active = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    void *ret = im->r == ALTMEM_MEMCPY    ? im->fn.cpy(d, s, n)
-                : im->r == ALTMEM_MEMMOVE ? im->fn.mov(d, s, n)
-                                          : im->fn.set(d, v, n);
+    uintptr_t ret;
+    switch (im->r) {
+    case ALTMEM_MEMCPY:
+        ret = (uintptr_t)im->fn.cpy(d, s, n);
+        break;
+    case ALTMEM_MEMMOVE:
+        ret = (uintptr_t)im->fn.mov(d, s, n);
+        break;
+    case ALTMEM_MEMSET:
+        ret = (uintptr_t)im->fn.set(d, v, n);
+        break;
+    case ALTMEM_COPY_USER:
+        ret = im->fn.cu(d, s, n);
+        break;
+    default:
+        ret = im->fn.cl(d, n);
+        break;
+    }
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     cur.active = 0;
     return ret;
@@ -165,13 +198,14 @@ static void failed(struct impl *im, const char *what, size_t n, const void *d, c
 static void check_copy(struct impl *im, unsigned char *d, const unsigned char *s, size_t n)
 {
     im->cases++;
-    unsigned char *ret = call(im, d, s, 0, n);
+    uintptr_t ret = call(im, d, s, 0, n);
     size_t lo = (size_t)(d - dst) < MARGIN ? (size_t)(d - dst) : MARGIN;
     size_t room = (size_t)(dst + dst_size - (d + n));
     size_t hi = room < MARGIN ? room : MARGIN;
     int bad = 0;
-    if (ret != d) {
-        failed(im, "did not return dst", n, d, s, 0, 0, 0);
+    if (ret != full_ret(im, d)) {
+        failed(im, is_uaccess(im) ? "returned non-zero (bytes not copied)" : "did not return dst", n, d, s, 0, 0,
+               0);
         bad = 1;
     }
     for (size_t i = 1; i <= lo && !bad; i++)
@@ -198,14 +232,15 @@ static void check_copy(struct impl *im, unsigned char *d, const unsigned char *s
 static void check_set(struct impl *im, unsigned char *d, int v, size_t n)
 {
     im->cases++;
-    unsigned char *ret = call(im, d, 0, v, n);
-    unsigned char want = (unsigned char)v;
+    uintptr_t ret = call(im, d, 0, v, n);
+    unsigned char want = im->r == ALTMEM_CLEAR_USER ? 0 : (unsigned char)v;
     size_t lo = (size_t)(d - dst) < MARGIN ? (size_t)(d - dst) : MARGIN;
     size_t room = (size_t)(dst + dst_size - (d + n));
     size_t hi = room < MARGIN ? room : MARGIN;
     int bad = 0;
-    if (ret != d) {
-        failed(im, "did not return dst", n, d, 0, 0, 0, 0);
+    if (ret != full_ret(im, d)) {
+        failed(im, is_uaccess(im) ? "returned non-zero (bytes not cleared)" : "did not return dst", n, d, 0, 0, 0,
+               0);
         bad = 1;
     }
     for (size_t i = 1; i <= lo && !bad; i++)
@@ -233,12 +268,12 @@ static void check_move(struct impl *im, unsigned char *d, const unsigned char *s
     im->cases++;
     size_t od = (size_t)(d - ovl), os = (size_t)(s - ovl);
     memmove(ovl_exp + od, ovl_exp + os, n);
-    unsigned char *ret = call(im, d, s, 0, n);
+    uintptr_t ret = call(im, d, s, 0, n);
     size_t a = od < os ? od : os, b = (od > os ? od : os) + n;
     a = a < MARGIN ? 0 : a - MARGIN;
     b = b + MARGIN > ovl_size ? ovl_size : b + MARGIN;
     int bad = 0;
-    if (ret != d) {
+    if (ret != (uintptr_t)d) {
         failed(im, "did not return dst", n, d, s, 0, 0, 0);
         bad = 1;
     }
@@ -255,16 +290,53 @@ static void check_move(struct impl *im, unsigned char *d, const unsigned char *s
 static void check_zero(struct impl *im, void *d, const void *s)
 {
     im->cases++;
-    void *ret = call(im, d, s, 0x5a, 0);
-    if (ret != d)
-        failed(im, "n == 0: did not return dst", 0, d, s, 0, 0, 0);
+    uintptr_t ret = call(im, d, s, 0x5a, 0);
+    if (ret != full_ret(im, d))
+        failed(im, "n == 0: wrong return value", 0, d, s, 0, 0, 0);
+}
+
+/* copy_user/clear_user reaching an inaccessible byte after `done` accessible
+   ones: must return n - done, have done exactly those bytes, and written nothing
+   else (docs/uaccess.md).  d lies in dst; s in src, or in src's guard pages. */
+static void check_partial(struct impl *im, unsigned char *d, const unsigned char *s, size_t n, size_t done)
+{
+    im->cases++;
+    uintptr_t ret = call(im, d, s, 0, n);
+    size_t lo = (size_t)(d - dst) < MARGIN ? (size_t)(d - dst) : MARGIN;
+    size_t room = d + done <= dst + dst_size ? (size_t)(dst + dst_size - (d + done)) : 0;
+    size_t hi = room < MARGIN ? room : MARGIN;
+    int bad = 0;
+    if (ret != n - done) {
+        failed(im, "wrong count of bytes not done", n, d, s, (long)done, (unsigned)(n - done) & 0xff,
+               (unsigned)ret & 0xff);
+        fs_printf("     (expected %zu not done, got %zu)\n", n - done, (size_t)ret);
+        bad = 1;
+    }
+    for (size_t i = 1; i <= lo && !bad; i++)
+        if (d[-(long)i] != BG) {
+            failed(im, "wrote before dst", n, d, s, -(long)i, BG, d[-(long)i]);
+            bad = 1;
+        }
+    for (size_t i = 0; i < done && !bad; i++) {
+        unsigned char want = im->r == ALTMEM_CLEAR_USER ? 0 : s[i];
+        if (d[i] != want) {
+            failed(im, "byte before the fault not done", n, d, s, (long)i, want, d[i]);
+            bad = 1;
+        }
+    }
+    for (size_t i = 0; i < hi && !bad; i++)
+        if (d[done + i] != BG) {
+            failed(im, "wrote at or past dst + n - r", n, d, s, (long)(done + i), BG, d[done + i]);
+            bad = 1;
+        }
+    memset(d - lo, BG, lo + done + hi);
 }
 
 /* ---- Parts -------------------------------------------------------------------- */
 
 static int is_copy(const struct impl *im)
 {
-    return im->r != ALTMEM_MEMSET;
+    return im->r == ALTMEM_MEMCPY || im->r == ALTMEM_MEMMOVE || im->r == ALTMEM_COPY_USER;
 }
 
 static int fill_for(size_t n, size_t o)
@@ -398,6 +470,41 @@ static void part_large(struct impl *im)
     }
 }
 
+/* copy_user, clear_user: the source or destination runs into a PROT_NONE page
+   after k accessible bytes (k = 0: from the first byte), at every alignment mod 8;
+   a read-only destination. */
+static void part_fault(struct impl *im)
+{
+    if (!is_uaccess(im))
+        return;
+    static const size_t ms[] = {1, 2, 7, 8, 9, 63, 64, 65, 300};
+    unsigned char *dend = dst + dst_size, *dmid = dst + 256;
+    const unsigned char *send = src + src_size, *smid = src + 256;
+    for (size_t k = 0; k <= 72; k++)
+        for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++)
+            for (size_t o = 0; o < 8; o++) {
+                size_t n = k + ms[i];
+                if (im->r == ALTMEM_COPY_USER) {
+                    check_partial(im, dmid + o, send - k, n, k);     /* source ends */
+                    check_partial(im, dend - k, smid + o, n, k);     /* destination ends */
+                    check_partial(im, dmid + o, src - ms[i], n, 0); /* source starts inaccessible */
+                } else {
+                    check_partial(im, dend - k, 0, n, k);
+                }
+            }
+    if (im->r != ALTMEM_COPY_USER)
+        return;
+    for (size_t n = 1; n <= 130; n++) { /* a read-only destination: nothing done */
+        im->cases++;
+        uintptr_t ret = call(im, (unsigned char *)(uintptr_t)(smid + n % 8), src + 2048, 0, n);
+        if (ret != n) {
+            failed(im, "read-only destination: wrong count of bytes not done", n, smid + n % 8, src + 2048, 0, 0,
+                   0);
+            fs_printf("     (expected %zu not done, got %zu)\n", n, (size_t)ret);
+        }
+    }
+}
+
 struct part {
     const char *name;
     void (*run)(struct impl *);
@@ -406,6 +513,7 @@ struct part {
 static const struct part parts[] = {
     {"zero", part_zero},       {"sweep", part_sweep},   {"guard", part_guard},
     {"overlap", part_overlap}, {"values", part_values}, {"large", part_large},
+    {"fault", part_fault},
 };
 #define NPARTS (sizeof parts / sizeof parts[0])
 
@@ -555,20 +663,51 @@ static size_t collect(enum altmem_routine r, const char *only, struct impl *out,
             continue;
         out[k].r = r;
         out[k].name = vi.name;
-        out[k].fn.cpy = vi.fn.memcpy;
+        switch (r) {
+        case ALTMEM_MEMCPY:
+            out[k].fn.cpy = vi.fn.memcpy;
+            break;
+        case ALTMEM_MEMMOVE:
+            out[k].fn.mov = vi.fn.memmove;
+            break;
+        case ALTMEM_MEMSET:
+            out[k].fn.set = vi.fn.memset;
+            break;
+        case ALTMEM_COPY_USER:
+            out[k].fn.cu = vi.fn.copy_user;
+            break;
+        default:
+            out[k].fn.cl = vi.fn.clear_user;
+            break;
+        }
         out[k].cases = out[k].fails = 0;
         out[k].max_print = 10;
         k++;
     }
     if (!only && k < cap) {
         out[k].r = r;
-        out[k].name = r == ALTMEM_MEMCPY ? "altmem_memcpy" : r == ALTMEM_MEMMOVE ? "altmem_memmove" : "altmem_memset";
-        if (r == ALTMEM_MEMCPY)
+        switch (r) {
+        case ALTMEM_MEMCPY:
+            out[k].name = "altmem_memcpy";
             out[k].fn.cpy = altmem_memcpy;
-        else if (r == ALTMEM_MEMMOVE)
+            break;
+        case ALTMEM_MEMMOVE:
+            out[k].name = "altmem_memmove";
             out[k].fn.mov = altmem_memmove;
-        else
+            break;
+        case ALTMEM_MEMSET:
+            out[k].name = "altmem_memset";
             out[k].fn.set = altmem_memset;
+            break;
+        case ALTMEM_COPY_USER:
+            out[k].name = "altmem_copy_user";
+            out[k].fn.cu = altmem_copy_user;
+            break;
+        default:
+            out[k].name = "altmem_clear_user";
+            out[k].fn.cl = altmem_clear_user;
+            break;
+        }
         out[k].cases = out[k].fails = 0;
         out[k].max_print = 10;
         k++;
@@ -580,7 +719,8 @@ static size_t collect(enum altmem_routine r, const char *only, struct impl *out,
 
 /* Every src x dst offset pair 0..15 (each residue mod 8 and mod 16 on both
    sides) at sizes 0..256 and a few larger ones, memmove also overlapping at
-   distances -72..72 from every source alignment 0..7, memset at every offset. */
+   distances -72..72 from every source alignment 0..7, memset and clear_user at
+   every offset, copy_user and clear_user also running into PROT_NONE pages. */
 static int run_matrix(const char *name)
 {
     static const size_t big[] = {300, 511, 1000, 4096 + 13};
@@ -597,7 +737,7 @@ static int run_matrix(const char *name)
             size_t n = i <= 256 ? i : big[i - 257];
             for (size_t so = 0; so < 16; so++)
                 for (size_t dof = 0; dof < 16; dof++) {
-                    if (r == ALTMEM_MEMSET) {
+                    if (!is_copy(&im)) {
                         if (so == 0)
                             check_set(&im, dst + 256 + dof, fill_for(n, dof), n);
                     } else {
@@ -605,6 +745,9 @@ static int run_matrix(const char *name)
                     }
                 }
         }
+        cur.part = "matrix-fault";
+        part_fault(&im); /* copy_user, clear_user: their paths to an inaccessible byte */
+        cur.part = "matrix";
         if (r == ALTMEM_MEMMOVE)
             for (size_t a = 0; a < 8; a++)
                 for (long dist = -72; dist <= 72; dist++)
@@ -665,6 +808,18 @@ static void *bk_set_ret(void *d, int c, size_t n)
     return n ? d : 0; /* NULL for n == 0 */
 }
 
+static size_t bk_cu_ret(void *d, const void *s, size_t n)
+{
+    memcpy(d, s, n);
+    return n % 16 == 5; /* claims a byte not copied */
+}
+
+static size_t bk_cu_plain(void *d, const void *s, size_t n)
+{
+    memcpy(d, s, n); /* no fault handling at all */
+    return 0;
+}
+
 struct broken {
     const char *name;
     struct impl im;
@@ -685,6 +840,10 @@ static int self_test(const struct expect *ex)
         {"return-null0: memset returns NULL when n == 0", {ALTMEM_MEMSET, "broken", {.set = bk_set_ret}, 0, 0, 1},
          "zero", 0},
         {"overread: reads src[n]", {ALTMEM_MEMCPY, "broken", {.cpy = bk_overread}, 0, 0, 0}, "guard", 1},
+        {"count: copy_user claims 1 byte not copied when n % 16 == 5",
+         {ALTMEM_COPY_USER, "broken", {.cu = bk_cu_ret}, 0, 0, 1}, "sweep", 0},
+        {"no fix-up: copy_user as a plain copy faults at a guard page",
+         {ALTMEM_COPY_USER, "broken", {.cu = bk_cu_plain}, 0, 0, 0}, "fault", 1},
     };
     int bad = 0;
     for (size_t i = 0; i < sizeof bk / sizeof bk[0]; i++) {
@@ -727,7 +886,7 @@ static int self_test(const struct expect *ex)
 
 static int usage(void)
 {
-    fs_printf("usage: fs_test [--quick] [--part detect|zero|sweep|guard|overlap|values|large]\n"
+    fs_printf("usage: fs_test [--quick] [--part detect|zero|sweep|guard|overlap|values|large|fault]\n"
               "               [--expect-bind VARIANT] [--expect-has F,..] [--expect-lacks F,..]\n"
               "               [--expect-note TEXT] [--self-test] [--matrix VARIANT]\n");
     return 2;
@@ -778,6 +937,13 @@ int fs_main(int argc, char **argv, char **envp, unsigned long *auxv)
     }
 
     fs_catch_faults(describe_case);
+    /* The variants are called straight from the table, not through the entry
+       points that install the copy_user fault handler on first use: install it
+       now, in front of ours (it passes other faults on to ours). */
+    if (altmem_uaccess_install() != 0) {
+        fs_printf("FAIL altmem_uaccess_install() failed\n");
+        return 1;
+    }
     int detect_fails = check_detect(&ex, 0);
     if (only_part && fs_strcmp(only_part, "detect") == 0)
         return detect_fails ? 1 : 0;
