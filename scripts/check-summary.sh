@@ -27,5 +27,16 @@ if [ ${#skipped[@]} -gt 0 ]; then
         echo "  $t: ${reason:-(no output)}"
     done
 fi
+# Tests that run a whole suite of their own (cross.<target>: scripts/cross-check.sh)
+# print that suite's skips with reasons; list those too, under the outer test's name.
+inner=$(awk '
+    $0 ~ "^[0-9]+/[0-9]+ Testing: " { cur = substr($0, index($0, ": ") + 2); inskip = 0; next }
+    /^  Skipped \(the test.s last line of output says why\):$/ { inskip = 1; next }
+    inskip && /^    / { sub(/^    /, ""); print "  " cur " > " $0; next }
+    { inskip = 0 }' "$log")
+if [ -n "$inner" ]; then
+    echo "Skipped inside the sub-suites (docs/arch-notes.md says why these cannot run there):"
+    printf '%s\n' "$inner"
+fi
 echo "$((total - failed - ${#skipped[@]})) passed, $failed failed, ${#skipped[@]} skipped"
 [ "$failed" -eq 0 ]
