@@ -109,6 +109,11 @@ struct altmem_cpu_info {
 /* Fills *out (after altmem_init() if it has not run yet). */
 ALTMEM_API void altmem_cpu(struct altmem_cpu_info *out);
 
+/* Size in bytes from which the SIMD variants (x86_64) use non-temporal stores:
+   derived from the cache sizes, or ALTMEM_TUNABLES nt_threshold=BYTES
+   (docs/tunables.md).  After altmem_init() if it has not run yet. */
+ALTMEM_API size_t altmem_nt_threshold(void);
+
 /* ---- Variants and bindings ---------------------------------------------- */
 
 enum altmem_routine {

@@ -67,6 +67,8 @@ struct altmem__tunables {
     int verbose;                          /* print bindings at init             */
     int debug;                            /* print every patched site           */
     int no_patch;                         /* bind=pointer: leave sites alone    */
+    int nt_set;                           /* nt_threshold=BYTES was given       */
+    size_t nt_threshold;                  /* ... and its value                  */
 };
 
 typedef void altmem__warn_fn(const char *line, size_t len, void *ctx);
@@ -82,7 +84,7 @@ int altmem__tunables_parse(const char *value, struct altmem__tunables *out,
 struct altmem__bound {
     int variant;                          /* index into altmem__variants        */
     enum altmem_bind_reason reason;
-    char why[160];
+    char why[256];
 };
 
 /* How calls reach the bound variants; ALTMEM_BIND_MODE is set by the build. */
@@ -100,6 +102,7 @@ struct altmem__state {
     int secure;
     struct altmem__bound bound[ALTMEM_ROUTINE_COUNT];
     char patch_note[120];                 /* why sites were not patched, or ""  */
+    size_t nt_threshold;                  /* non-temporal stores from this size */
 };
 
 /* The whole decision, with no side effects: from detected CPU, the raw
@@ -107,6 +110,12 @@ struct altmem__state {
    library calls it at init; the tests call it with made-up inputs. */
 void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int secure,
                     struct altmem__state *out, altmem__warn_fn *warn, void *ctx);
+
+/* Size from which the SIMD variants use non-temporal stores, derived from the
+   cache sizes when ALTMEM_TUNABLES does not set nt_threshold (src/select.c). */
+size_t altmem__nt_default(const struct altmem__cpu *cpu);
+/* The value the variants read (set by altmem__bind; src/arch/x86_64/variants/). */
+extern size_t altmem__nt_threshold __attribute__((visibility("hidden")));
 
 /* Installs a decision: points every routine's entry at its variant. */
 void altmem__bind(const struct altmem__state *st);

@@ -10,6 +10,9 @@
 #include "os/os.h"
 #include "patch/patch.h"
 #include "variants/variants.h"
+#if defined(__x86_64__)
+#include "arch/x86_64/variants/x86_variants.h"
+#endif
 
 /* This module's patch sites (the linker defines both symbols when any exist). */
 extern const struct altmem__site __start_altmem_patch_sites[] __attribute__((weak, visibility("hidden")));
@@ -21,18 +24,61 @@ extern const struct altmem__site __stop_altmem_patch_sites[] __attribute__((weak
 #define ROW_CPU(n, req, f, text) { ALTMEM_COPY_USER, n, text, req, { .copy_user = f } }
 #define ROW_CLU(n, req, f, text) { ALTMEM_CLEAR_USER, n, text, req, { .clear_user = f } }
 
+/* The x86_64 rows need UAL too: they make unaligned accesses by design, and
+   hwcaps=-UAL must leave a CPU that behaves as strict-alignment (generic). */
+#define X86_SSE2 (ALTMEM_FEAT_UAL | ALTMEM_FEAT_SIMD128)
+#define X86_AVX2 (ALTMEM_FEAT_UAL | ALTMEM_FEAT_SIMD256)
+#define X86_AVX512 (ALTMEM_FEAT_UAL | ALTMEM_FEAT_SIMD512)
+#define X86_ERMS ALTMEM_FEAT_ERMS
+
 const struct altmem__variant altmem__variants[] = {
     /* memcpy, best first */
+#if defined(__x86_64__)
+    ROW_COPY("avx512", X86_AVX512, altmem_memcpy_avx512,
+             "64 B AVX-512F: overlapping head/tail up to 512 B, 64-aligned 256 B loop, streaming above nt"),
+    ROW_COPY("avx2_erms", X86_AVX2 | X86_ERMS, altmem_memcpy_avx2_erms,
+             "32 B AVX2 up to 2 KiB, rep movsb up to nt, streaming above"),
+    ROW_COPY("avx2", X86_AVX2, altmem_memcpy_avx2,
+             "32 B AVX2: overlapping head/tail up to 256 B, 32-aligned 128 B loop, streaming above nt"),
+    ROW_COPY("erms", X86_SSE2 | X86_ERMS, altmem_memcpy_erms,
+             "16 B SSE2 up to 2 KiB, rep movsb up to nt, streaming above"),
+    ROW_COPY("sse2", X86_SSE2, altmem_memcpy_sse2,
+             "16 B SSE2: overlapping head/tail up to 128 B, 16-aligned 64 B loop, streaming above nt"),
+#endif
     ROW_COPY("ual", ALTMEM_FEAT_UAL, altmem_memcpy_ual,
              "unaligned words: overlapping head/tail up to 64 B, 16-aligned 64 B loop"),
     ROW_COPY("generic", 0, altmem_memcpy_generic,
              "strict alignment: aligned words, shift-and-merge, bytes only at the ends"),
     /* memmove */
+#if defined(__x86_64__)
+    ROW_MOVE("avx512", X86_AVX512, altmem_memmove_avx512,
+             "64 B AVX-512F, loads before stores up to 512 B, direction by overlap, streaming above nt"),
+    ROW_MOVE("avx2_erms", X86_AVX2 | X86_ERMS, altmem_memmove_avx2_erms,
+             "avx2, with rep movsb from 2 KiB to nt when the regions do not overlap"),
+    ROW_MOVE("avx2", X86_AVX2, altmem_memmove_avx2,
+             "32 B AVX2, loads before stores up to 256 B, direction by overlap, streaming above nt"),
+    ROW_MOVE("erms", X86_SSE2 | X86_ERMS, altmem_memmove_erms,
+             "sse2, with rep movsb from 2 KiB to nt when the regions do not overlap"),
+    ROW_MOVE("sse2", X86_SSE2, altmem_memmove_sse2,
+             "16 B SSE2, loads before stores up to 128 B, direction by overlap, streaming above nt"),
+#endif
     ROW_MOVE("ual", ALTMEM_FEAT_UAL, altmem_memmove_ual,
              "unaligned words, direction by overlap, loads before stores per block"),
     ROW_MOVE("generic", 0, altmem_memmove_generic,
              "strict alignment: aligned words, shift-and-merge, direction by overlap"),
     /* memset */
+#if defined(__x86_64__)
+    ROW_SET("avx512", X86_AVX512, altmem_memset_avx512,
+            "64 B AVX-512F: overlapping stores up to 512 B, 64-aligned 256 B loop, streaming above nt"),
+    ROW_SET("avx2_erms", X86_AVX2 | X86_ERMS, altmem_memset_avx2_erms,
+            "32 B AVX2 up to 2 KiB, rep stosb up to nt, streaming above"),
+    ROW_SET("avx2", X86_AVX2, altmem_memset_avx2,
+            "32 B AVX2: overlapping stores up to 256 B, 32-aligned 128 B loop, streaming above nt"),
+    ROW_SET("erms", X86_SSE2 | X86_ERMS, altmem_memset_erms,
+            "16 B SSE2 up to 2 KiB, rep stosb up to nt, streaming above"),
+    ROW_SET("sse2", X86_SSE2, altmem_memset_sse2,
+            "16 B SSE2: overlapping stores up to 128 B, 16-aligned 64 B loop, streaming above nt"),
+#endif
     ROW_SET("ual", ALTMEM_FEAT_UAL, altmem_memset_ual,
             "unaligned words: overlapping head/tail up to 64 B, 16-aligned 64 B loop"),
     ROW_SET("generic", 0, altmem_memset_generic,
@@ -132,6 +178,8 @@ void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int sec
     out->tun.verbose = 0;
     out->tun.debug = 0;
     out->tun.no_patch = 0;
+    out->tun.nt_set = 0;
+    out->tun.nt_threshold = 0;
     out->patch_note[0] = '\0';
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++)
         out->tun.pin[r] = -1;
@@ -154,6 +202,7 @@ void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int sec
         out->tun.force &= ~bad;
     }
     out->active = (cpu->features & ~out->tun.mask) | out->tun.force;
+    out->nt_threshold = out->tun.nt_set ? out->tun.nt_threshold : altmem__nt_default(cpu);
 
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
         struct altmem__bound *b = &out->bound[r];
@@ -232,6 +281,38 @@ void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int sec
     }
 }
 
+/* ---- Non-temporal threshold --------------------------------------------- */
+
+/*
+ * Copies and sets of at least this many bytes bypass the caches (non-temporal
+ * stores), where a variant has such a path: the destination would not stay
+ * cached anyway, and the stores skip reading each line before writing it.
+ * A quarter of the last-level cache (glibc 2.38's rule, after 2.36's 3/4 of a
+ * per-thread share proved too small on large servers), but at most 16 times the
+ * private L2: a virtual machine reports the host's whole LLC (480 MiB on the
+ * machine in docs/performance.md), of which one guest gets a small, contended
+ * part.  Unknown caches: 16 MiB.  ALTMEM_TUNABLES nt_threshold=BYTES overrides.
+ */
+size_t altmem__nt_default(const struct altmem__cpu *cpu)
+{
+    size_t llc = cpu->l3_bytes ? cpu->l3_bytes : cpu->l2_bytes;
+    size_t t = llc / 4;
+    if (cpu->l3_bytes && cpu->l2_bytes && t > 16 * cpu->l2_bytes)
+        t = 16 * cpu->l2_bytes;
+    return t ? t : (size_t)16 << 20;
+}
+
+/* Until altmem_init(): never (the generic variants are bound then anyway). */
+size_t altmem__nt_threshold = (size_t)-1;
+
+static void ensure_init(void);
+
+size_t altmem_nt_threshold(void)
+{
+    ensure_init();
+    return altmem__nt_threshold;
+}
+
 /* ---- Binding ------------------------------------------------------------ */
 
 /* Entry points (src/entry.c) jump through these.  They start at the generic
@@ -245,6 +326,8 @@ altmem_clear_user_fn *altmem__clear_user_impl = altmem_clear_user_generic;
 
 void altmem__bind(const struct altmem__state *st)
 {
+    /* Before the pointers: a variant bound below reads it. */
+    __atomic_store_n(&altmem__nt_threshold, st->nt_threshold, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__memcpy_impl, altmem__variants[st->bound[ALTMEM_MEMCPY].variant].fn.memcpy,
                      __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__memmove_impl, altmem__variants[st->bound[ALTMEM_MEMMOVE].variant].fn.memmove,
@@ -272,7 +355,7 @@ static void warn_to_stderr(const char *line, size_t len, void *ctx)
 static void print_bindings(const struct altmem__state *st)
 {
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
-        char line[256];
+        char line[320];
         struct altmem__text t = {line, sizeof line, 0};
         altmem__text_puts(&t, "altmem: ");
         altmem__text_puts(&t, routine_names[r]);

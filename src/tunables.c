@@ -8,6 +8,7 @@
  *          verbose[=0|1]                         print each binding at start-up
  *          debug[=0|1]                           print every patch site rewritten
  *          bind=patch|pointer                    pointer: never rewrite code
+ *          nt_threshold=BYTES[K|M|G]             non-temporal stores from this size
  *
  * Each bad part produces one warning naming it and is skipped; the rest applies.
  * No libc: this runs in the library constructor and in freestanding builds.
@@ -120,6 +121,26 @@ static void parse_pin(struct parser *p, int routine, const char *key, size_t key
     }
 }
 
+/* nt_threshold=BYTES with an optional K, M or G (powers of 1024); at most 2^48. */
+static void parse_nt(struct parser *p, const char *v, size_t n)
+{
+    size_t i = 0, x = 0;
+    for (; i < n && v[i] >= '0' && v[i] <= '9' && x <= (UINT64_C(1) << 48); i++)
+        x = x * 10 + (size_t)(v[i] - '0');
+    unsigned shift = 0;
+    if (i > 0 && i + 1 == n) {
+        char u = v[i];
+        shift = u == 'k' || u == 'K' ? 10 : u == 'm' || u == 'M' ? 20 : u == 'g' || u == 'G' ? 30 : 99;
+        i += shift != 99;
+    }
+    if (i == 0 || i != n || shift == 99 || x > (UINT64_C(1) << 48) >> shift) {
+        warn3(p, "nt_threshold takes a byte count up to 256T (suffix K, M or G), not ", v, n, "");
+        return;
+    }
+    p->t->nt_threshold = x << shift;
+    p->t->nt_set = 1;
+}
+
 static void parse_item(struct parser *p, const char *s, size_t n)
 {
     size_t k = 0;
@@ -156,6 +177,10 @@ static void parse_item(struct parser *p, const char *s, size_t n)
             warn3(p, "bind takes patch or pointer, not ", v, vn, "");
         return;
     }
+    if (altmem__eq_nocase(s, k, "nt_threshold")) {
+        parse_nt(p, v, vn);
+        return;
+    }
     if (altmem__eq_nocase(s, k, "all")) {
         if (!has_value)
             warn3(p, "", s, n, " needs a variant name, as in all=generic");
@@ -175,7 +200,7 @@ static void parse_item(struct parser *p, const char *s, size_t n)
     if (k == 0)
         warn3(p, "setting with no name: ", s, n, "");
     else
-        warn3(p, "unknown setting ", s, k, "; known: hwcaps memcpy memmove memset copy_user clear_user all verbose debug bind");
+        warn3(p, "unknown setting ", s, k, "; known: hwcaps memcpy memmove memset copy_user clear_user all verbose debug bind nt_threshold");
 }
 
 int altmem__tunables_parse(const char *value, struct altmem__tunables *out,

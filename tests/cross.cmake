@@ -48,7 +48,14 @@ if(TARGET altmem_freestanding AND NOT ALTMEM_SANITIZE)
 
   # What the CPU (or the emulator's CPU model) must give by default.
   set(_fs_default "")
-  if(ALTMEM_ARCH MATCHES "^(x86_64|aarch64)$")
+  set(_fs_force "hwcaps=+UAL")
+  if(ALTMEM_ARCH STREQUAL "x86_64")
+    # memcpy/memmove/memset bind the best SIMD row the CPU has (test_select checks
+    # which for every feature set): the default is checked by features, and the
+    # forced case masks the SIMD rows so that it checks ual as elsewhere.
+    set(_fs_default --expect-has UAL,SIMD128)
+    set(_fs_force "hwcaps=+UAL,-SIMD128,-SIMD256,-SIMD512")
+  elseif(ALTMEM_ARCH STREQUAL "aarch64")
     set(_fs_default --expect-bind ual --expect-has UAL)        # UAL is architectural
   elseif(ALTMEM_EXPECT_VARIANT STREQUAL "ual")
     # Emulators (cmake/toolchains/): qemu's loongarch64 la464 has CPUCFG1.UAL = 1,
@@ -81,7 +88,7 @@ if(TARGET altmem_freestanding AND NOT ALTMEM_SANITIZE)
   set_tests_properties(freestanding.sweep freestanding.selftest freestanding.detect_default
                        PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=")
   set_tests_properties(freestanding.detect_mask PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=hwcaps=-UAL")
-  set_tests_properties(freestanding.detect_force PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=hwcaps=+UAL")
+  set_tests_properties(freestanding.detect_force PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=${_fs_force}")
   # The freestanding flavour references nothing outside altmem (fs_test would not
   # show it: its runtime defines memcpy and friends for the compiler's sake).
   if(CMAKE_NM)

@@ -71,6 +71,30 @@ static void part_far(struct tl_ctx *c)
     }
 }
 
+/* Non-overlapping moves around lowered non-temporal thresholds (tl_part_copy_nt),
+   then overlapping ones of the same sizes, which must never take the
+   non-temporal path's shortcuts: distances 1, 64, a page, n/2 and n - 1. */
+static void part_nt(struct tl_ctx *c)
+{
+    tl_part_copy_nt(c);
+    struct tl_buf *ob = &tl_env.ovl;
+    unsigned char *s = ob->mem + tl_env.page + 3;
+    for (size_t ti = 0; ti < tl_nt_threshold_count && !c->stop; ti++) {
+        tl_nt_set(tl_nt_thresholds[ti]);
+        size_t sizes[16];
+        size_t count = tl_nt_sizes(tl_nt_thresholds[ti], sizes, 16);
+        for (size_t i = 0; i < count; i++) {
+            size_t n = sizes[i];
+            const size_t dists[] = {1, 64, 4096, n / 2, n - 1};
+            for (size_t d = 0; d < sizeof dists / sizeof dists[0]; d++) {
+                tl_copy(c, ob, s + dists[d], s, n);
+                tl_copy(c, ob, s, s + dists[d], n);
+            }
+        }
+    }
+    tl_nt_set((size_t)-1);
+}
+
 static const struct tl_part parts[] = {
     {"zero", tl_part_copy_zero},   /* n == 0 with NULL and guard-page pointers */
     {"same", tl_part_copy_same},   /* dst == src                               */
@@ -80,6 +104,7 @@ static const struct tl_part parts[] = {
     {"overlap", part_overlap},     /* dst - src in [-300, 300], n 0..700       */
     {"overlap-guard", part_overlap_guard}, /* the same, flush against guard pages */
     {"far", part_far},             /* page-sized distances, 64 KiB and 1 MiB   */
+    {"nt", part_nt},               /* around lowered non-temporal thresholds   */
 };
 
 /* ---- Broken memmoves: right for disjoint regions, wrong direction somewhere ---- */

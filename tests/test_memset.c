@@ -100,6 +100,27 @@ static void part_large(struct tl_ctx *c)
     }
 }
 
+/* Sizes around lowered non-temporal thresholds, at several dst offsets, and
+   flush against the guard page (testlib.h: tl_nt_thresholds). */
+static void part_nt(struct tl_ctx *c)
+{
+    static const size_t offs[] = {0, 1, 3, 17, 32, 63};
+    struct tl_buf *db = &tl_env.dst;
+    for (size_t ti = 0; ti < tl_nt_threshold_count && !c->stop; ti++) {
+        tl_nt_set(tl_nt_thresholds[ti]);
+        size_t sizes[16];
+        size_t count = tl_nt_sizes(tl_nt_thresholds[ti], sizes, 16);
+        for (size_t i = 0; i < count; i++) {
+            size_t n = sizes[i];
+            for (size_t o = 0; o < sizeof offs / sizeof offs[0]; o++)
+                tl_set(c, db, db->mem + tl_env.page + offs[o], fill_for(n, o), n);
+            tl_set(c, db, tl_buf_end(db, n), fill_for(n, 64), n);
+            tl_set(c, db, db->mem, fill_for(n, 65), n);
+        }
+    }
+    tl_nt_set((size_t)-1);
+}
+
 static const struct tl_part parts[] = {
     {"zero", part_zero},     /* n == 0 with NULL and guard-page pointers  */
     {"guard", part_guard},   /* windows flush against PROT_NONE pages     */
@@ -107,6 +128,7 @@ static const struct tl_part parts[] = {
     {"values", part_values}, /* all 256 fill bytes, as three ints each    */
     {"wide", part_wide},     /* c outside 0..255: only the low byte counts */
     {"large", part_large},   /* 2 KiB .. 64 MiB                           */
+    {"nt", part_nt},         /* around lowered non-temporal thresholds    */
 };
 
 /* ---- Broken memsets: each right but for one bug ---- */

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "testlib.h"
+#include "internal.h" /* altmem__nt_threshold */
 
 #include <signal.h>
 #include <stdio.h>
@@ -565,6 +566,61 @@ void tl_part_copy_large(struct tl_ctx *c)
            its last block faults. */
         tl_copy(c, db, tl_buf_end(db, n), tl_buf_end(sb, n), n);
     }
+}
+
+/* ---- Non-temporal thresholds -------------------------------------------------------- */
+
+/* 0: every size that reaches a loop streams; the others sit inside the loop
+   range of every vector width, at odd and page-sized values. */
+const size_t tl_nt_thresholds[] = {0, 600, 4096, 65536 + 3};
+const size_t tl_nt_threshold_count = sizeof tl_nt_thresholds / sizeof tl_nt_thresholds[0];
+
+void tl_nt_set(size_t threshold)
+{
+    static size_t saved;
+    static int have;
+    if (!have) {
+        saved = altmem_nt_threshold();
+        have = 1;
+    }
+    altmem__nt_threshold = threshold == (size_t)-1 ? saved : threshold;
+}
+
+size_t tl_nt_sizes(size_t t, size_t *out, size_t cap)
+{
+    static const long around[] = {-65, -64, -1, 0, 1, 63, 64, 65};
+    static const size_t low[] = {129, 130, 255, 256, 257, 511, 512, 513, 1000, 4097};
+    size_t k = 0;
+    if (t == 0) {
+        for (size_t i = 0; i < sizeof low / sizeof low[0] && k < cap; i++)
+            out[k++] = low[i];
+        return k;
+    }
+    for (size_t i = 0; i < sizeof around / sizeof around[0] && k < cap; i++)
+        if ((long)t + around[i] > 0)
+            out[k++] = (size_t)((long)t + around[i]);
+    if (k < cap)
+        out[k++] = 2 * t + 17;
+    return k;
+}
+
+void tl_part_copy_nt(struct tl_ctx *c)
+{
+    static const size_t pairs[][2] = {{0, 0}, {1, 3}, {63, 0}, {7, 13}, {0, 63}, {33, 17}, {16, 48}, {5, 5}};
+    struct tl_buf *db = &tl_env.dst, *sb = &tl_env.src;
+    for (size_t ti = 0; ti < tl_nt_threshold_count && !c->stop; ti++) {
+        tl_nt_set(tl_nt_thresholds[ti]);
+        size_t sizes[16];
+        size_t count = tl_nt_sizes(tl_nt_thresholds[ti], sizes, 16);
+        for (size_t i = 0; i < count; i++) {
+            size_t n = sizes[i];
+            for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
+                tl_copy(c, db, db->mem + tl_env.page + pairs[p][1], sb->mem + tl_env.page + pairs[p][0], n);
+            tl_copy(c, db, tl_buf_end(db, n), tl_buf_end(sb, n), n);
+            tl_copy(c, db, db->mem, sb->mem, n);
+        }
+    }
+    tl_nt_set((size_t)-1);
 }
 
 /* ---- Broken copies ------------------------------------------------------------------- */

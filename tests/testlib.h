@@ -133,6 +133,15 @@ void tl_part_copy_same(struct tl_ctx *c);   /* dst == src                       
 void tl_part_copy_guard(struct tl_ctx *c);  /* windows flush against guard pages    */
 void tl_part_copy_sweep(struct tl_ctx *c);  /* 0..1024 x 64 x 64                     */
 void tl_part_copy_large(struct tl_ctx *c);  /* up to 64 MiB                          */
+void tl_part_copy_nt(struct tl_ctx *c);     /* across non-temporal thresholds       */
+
+/* Non-temporal paths across their threshold: the parts lower the threshold the
+   variants read (altmem__nt_threshold) to each of these in turn, run sizes
+   around it, and put it back.  tl_nt_sizes() lists the sizes for one of them. */
+extern const size_t tl_nt_thresholds[];
+extern const size_t tl_nt_threshold_count;
+size_t tl_nt_sizes(size_t threshold, size_t *out, size_t cap);
+void tl_nt_set(size_t threshold);   /* (size_t)-1 restores the library's value */
 
 /* ---- Negative controls ------------------------------------------------------ */
 

@@ -78,6 +78,15 @@ static int cmd_info(void)
     print_size("L1d", cpu.l1d_bytes);
     print_size("L2", cpu.l2_bytes);
     print_size("L3", cpu.l3_bytes);
+    size_t nt = altmem_nt_threshold();
+    printf("non-temporal stores from ");
+    if (nt >= (1u << 20) && nt % (1u << 20) == 0)
+        printf("%zu MiB", nt >> 20);
+    else if (nt >= 1024 && nt % 1024 == 0)
+        printf("%zu KiB", nt >> 10);
+    else
+        printf("%zu B", nt);
+    printf(" (SIMD variants; ALTMEM_TUNABLES nt_threshold=BYTES)\n");
 
     printf("\n%-10s %-10s %-11s %-15s %s\n", "routine", "bound to", "reason", "bound by", "why");
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {

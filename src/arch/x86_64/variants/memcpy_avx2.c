@@ -1,0 +1,33 @@
+/*
+ * memcpy_avx2 — 32-byte AVX2 vectors (features UAL, SIMD256).
+ *
+ * Assumptions:
+ *   - AVX2, with the OS saving the YMM state (SIMD256).  Built with -mavx2:
+ *     this file only; the rest of the library stays baseline x86_64.
+ *   - Unaligned loads and stores are single, fast instructions (UAL).
+ *   - The building blocks (x86_vec.h) load every byte of a size class up to
+ *     256 before storing any, and the loops store 32-aligned.
+ */
+#define VEC_BITS 256
+#include "x86_vec.h"
+
+void *altmem_memcpy_avx2(void *__restrict dst, const void *__restrict src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    if (n <= 16)
+        copy_upto16(d, s, n);           /* [0, 16]: 8+8, 4+4 or three bytes  */
+    else if (n <= 32)
+        copy_ht16(d, s, n);             /* (16, 32]: 16 + 16, overlapping     */
+    else if (n <= 64)
+        vcopy_ht1(d, s, n);             /* (32, 64]: 32 + 32                  */
+    else if (n <= 128)
+        vcopy_ht2(d, s, n);             /* (64, 128]: 2 x 32 from each end    */
+    else if (n <= 256)
+        vcopy_ht4(d, s, n);             /* (128, 256]: 4 x 32 from each end   */
+    else if (n < altmem__nt_threshold)
+        vcopy_fwd(d, s, n);             /* (256, nt): 128 B loop, dst 32-aligned */
+    else
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
+    return dst;
+}

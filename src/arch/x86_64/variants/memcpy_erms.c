@@ -1,0 +1,35 @@
+/*
+ * memcpy_erms — memcpy_sse2, with rep movsb in the size range where it
+ * measurably beats the SSE2 loop (features UAL, SIMD128, ERMS).
+ *
+ * Assumptions:
+ *   - As memcpy_sse2 (SSE2, the x86_64 baseline: no compiler flag).
+ *   - ERMS: rep movsb moves whole lines internally, at loop speed or better,
+ *     once its start-up cost (tens of cycles) is amortised.  The range below
+ *     was measured (docs/performance.md), not assumed.
+ */
+#define VEC_BITS 128
+#include "x86_vec.h"
+
+#define ERMS_MIN 2048                   /* below: the vector blocks win       */
+
+void *altmem_memcpy_erms(void *__restrict dst, const void *__restrict src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    if (n <= 16)
+        copy_upto16(d, s, n);           /* [0, 16]: 8+8, 4+4 or three bytes  */
+    else if (n <= 32)
+        vcopy_ht1(d, s, n);             /* (16, 32]: 16 + 16, overlapping     */
+    else if (n <= 64)
+        vcopy_ht2(d, s, n);             /* (32, 64]: 2 x 16 from each end     */
+    else if (n <= 128)
+        vcopy_ht4(d, s, n);             /* (64, 128]: 4 x 16 from each end    */
+    else if (n < ERMS_MIN)
+        vcopy_fwd(d, s, n);             /* (128, ERMS_MIN): 64 B loop         */
+    else if (n < altmem__nt_threshold)
+        rep_movsb(d, s, n);             /* [ERMS_MIN, nt): rep movsb          */
+    else
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
+    return dst;
+}

@@ -1,0 +1,30 @@
+/*
+ * memcpy_sse2 — 16-byte SSE2 vectors (features UAL, SIMD128).
+ *
+ * Assumptions:
+ *   - SSE2, which every x86_64 CPU has: no compiler flag needed.
+ *   - Unaligned loads and stores are single, fast instructions (UAL).
+ *   - The building blocks (x86_vec.h) load every byte of a size class up to
+ *     128 before storing any, and the loops store 16-aligned.
+ */
+#define VEC_BITS 128
+#include "x86_vec.h"
+
+void *altmem_memcpy_sse2(void *__restrict dst, const void *__restrict src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    if (n <= 16)
+        copy_upto16(d, s, n);           /* [0, 16]: 8+8, 4+4 or three bytes  */
+    else if (n <= 32)
+        vcopy_ht1(d, s, n);             /* (16, 32]: 16 + 16, overlapping     */
+    else if (n <= 64)
+        vcopy_ht2(d, s, n);             /* (32, 64]: 2 x 16 from each end     */
+    else if (n <= 128)
+        vcopy_ht4(d, s, n);             /* (64, 128]: 4 x 16 from each end    */
+    else if (n < altmem__nt_threshold)
+        vcopy_fwd(d, s, n);             /* (128, nt): 64 B loop, dst 16-aligned */
+    else
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
+    return dst;
+}

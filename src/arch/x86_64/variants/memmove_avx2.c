@@ -1,0 +1,39 @@
+/*
+ * memmove_avx2 — 32-byte AVX2 vectors (features UAL, SIMD256).
+ *
+ * Assumptions:
+ *   - AVX2, with the OS saving the YMM state (SIMD256).  Built with -mavx2:
+ *     this file only; the rest of the library stays baseline x86_64.
+ *   - Unaligned loads and stores are single, fast instructions (UAL).
+ *   - Up to 256 bytes every byte is loaded before any is stored (x86_vec.h), so
+ *     overlap needs no test; above, the direction follows the overlap, and each
+ *     128-byte block is loaded before it is stored.
+ */
+#include <stdint.h>
+
+#define VEC_BITS 256
+#include "x86_vec.h"
+
+void *altmem_memmove_avx2(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
+    if (n <= 16)
+        copy_upto16(d, s, n);           /* [0, 16]: 8+8, 4+4 or three bytes  */
+    else if (n <= 32)
+        copy_ht16(d, s, n);             /* (16, 32]: 16 + 16, overlapping     */
+    else if (n <= 64)
+        vcopy_ht1(d, s, n);             /* (32, 64]: 32 + 32                  */
+    else if (n <= 128)
+        vcopy_ht2(d, s, n);             /* (64, 128]: 2 x 32 from each end    */
+    else if (n <= 256)
+        vcopy_ht4(d, s, n);             /* (128, 256]: 4 x 32 from each end   */
+    else if (fwd < n)
+        vcopy_bwd(d, s, n);             /* dst inside (src, src+n): backward, dst end 32-aligned */
+    else if (n < altmem__nt_threshold || bwd < n)
+        vcopy_fwd(d, s, n);             /* forward, dst 32-aligned            */
+    else
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...), no overlap: streaming   */
+    return dst;
+}

@@ -1,0 +1,41 @@
+/*
+ * memmove_avx2_erms — memmove_avx2, with rep movsb where it measurably beats
+ * the AVX2 loop and the regions do not overlap (features UAL, SIMD256, ERMS).
+ *
+ * Assumptions:
+ *   - As memmove_avx2 (built with -mavx2, this file only).
+ *   - ERMS: rep movsb is fast only forward and without overlap (with DF clear,
+ *     as the ABI guarantees on entry), so overlapping moves keep the loops.
+ */
+#include <stdint.h>
+
+#define VEC_BITS 256
+#include "x86_vec.h"
+
+#define ERMS_MIN 2048                   /* below: the vector blocks win       */
+
+void *altmem_memmove_avx2_erms(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
+    if (n <= 16)
+        copy_upto16(d, s, n);           /* [0, 16]: 8+8, 4+4 or three bytes  */
+    else if (n <= 32)
+        copy_ht16(d, s, n);             /* (16, 32]: 16 + 16, overlapping     */
+    else if (n <= 64)
+        vcopy_ht1(d, s, n);             /* (32, 64]: 32 + 32                  */
+    else if (n <= 128)
+        vcopy_ht2(d, s, n);             /* (64, 128]: 2 x 32 from each end    */
+    else if (n <= 256)
+        vcopy_ht4(d, s, n);             /* (128, 256]: 4 x 32 from each end   */
+    else if (fwd < n)
+        vcopy_bwd(d, s, n);             /* dst inside (src, src+n): backward  */
+    else if (bwd < n || n < ERMS_MIN)
+        vcopy_fwd(d, s, n);             /* overlap with dst below, or small   */
+    else if (n < altmem__nt_threshold)
+        rep_movsb(d, s, n);             /* [ERMS_MIN, nt), no overlap         */
+    else
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...), no overlap: streaming   */
+    return dst;
+}

@@ -1,0 +1,39 @@
+/*
+ * memmove_erms — memmove_sse2, with rep movsb where it measurably beats
+ * the SSE2 loop and the regions do not overlap (features UAL, SIMD128, ERMS).
+ *
+ * Assumptions:
+ *   - As memmove_sse2 (SSE2, the x86_64 baseline: no compiler flag).
+ *   - ERMS: rep movsb is fast only forward and without overlap (with DF clear,
+ *     as the ABI guarantees on entry), so overlapping moves keep the loops.
+ */
+#include <stdint.h>
+
+#define VEC_BITS 128
+#include "x86_vec.h"
+
+#define ERMS_MIN 2048                   /* below: the vector blocks win       */
+
+void *altmem_memmove_erms(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
+    if (n <= 16)
+        copy_upto16(d, s, n);           /* [0, 16]: 8+8, 4+4 or three bytes  */
+    else if (n <= 32)
+        vcopy_ht1(d, s, n);             /* (16, 32]: 16 + 16, overlapping     */
+    else if (n <= 64)
+        vcopy_ht2(d, s, n);             /* (32, 64]: 2 x 16 from each end     */
+    else if (n <= 128)
+        vcopy_ht4(d, s, n);             /* (64, 128]: 4 x 16 from each end    */
+    else if (fwd < n)
+        vcopy_bwd(d, s, n);             /* dst inside (src, src+n): backward  */
+    else if (bwd < n || n < ERMS_MIN)
+        vcopy_fwd(d, s, n);             /* overlap with dst below, or small   */
+    else if (n < altmem__nt_threshold)
+        rep_movsb(d, s, n);             /* [ERMS_MIN, nt), no overlap         */
+    else
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...), no overlap: streaming   */
+    return dst;
+}

@@ -1,0 +1,36 @@
+/*
+ * memmove_sse2 — 16-byte SSE2 vectors (features UAL, SIMD128).
+ *
+ * Assumptions:
+ *   - SSE2, which every x86_64 CPU has: no compiler flag needed.
+ *   - Unaligned loads and stores are single, fast instructions (UAL).
+ *   - Up to 128 bytes every byte is loaded before any is stored (x86_vec.h), so
+ *     overlap needs no test; above, the direction follows the overlap, and each
+ *     64-byte block is loaded before it is stored.
+ */
+#include <stdint.h>
+
+#define VEC_BITS 128
+#include "x86_vec.h"
+
+void *altmem_memmove_sse2(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
+    if (n <= 16)
+        copy_upto16(d, s, n);           /* [0, 16]: 8+8, 4+4 or three bytes  */
+    else if (n <= 32)
+        vcopy_ht1(d, s, n);             /* (16, 32]: 16 + 16, overlapping     */
+    else if (n <= 64)
+        vcopy_ht2(d, s, n);             /* (32, 64]: 2 x 16 from each end     */
+    else if (n <= 128)
+        vcopy_ht4(d, s, n);             /* (64, 128]: 4 x 16 from each end    */
+    else if (fwd < n)
+        vcopy_bwd(d, s, n);             /* dst inside (src, src+n): backward, dst end 16-aligned */
+    else if (n < altmem__nt_threshold || bwd < n)
+        vcopy_fwd(d, s, n);             /* forward, dst 16-aligned            */
+    else
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...), no overlap: streaming   */
+    return dst;
+}

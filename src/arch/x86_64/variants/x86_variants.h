@@ -1,0 +1,31 @@
+/* The x86_64 SIMD and string-instruction variants (src/arch/x86_64/variants/),
+   one file each, listed in the table in src/select.c. */
+#ifndef ALTMEM_X86_VARIANTS_H
+#define ALTMEM_X86_VARIANTS_H
+
+#include <stddef.h>
+
+/* Copies and sets of at least this many bytes use non-temporal stores (when
+   source and destination do not overlap).  Set once by altmem_init() from the
+   cache sizes or ALTMEM_TUNABLES nt_threshold=BYTES (src/select.c). */
+extern size_t altmem__nt_threshold __attribute__((visibility("hidden")));
+
+void *altmem_memcpy_avx512(void *__restrict dst, const void *__restrict src, size_t n);
+void *altmem_memcpy_avx2_erms(void *__restrict dst, const void *__restrict src, size_t n);
+void *altmem_memcpy_avx2(void *__restrict dst, const void *__restrict src, size_t n);
+void *altmem_memcpy_erms(void *__restrict dst, const void *__restrict src, size_t n);
+void *altmem_memcpy_sse2(void *__restrict dst, const void *__restrict src, size_t n);
+
+void *altmem_memmove_avx512(void *dst, const void *src, size_t n);
+void *altmem_memmove_avx2_erms(void *dst, const void *src, size_t n);
+void *altmem_memmove_avx2(void *dst, const void *src, size_t n);
+void *altmem_memmove_erms(void *dst, const void *src, size_t n);
+void *altmem_memmove_sse2(void *dst, const void *src, size_t n);
+
+void *altmem_memset_avx512(void *dst, int c, size_t n);
+void *altmem_memset_avx2_erms(void *dst, int c, size_t n);
+void *altmem_memset_avx2(void *dst, int c, size_t n);
+void *altmem_memset_erms(void *dst, int c, size_t n);
+void *altmem_memset_sse2(void *dst, int c, size_t n);
+
+#endif

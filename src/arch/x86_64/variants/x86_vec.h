@@ -1,0 +1,359 @@
+/*
+ * Building blocks of the x86_64 SIMD variants, one vector width per translation
+ * unit: a variant file defines VEC_BITS (128, 256 or 512), is compiled with the
+ * matching flag (-mavx2, -mavx512f; SSE2 is the x86_64 baseline) and includes
+ * this header.  Each size class of a variant is then one call below, in the
+ * spirit of LLVM libc's memory_utils (head_tail, loop_and_tail).
+ *
+ * Assumptions:
+ *   - x86_64: unaligned loads and stores of every width are single instructions
+ *     (movdqu / vmovdqu / vmovdqu64), at the speed of aligned ones when they do
+ *     not cross a cache line (feature UAL, which every x86_64 CPU has).
+ *   - W = VEC_BITS / 8 bytes per vector.  "htK": K vectors from the start and K
+ *     from the end, overlapping in the middle, cover any n in [K*W, 2*K*W] with
+ *     no branch per byte.  Every block loads all it needs before its first store,
+ *     so the blocks up to 8*W are correct for overlapping memmove as well.
+ *   - Loops store to W-aligned destination addresses (a store that splits a cache
+ *     line costs a second access) and load unaligned.
+ *   - Non-temporal loops (movntdq) start at a 64-byte-aligned destination, so
+ *     every line they write is written whole, and end with sfence: afterwards
+ *     the stores are ordered like ordinary ones for other threads.
+ */
+#ifndef ALTMEM_X86_VEC_H
+#define ALTMEM_X86_VEC_H
+
+#include <immintrin.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "variants/ual/ual_access.h"
+#include "x86_variants.h"
+
+#ifndef VEC_BITS
+#error "define VEC_BITS (128, 256 or 512) before including x86_vec.h"
+#endif
+
+#define INL static inline __attribute__((always_inline))
+
+/* ---- One vector ---------------------------------------------------------- */
+
+#if VEC_BITS == 512
+#ifndef __AVX512F__
+#error "VEC_BITS 512 needs -mavx512f for this file"
+#endif
+typedef __m512i vec;
+#define W 64
+INL vec vld(const unsigned char *p) { return _mm512_loadu_si512((const void *)p); }
+INL void vst(unsigned char *p, vec v) { _mm512_storeu_si512((void *)p, v); }
+INL void vsta(unsigned char *p, vec v) { _mm512_store_si512((void *)p, v); }
+INL void vstnt(unsigned char *p, vec v) { _mm512_stream_si512((void *)p, v); }
+INL vec vsplat(uint64_t x) { return _mm512_set1_epi64((long long)x); }
+#elif VEC_BITS == 256
+#ifndef __AVX2__
+#error "VEC_BITS 256 needs -mavx2 for this file"
+#endif
+typedef __m256i vec;
+#define W 32
+INL vec vld(const unsigned char *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
+INL void vst(unsigned char *p, vec v) { _mm256_storeu_si256((__m256i *)(void *)p, v); }
+INL void vsta(unsigned char *p, vec v) { _mm256_store_si256((__m256i *)(void *)p, v); }
+INL void vstnt(unsigned char *p, vec v) { _mm256_stream_si256((__m256i *)(void *)p, v); }
+INL vec vsplat(uint64_t x) { return _mm256_set1_epi64x((long long)x); }
+#elif VEC_BITS == 128
+typedef __m128i vec;
+#define W 16
+INL vec vld(const unsigned char *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
+INL void vst(unsigned char *p, vec v) { _mm_storeu_si128((__m128i *)(void *)p, v); }
+INL void vsta(unsigned char *p, vec v) { _mm_store_si128((__m128i *)(void *)p, v); }
+INL void vstnt(unsigned char *p, vec v) { _mm_stream_si128((__m128i *)(void *)p, v); }
+INL vec vsplat(uint64_t x) { return _mm_set1_epi64x((long long)x); }
+#else
+#error "VEC_BITS must be 128, 256 or 512"
+#endif
+
+/* Fixed-width helpers every file may use (16 B is SSE2; 32 B needs AVX2). */
+INL __m128i ld16v(const unsigned char *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
+INL void st16v(unsigned char *p, __m128i v) { _mm_storeu_si128((__m128i *)(void *)p, v); }
+#if VEC_BITS >= 256
+INL __m256i ld32v(const unsigned char *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
+INL void st32v(unsigned char *p, __m256i v) { _mm256_storeu_si256((__m256i *)(void *)p, v); }
+#endif
+
+/* The byte c in every byte of a 64-bit word. */
+INL uint64_t splat8(int c) { return UINT64_C(0x0101010101010101) * (unsigned char)c; }
+
+/* ---- Copies up to 8 vectors: every byte loaded before any is stored ------ */
+
+/* n <= 16: two overlapping scalar accesses per class; 1..3 as three bytes. */
+INL void copy_upto16(unsigned char *d, const unsigned char *s, size_t n)
+{
+    if (n >= 8) {               /* [8, 16]: 8 + 8 */
+        uint64_t a = ld64(s), b = ld64(s + n - 8);
+        st64(d, a);
+        st64(d + n - 8, b);
+    } else if (n >= 4) {        /* [4, 7]: 4 + 4 */
+        uint32_t a = ld32(s), b = ld32(s + n - 4);
+        st32(d, a);
+        st32(d + n - 4, b);
+    } else if (n) {             /* [1, 3]: first, middle, last byte */
+        unsigned char a = s[0], m = s[n >> 1], b = s[n - 1];
+        d[0] = a;
+        d[n >> 1] = m;
+        d[n - 1] = b;
+    }
+}
+
+/* n in [16, 32]: 16 + 16 */
+INL void copy_ht16(unsigned char *d, const unsigned char *s, size_t n)
+{
+    __m128i a = ld16v(s), b = ld16v(s + n - 16);
+    st16v(d, a);
+    st16v(d + n - 16, b);
+}
+
+#if VEC_BITS >= 256
+/* n in [32, 64]: 32 + 32 */
+INL void copy_ht32(unsigned char *d, const unsigned char *s, size_t n)
+{
+    __m256i a = ld32v(s), b = ld32v(s + n - 32);
+    st32v(d, a);
+    st32v(d + n - 32, b);
+}
+#endif
+
+/* n in [W, 2W] */
+INL void vcopy_ht1(unsigned char *d, const unsigned char *s, size_t n)
+{
+    vec a = vld(s), z = vld(s + n - W);
+    vst(d, a);
+    vst(d + n - W, z);
+}
+
+/* n in [2W, 4W] */
+INL void vcopy_ht2(unsigned char *d, const unsigned char *s, size_t n)
+{
+    vec a = vld(s), b = vld(s + W);
+    vec y = vld(s + n - 2 * W), z = vld(s + n - W);
+    vst(d, a);
+    vst(d + W, b);
+    vst(d + n - 2 * W, y);
+    vst(d + n - W, z);
+}
+
+/* n in [4W, 8W] */
+INL void vcopy_ht4(unsigned char *d, const unsigned char *s, size_t n)
+{
+    vec a = vld(s), b = vld(s + W), c = vld(s + 2 * W), e = vld(s + 3 * W);
+    const unsigned char *t = s + n - 4 * W;
+    vec w = vld(t), x = vld(t + W), y = vld(t + 2 * W), z = vld(t + 3 * W);
+    unsigned char *u = d + n - 4 * W;
+    vst(d, a);
+    vst(d + W, b);
+    vst(d + 2 * W, c);
+    vst(d + 3 * W, e);
+    vst(u, w);
+    vst(u + W, x);
+    vst(u + 2 * W, y);
+    vst(u + 3 * W, z);
+}
+
+/* ---- Loops: n > 8W --------------------------------------------------------- */
+
+/* Forward; correct unless dst lies inside (src, src + n).  The first vector and
+   the last four are loaded up front and stored last, so that the loop may start
+   at a W-aligned dst and stop as soon as at most 4W bytes remain, and so that
+   no store lands on source bytes still to be read when dst < src. */
+INL void vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
+{
+    unsigned char *d0 = d, *de = d + n;
+    const unsigned char *se = s + n;
+    vec h = vld(s);
+    vec t0 = vld(se - 4 * W), t1 = vld(se - 3 * W), t2 = vld(se - 2 * W), t3 = vld(se - W);
+    size_t skip = W - ((uintptr_t)d & (W - 1));        /* 1..W: dst aligned after it */
+    d += skip;
+    s += skip;
+    n -= skip;
+    for (; n > 4 * W; n -= 4 * W, d += 4 * W, s += 4 * W) {   /* 4W per iteration */
+        vec a = vld(s), b = vld(s + W), c = vld(s + 2 * W), e = vld(s + 3 * W);
+        vsta(d, a);
+        vsta(d + W, b);
+        vsta(d + 2 * W, c);
+        vsta(d + 3 * W, e);
+    }
+    vst(de - 4 * W, t0);
+    vst(de - 3 * W, t1);
+    vst(de - 2 * W, t2);
+    vst(de - W, t3);
+    vst(d0, h);
+}
+
+/* Backward; correct unless dst lies below src inside its range.  Mirror image
+   of vcopy_fwd: the first four vectors and the last one up front. */
+INL void vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
+{
+    unsigned char *de = d + n;
+    vec t = vld(s + n - W);
+    vec h0 = vld(s), h1 = vld(s + W), h2 = vld(s + 2 * W), h3 = vld(s + 3 * W);
+    n -= (uintptr_t)de & (W - 1);                      /* d + n aligned now */
+    for (; n > 4 * W; n -= 4 * W) {                    /* 4W per iteration, from the end */
+        const unsigned char *p = s + n - 4 * W;
+        unsigned char *q = d + n - 4 * W;
+        vec a = vld(p), b = vld(p + W), c = vld(p + 2 * W), e = vld(p + 3 * W);
+        vsta(q + 3 * W, e);
+        vsta(q + 2 * W, c);
+        vsta(q + W, b);
+        vsta(q, a);
+    }
+    vst(d, h0);
+    vst(d + W, h1);
+    vst(d + 2 * W, h2);
+    vst(d + 3 * W, h3);
+    vst(de - W, t);
+}
+
+/* Forward with non-temporal stores; only for regions that do not overlap and
+   n > 8W (>= 128 bytes).  The first 64 bytes and the last 4W go through the
+   cache as ordinary stores; between them whole 64-byte lines are streamed. */
+INL void vcopy_fwd_nt(unsigned char *d, const unsigned char *s, size_t n)
+{
+    unsigned char *de = d + n;
+    const unsigned char *se = s + n;
+    vec t0 = vld(se - 4 * W), t1 = vld(se - 3 * W), t2 = vld(se - 2 * W), t3 = vld(se - W);
+    for (size_t k = 0; k < 64; k += W)                 /* head: first 64 bytes */
+        vst(d + k, vld(s + k));
+    size_t skip = 64 - ((uintptr_t)d & 63);            /* 1..64: dst line-aligned after it */
+    d += skip;
+    s += skip;
+    n -= skip;
+    for (; n > 4 * W; n -= 4 * W, d += 4 * W, s += 4 * W) {
+        vec a = vld(s), b = vld(s + W), c = vld(s + 2 * W), e = vld(s + 3 * W);
+        vstnt(d, a);
+        vstnt(d + W, b);
+        vstnt(d + 2 * W, c);
+        vstnt(d + 3 * W, e);
+    }
+    _mm_sfence();
+    vst(de - 4 * W, t0);
+    vst(de - 3 * W, t1);
+    vst(de - 2 * W, t2);
+    vst(de - W, t3);
+}
+
+/* ---- String instructions (ERMS) ---------------------------------------------- */
+
+INL void rep_movsb(unsigned char *d, const unsigned char *s, size_t n)
+{
+    __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+}
+
+INL void rep_stosb(unsigned char *d, int c, size_t n)
+{
+    __asm__ volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(c) : "memory");
+}
+
+/* ---- Sets ------------------------------------------------------------------------ */
+
+/* n <= 16 */
+INL void set_upto16(unsigned char *d, uint64_t v, size_t n)
+{
+    if (n >= 8) {               /* [8, 16]: 8 + 8 */
+        st64(d, v);
+        st64(d + n - 8, v);
+    } else if (n >= 4) {        /* [4, 7]: 4 + 4 */
+        st32(d, (uint32_t)v);
+        st32(d + n - 4, (uint32_t)v);
+    } else if (n) {             /* [1, 3]: first, middle, last byte */
+        d[0] = (unsigned char)v;
+        d[n >> 1] = (unsigned char)v;
+        d[n - 1] = (unsigned char)v;
+    }
+}
+
+/* n in [16, 32] */
+INL void set_ht16(unsigned char *d, uint64_t v, size_t n)
+{
+    __m128i x = _mm_set1_epi64x((long long)v);
+    st16v(d, x);
+    st16v(d + n - 16, x);
+}
+
+#if VEC_BITS >= 256
+/* n in [32, 64] */
+INL void set_ht32(unsigned char *d, uint64_t v, size_t n)
+{
+    __m256i x = _mm256_set1_epi64x((long long)v);
+    st32v(d, x);
+    st32v(d + n - 32, x);
+}
+#endif
+
+/* n in [W, 2W] */
+INL void vset_ht1(unsigned char *d, vec x, size_t n)
+{
+    vst(d, x);
+    vst(d + n - W, x);
+}
+
+/* n in [2W, 4W] */
+INL void vset_ht2(unsigned char *d, vec x, size_t n)
+{
+    vst(d, x);
+    vst(d + W, x);
+    vst(d + n - 2 * W, x);
+    vst(d + n - W, x);
+}
+
+/* n in [4W, 8W] */
+INL void vset_ht4(unsigned char *d, vec x, size_t n)
+{
+    unsigned char *u = d + n - 4 * W;
+    vst(d, x);
+    vst(d + W, x);
+    vst(d + 2 * W, x);
+    vst(d + 3 * W, x);
+    vst(u, x);
+    vst(u + W, x);
+    vst(u + 2 * W, x);
+    vst(u + 3 * W, x);
+}
+
+/* n > 8W: one unaligned vector, a W-aligned loop of 4W, the last 4W unaligned. */
+INL void vset_loop(unsigned char *d, vec x, size_t n)
+{
+    unsigned char *de = d + n;
+    vst(d, x);
+    d += W - ((uintptr_t)d & (W - 1));
+    for (; (size_t)(de - d) > 4 * W; d += 4 * W) {
+        vsta(d, x);
+        vsta(d + W, x);
+        vsta(d + 2 * W, x);
+        vsta(d + 3 * W, x);
+    }
+    vst(de - 4 * W, x);
+    vst(de - 3 * W, x);
+    vst(de - 2 * W, x);
+    vst(de - W, x);
+}
+
+/* n > 8W, non-temporal: the first 64 bytes and the last 4W cached, whole lines
+   streamed between them. */
+INL void vset_nt(unsigned char *d, vec x, size_t n)
+{
+    unsigned char *de = d + n;
+    for (size_t k = 0; k < 64; k += W)
+        vst(d + k, x);
+    d += 64 - ((uintptr_t)d & 63);
+    for (; (size_t)(de - d) > 4 * W; d += 4 * W) {
+        vstnt(d, x);
+        vstnt(d + W, x);
+        vstnt(d + 2 * W, x);
+        vstnt(d + 3 * W, x);
+    }
+    _mm_sfence();
+    vst(de - 4 * W, x);
+    vst(de - 3 * W, x);
+    vst(de - 2 * W, x);
+    vst(de - W, x);
+}
+
+#endif
