@@ -1,0 +1,934 @@
+/*
+ * altmem_copy_user / altmem_clear_user: exact return values and destination
+ * contents with an inaccessible page at every position relative to the buffers
+ * (tests/uaccess/ua_lib.h explains the check).  Every runnable variant, called
+ * straight from the variant table, and the public entry points.
+ *
+ *   src_hole  copy: the source's hole (PROT_NONE, unmapped) begins at every byte
+ *             k = 0..n of the buffer, right after it, or the buffer starts inside
+ *             or right after the hole; the destination at the same and at another
+ *             alignment mod 16
+ *   dst_hole  copy and clear: the same with the destination's hole (PROT_NONE,
+ *             unmapped, read-only)
+ *   both      copy: holes on both sides at different points; the earlier decides
+ *   wild      the zero page, the last page and (x86_64) non-canonical pointers:
+ *             r == n, nothing written; n == 0 touches nothing
+ *   null_dst  copy and clear to NULL: r == n
+ *             (wild and null_dst are left out under UBSan: a known bug, see
+ *             part_null_dst)
+ *   large     up to 4 MiB (1 MiB with --quick) with the hole near the end
+ *   sigbus    a file mapping truncated after mmap: copy from it (MAP_SHARED and
+ *             MAP_PRIVATE) and clear into it (MAP_SHARED) stop at the end of the
+ *             file's last page, bytes past EOF in that page read as zero
+ *   null_src  copy from NULL: r == n, nothing written.  A KNOWN BUG today (see
+ *             part_null_src), so only run when named with --part
+ *
+ *   test_uaccess [--quick] [--only NAME] [--part NAME] [-v] | --self-test
+ *
+ * --self-test feeds deliberately broken implementations to the same parts (each
+ * in a child process) and fails unless every one is caught.
+ * Exit status 0 pass, 1 failure, 2 usage or set-up error.
+ */
+#define _GNU_SOURCE
+#include "uaccess/ua_lib.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef UA_UBSAN
+#define UA_UBSAN 0 /* tests/uaccess.cmake defines it to 1 in UndefinedBehaviorSanitizer builds */
+#endif
+
+/* ---- Ranges --------------------------------------------------------------------- */
+
+static struct {
+    size_t all_k_max;   /* every hole position k = 0..n for n up to this       */
+    size_t dense_max;   /* every size up to this                               */
+    size_t n_sizes;     /* about this many sizes above dense_max, up to 2 pages */
+    size_t edge;        /* for larger n: k = 0..edge and n-edge..n              */
+    size_t after;       /* buffer starts 0..after-1 bytes past the hole         */
+    size_t large_max;
+} lim = {300, 300, 200, 24, 16, 4u << 20};
+
+static void set_quick(void)
+{
+    lim.all_k_max = 40;
+    lim.dense_max = 64;
+    lim.n_sizes = 24;
+    lim.edge = 8;
+    lim.after = 4;
+    lim.large_max = 1u << 20;
+}
+
+/* Sizes 0..dense_max, then about n_sizes more up to 2 pages + 64, and the
+   neighbours of the powers of two and of the page size; ascending, unique. */
+static size_t sizes(size_t *out, size_t cap)
+{
+    size_t k = 0, P = ua_page, top = 2 * P + 64;
+    for (size_t n = 0; n <= lim.dense_max && k < cap; n++)
+        out[k++] = n;
+    size_t stride = (top - lim.dense_max) / lim.n_sizes;
+    stride |= 1; /* odd: every residue mod 16 comes up */
+    for (size_t n = lim.dense_max + stride; n <= top && k < cap; n += stride)
+        out[k++] = n;
+    for (size_t p = 128; p <= 2 * P && k + 3 <= cap; p *= 2)
+        for (size_t d = 0; d < 3; d++)
+            if (p + d - 1 > lim.dense_max)
+                out[k++] = p + d - 1;
+    /* sort + unique (small n: insertion sort) */
+    for (size_t i = 1; i < k; i++)
+        for (size_t j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            size_t t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    size_t u = 0;
+    for (size_t i = 0; i < k; i++)
+        if (!u || out[u - 1] != out[i])
+            out[u++] = out[i];
+    return u;
+}
+
+/* Hole positions k (index of the buffer's first inaccessible byte) for size n:
+   every one for small n, else both edges, the page and power-of-two points,
+   the middle and a few pseudo-random ones.  Ascending, unique, all <= n. */
+static size_t positions(size_t n, size_t *out, size_t cap)
+{
+    size_t k = 0;
+    if (n <= lim.all_k_max) {
+        for (size_t i = 0; i <= n && k < cap; i++)
+            out[k++] = i;
+        return k;
+    }
+    for (size_t i = 0; i <= lim.edge && k < cap; i++)
+        out[k++] = i;
+    for (size_t i = n - lim.edge; i <= n && k < cap; i++)
+        out[k++] = i;
+    size_t pts[] = {ua_page - 1, ua_page, ua_page + 1, 63, 64, 65, 255, 256, 257, n / 2 - 1, n / 2, n / 2 + 1};
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0] && k < cap; i++)
+        if (pts[i] <= n)
+            out[k++] = pts[i];
+    uint64_t x = n * UINT64_C(0x9e3779b97f4a7c15) + 1;
+    for (int i = 0; i < 8 && k < cap; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        out[k++] = (size_t)(x % (n + 1));
+    }
+    for (size_t i = 1; i < k; i++)
+        for (size_t j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            size_t t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    size_t u = 0;
+    for (size_t i = 0; i < k; i++)
+        if (!u || out[u - 1] != out[i])
+            out[u++] = out[i];
+    return u;
+}
+
+/* ---- Buffers ---------------------------------------------------------------------- */
+
+#define LO_PAGES 3
+#define HI_PAGES 3
+
+static struct ua_arena src_open, dst_open;
+static struct ua_arena src_hole[2];        /* PROT_NONE, unmapped */
+static struct ua_arena dst_hole[3];        /* PROT_NONE, unmapped, read-only */
+static const enum ua_kind src_kinds[2] = {UA_PROT_NONE, UA_UNMAPPED};
+static const enum ua_kind dst_kinds[3] = {UA_PROT_NONE, UA_UNMAPPED, UA_READONLY};
+
+static void make_arenas(void)
+{
+    ua_arena_make(&src_open, UA_OPEN, 1, LO_PAGES, HI_PAGES, 0x5eed0001);
+    ua_arena_make(&dst_open, UA_OPEN, 0, LO_PAGES, HI_PAGES, 0);
+    for (int i = 0; i < 2; i++)
+        ua_arena_make(&src_hole[i], src_kinds[i], 1, LO_PAGES, HI_PAGES, 0x5eed0002 + (uint64_t)i);
+    for (int i = 0; i < 3; i++)
+        ua_arena_make(&dst_hole[i], dst_kinds[i], 0, LO_PAGES, HI_PAGES, 0);
+}
+
+/* A hole that was munmap'd can be refilled by a later mapping of this process
+   (stdio, a thread stack); then "unmapped" would no longer be what is tested. */
+static int arenas_intact(void)
+{
+    for (int i = 0; i < 2; i++)
+        if (!ua_arena_intact(&src_hole[i]))
+            return 0;
+    for (int i = 0; i < 3; i++)
+        if (!ua_arena_intact(&dst_hole[i]))
+            return 0;
+    return 1;
+}
+
+/* Where the side without a hole goes: one page into its arena, at residue
+   `mod` mod 16 (so n up to 2 pages + 64 and the margins stay inside). */
+static unsigned char *open_at(const struct ua_arena *a, size_t mod)
+{
+    return a->lo + ua_page + mod % 16;
+}
+
+/* ---- Parts ---------------------------------------------------------------------------- */
+
+/* The placements of a buffer of n bytes against one side's hole: the hole begins
+   at byte k of the buffer (buffer at hole - k), the buffer begins inside the hole,
+   or it begins right after the hole.  Calls fn for each placement. */
+typedef void place_fn(struct ua_ctx *c, unsigned char *p, size_t n, void *arg);
+
+static void for_each_placement(struct ua_ctx *c, const struct ua_arena *a, size_t n, place_fn *fn, void *arg)
+{
+    size_t ks[128];
+    size_t nk = positions(n, ks, sizeof ks / sizeof ks[0]);
+    for (size_t i = 0; i < nk && !c->stop; i++)
+        fn(c, a->hole - ks[i], n, arg);
+    if (n == 0)
+        return;
+    static const size_t inside[] = {1, 7, 8, 9};
+    for (size_t i = 0; i < sizeof inside / sizeof inside[0]; i++)
+        fn(c, a->hole + inside[i], n, arg);
+    fn(c, a->hole + ua_page - 1, n, arg);
+    for (size_t j = 0; j < lim.after; j++)
+        fn(c, a->hole + ua_page + j, n, arg);
+}
+
+struct copy_arg {
+    const struct ua_arena *hole_side; /* the arena with the hole   */
+    const struct ua_arena *other;     /* the other side (no hole)  */
+    int hole_is_src;
+};
+
+/* The other side at the same residue mod 16 as p (words line up), and at another
+   one that rotates with n and p (the shift-and-merge and unaligned paths). */
+static void copy_placed(struct ua_ctx *c, unsigned char *p, size_t n, void *argp)
+{
+    const struct copy_arg *a = argp;
+    size_t same = (uintptr_t)p % 16;
+    size_t other = (same + 1 + (n + (uintptr_t)p) % 15) % 16;
+    size_t mods[2] = {same, other};
+    for (int i = 0; i < 2 && !c->stop; i++) {
+        unsigned char *q = open_at(a->other, mods[i]);
+        if (a->hole_is_src)
+            ua_case(c, q, a->other, p, a->hole_side, n);
+        else
+            ua_case(c, p, a->hole_side, q, a->other, n);
+    }
+}
+
+static void clear_placed(struct ua_ctx *c, unsigned char *p, size_t n, void *argp)
+{
+    ua_case(c, p, argp, NULL, NULL, n);
+}
+
+static size_t nsizes;
+static size_t size_list[1024];
+
+static void part_src_hole(struct ua_ctx *c)
+{
+    if (c->im->r != ALTMEM_COPY_USER)
+        return;
+    for (int h = 0; h < 2 && !c->stop; h++) {
+        struct copy_arg a = {&src_hole[h], &dst_open, 1};
+        for (size_t i = 0; i < nsizes && !c->stop; i++)
+            for_each_placement(c, &src_hole[h], size_list[i], copy_placed, &a);
+    }
+}
+
+static void part_dst_hole(struct ua_ctx *c)
+{
+    for (int h = 0; h < 3 && !c->stop; h++) {
+        struct copy_arg a = {&dst_hole[h], &src_open, 0};
+        for (size_t i = 0; i < nsizes && !c->stop; i++) {
+            if (c->im->r == ALTMEM_COPY_USER)
+                for_each_placement(c, &dst_hole[h], size_list[i], copy_placed, &a);
+            else
+                for_each_placement(c, &dst_hole[h], size_list[i], clear_placed, &dst_hole[h]);
+        }
+    }
+}
+
+static void part_both(struct ua_ctx *c)
+{
+    if (c->im->r != ALTMEM_COPY_USER)
+        return;
+    static const size_t ns_full[] = {1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 63, 64, 65, 100, 255, 256, 257, 1000};
+    static const size_t ns_quick[] = {1, 7, 8, 9, 16, 17, 33, 64, 65, 257};
+    const size_t *ns = ua_quick ? ns_quick : ns_full;
+    size_t nn = ua_quick ? sizeof ns_quick / sizeof ns_quick[0] : sizeof ns_full / sizeof ns_full[0];
+    /* src PROT_NONE against every destination kind, and src unmapped against dst PROT_NONE */
+    static const int pairs[4][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 0}};
+    for (int pi = 0; pi < 4 && !c->stop; pi++) {
+        const struct ua_arena *sa = &src_hole[pairs[pi][0]], *da = &dst_hole[pairs[pi][1]];
+        for (size_t i = 0; i < nn + 2 && !c->stop; i++) {
+            size_t n = i < nn ? ns[i] : i == nn ? ua_page : 2 * ua_page;
+            size_t pts[] = {0, 1, 7, 8, 9, 15, 16, 17, n / 2, n - 1, n};
+            for (size_t x = 0; x < sizeof pts / sizeof pts[0]; x++)
+                for (size_t y = 0; y < sizeof pts / sizeof pts[0] && !c->stop; y++) {
+                    if (pts[x] > n || pts[y] > n)
+                        continue;
+                    ua_case(c, da->hole - pts[y], da, sa->hole - pts[x], sa, n);
+                }
+        }
+    }
+}
+
+/* Pointers no program may touch.  r must be n (the first byte faults) and the
+   good side unchanged; with n == 0 nothing is touched at all. */
+static void part_wild(struct ua_ctx *c)
+{
+    /* NULL has parts of its own (null_dst, null_src). */
+    uintptr_t wild[] = {
+        1, 4095, UINTPTR_MAX - 4095,
+#if defined(__x86_64__)
+        UINT64_C(0x0000800000000000), /* first non-canonical address: #GP, si_code SI_KERNEL */
+        UINT64_C(0x8000000000000000),
+        UINT64_C(0xffff800000000000), /* the kernel's half */
+#endif
+    };
+    static const size_t ns[] = {0, 1, 7, 8, 16, 17, 100, 4096, SIZE_MAX / 4};
+    int sides = c->im->r == ALTMEM_COPY_USER ? 2 : 1;
+    for (size_t w = 0; w < sizeof wild / sizeof wild[0] && !c->stop; w++)
+        for (size_t i = 0; i < sizeof ns / sizeof ns[0] && !c->stop; i++)
+            for (int side = 0; side < sides && !c->stop; side++) {
+                /* side 0: the destination is wild; 1: the source is */
+                size_t n = ns[i], r;
+                unsigned char *bad = (unsigned char *)wild[w];
+                unsigned char *d = side ? open_at(&dst_open, w) : bad;
+                const unsigned char *s = side ? bad : open_at(&src_open, i);
+                ua_cur_begin(c, d, s, n);
+                r = c->im->r == ALTMEM_CLEAR_USER ? c->im->clear(d, n) : c->im->copy(d, s, n);
+                ua_cur_end();
+                c->cases++;
+                if (r != n) {
+                    ua_fail(c);
+                    if (c->failures <= c->max_print && !c->quiet)
+                        printf("FAIL %s/%s [wild] n=%zu %s=%#lx: expected r=%zu, got r=%zu\n",
+                               altmem_routine_name(c->im->r), c->im->name, n, side ? "src" : "dst",
+                               (unsigned long)wild[w], n, r);
+                }
+                /* The good destination must be untouched (the check's own r is
+                   passed as expected: only the contents are judged here). */
+                if (side) {
+                    size_t m = n > 4096 ? 4096 : n;
+                    ua_check_dst(c, d, &dst_open, NULL, m, 0, m, "src=wild");
+                }
+            }
+}
+
+/* Copy and clear to NULL: r == n.  Under UBSan a KNOWN BUG (reported with
+   issue 5's tests): the variants and the fix-up do C pointer arithmetic on the
+   caller's pointers (NULL + i, 1 - 1, the last page + n), which UBSan reports
+   for exactly the pointers copy_user exists to survive; so there this part and
+   part_wild are left out of the default run and CTest runs them as
+   uaccess.known_bug_ubsan_null and uaccess.known_bug_ubsan_wild. */
+static void part_null_dst(struct ua_ctx *c)
+{
+    static const size_t ns[] = {0, 1, 7, 8, 16, 17, 100, 4096, SIZE_MAX / 4};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0] && !c->stop; i++) {
+        size_t n = ns[i];
+        const unsigned char *s = open_at(&src_open, i);
+        ua_cur_begin(c, NULL, s, n);
+        size_t r = c->im->r == ALTMEM_CLEAR_USER ? c->im->clear(NULL, n) : c->im->copy(NULL, s, n);
+        ua_cur_end();
+        c->cases++;
+        if (r != n) {
+            ua_fail(c);
+            if (c->failures <= c->max_print && !c->quiet)
+                printf("FAIL %s/%s [null_dst] n=%zu dst=NULL: expected r=%zu, got r=%zu\n",
+                       altmem_routine_name(c->im->r), c->im->name, n, n, r);
+        }
+    }
+}
+
+/* KNOWN BUG (src/uaccess/uaccess_bytes.c, reported with issue 5's tests): the
+   fix-up takes src == NULL to mean "clear", so copy_user(dst, NULL, n) zeroes
+   dst and returns 0 instead of returning n and writing nothing.  Not in the
+   default run; CTest runs it as uaccess.known_bug_null_src, which is expected
+   to fail until the fix-up tells clear from copy some other way. */
+static void part_null_src(struct ua_ctx *c)
+{
+    if (c->im->r != ALTMEM_COPY_USER)
+        return;
+    static const size_t ns[] = {1, 7, 8, 16, 17, 100, 4096};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0] && !c->stop; i++) {
+        size_t n = ns[i];
+        unsigned char *d = open_at(&dst_open, i);
+        ua_cur_begin(c, d, NULL, n);
+        size_t r = c->im->copy(d, NULL, n);
+        ua_cur_end();
+        c->cases++;
+        ua_check_dst(c, d, &dst_open, NULL, n, 0, r, "src=NULL");
+    }
+}
+
+static void part_large(struct ua_ctx *c)
+{
+    static struct ua_arena ls, ld[2], lsrc_open, ldst_open;
+    static int made;
+    size_t pages = lim.large_max / ua_page + 1;
+    if (!made) {
+        ua_arena_make(&ls, UA_PROT_NONE, 1, pages, 1, 0x5eed0010);
+        ua_arena_make(&ld[0], UA_PROT_NONE, 0, pages, 1, 0);
+        ua_arena_make(&ld[1], UA_READONLY, 0, pages, 1, 0);
+        ua_arena_make(&lsrc_open, UA_OPEN, 1, pages, 1, 0x5eed0011);
+        ua_arena_make(&ldst_open, UA_OPEN, 0, pages, 1, 0);
+        made = 1;
+    }
+    size_t nss[] = {lim.large_max / 4 + 5, lim.large_max / 2 - 1, lim.large_max};
+    for (size_t i = 0; i < 3 && !c->stop; i++) {
+        size_t n = nss[i];
+        size_t ks[] = {n, n - 1, n - 3, n - 8, n / 2 + 5, 0};
+        for (size_t j = 0; j < sizeof ks / sizeof ks[0] && !c->stop; j++) {
+            size_t k = ks[j];
+            if (c->im->r == ALTMEM_COPY_USER) {
+                ua_case(c, ldst_open.lo + 3, &ldst_open, ls.hole - k, &ls, n);
+                ua_case(c, ld[j & 1].hole - k, &ld[j & 1], lsrc_open.lo + 5, &lsrc_open, n);
+            } else {
+                ua_case(c, ld[j & 1].hole - k, &ld[j & 1], NULL, NULL, n);
+            }
+        }
+    }
+}
+
+/* ---- SIGBUS: a file mapping truncated after mmap ----------------------------------------- */
+
+static int tmp_file(void)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/altmem-uaccess-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0)
+        ua_die("mkstemp");
+    unlink(path);
+    return fd;
+}
+
+static void write_all(int fd, const unsigned char *p, size_t n, off_t off)
+{
+    while (n) {
+        ssize_t w = pwrite(fd, p, n, off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            ua_die("pwrite");
+        p += w;
+        n -= (size_t)w;
+        off += w;
+    }
+}
+
+#define FILE_PAGES 4
+
+static void part_sigbus(struct ua_ctx *c)
+{
+    static int fd = -1;
+    static unsigned char *content, *ref;
+    static struct ua_arena d_open;
+    size_t P = ua_page, F = FILE_PAGES * P;
+    if (fd < 0) {
+        fd = tmp_file();
+        content = malloc(F);
+        ref = malloc(F);
+        if (!content || !ref)
+            ua_die("malloc");
+        /* Random bytes that are never UA_BG, from the source arena's generator. */
+        memcpy(content, src_open.lo, F);
+        ua_arena_make(&d_open, UA_OPEN, 0, FILE_PAGES + 1, FILE_PAGES + 1, 0);
+    }
+    size_t lens_full[] = {0, 1, 100, P - 1, P, P + 1, 2 * P + 777, 3 * P, 3 * P + 1, F - 1};
+    size_t lens_quick[] = {0, 1, P, 2 * P + 777, F - 1};
+    size_t *lens = ua_quick ? lens_quick : lens_full;
+    size_t nlens = ua_quick ? sizeof lens_quick / sizeof lens_quick[0] : sizeof lens_full / sizeof lens_full[0];
+    for (size_t li = 0; li < nlens && !c->stop; li++) {
+        size_t L = lens[li], R = (L + P - 1) / P * P;
+        /* What reading the mapping gives: the file up to L, zeros to the end of
+           that page, SIGBUS from R on. */
+        memcpy(ref, content, L);
+        memset(ref + L, 0, F - L);
+        for (int mode = 0; mode < 3 && !c->stop; mode++) {
+            /* mode 0: copy from MAP_SHARED, 1: copy from MAP_PRIVATE, 2: clear into MAP_SHARED */
+            if ((mode == 2) != (c->im->r == ALTMEM_CLEAR_USER))
+                continue;
+            if (ftruncate(fd, 0) || ftruncate(fd, (off_t)F))
+                ua_die("ftruncate");
+            write_all(fd, content, F, 0);
+            int prot = mode == 2 ? PROT_READ | PROT_WRITE : PROT_READ;
+            unsigned char *m = mmap(NULL, F, prot, mode == 1 ? MAP_PRIVATE : MAP_SHARED, fd, 0);
+            if (m == MAP_FAILED)
+                ua_die("mmap file");
+            if (ftruncate(fd, (off_t)L))
+                ua_die("ftruncate");
+            size_t offs[] = {0, 1, 7, 8, 13, R ? R - 1 : 0, R ? R - 8 : 0, R ? R - 100 : 0, R, R + 1};
+            size_t ns[] = {0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 64, 65, 100, 101, 257, P - 1, P, P + 1, 2 * P + 3, F};
+            size_t nns = ua_quick ? 12 : sizeof ns / sizeof ns[0];
+            for (size_t oi = 0; oi < sizeof offs / sizeof offs[0] && !c->stop; oi++) {
+                size_t so = offs[oi];
+                if (so > F)
+                    continue;
+                for (size_t ni = 0; ni < nns && !c->stop; ni++) {
+                    size_t n = ns[ni];
+                    if (so + n > F)
+                        continue;
+                    size_t done = so >= R ? 0 : (R - so < n ? R - so : n);
+                    char desc[96];
+                    snprintf(desc, sizeof desc, "file mapping (%s, EOF %zu) + %zu",
+                             mode == 0 ? "MAP_SHARED" : mode == 1 ? "MAP_PRIVATE" : "MAP_SHARED, clear", L, so);
+                    if (mode < 2) {
+                        unsigned char *d = d_open.lo + (so + n) % 16;
+                        ua_cur_begin(c, d, m + so, n);
+                        size_t r = c->im->copy(d, m + so, n);
+                        ua_cur_end();
+                        c->cases++;
+                        ua_check_dst(c, d, &d_open, ref + so, n, done, r, desc);
+                        continue;
+                    }
+                    ua_cur_begin(c, m + so, NULL, n);
+                    size_t r = c->im->clear(m + so, n);
+                    ua_cur_end();
+                    c->cases++;
+                    /* The mapping can be read up to R: zeros in [so, so + done),
+                       the file (or zeros past EOF) elsewhere. */
+                    size_t wrong = 0, first = 0;
+                    for (size_t i = 0; i < R; i++) {
+                        unsigned char want = i >= so && i < so + done ? 0 : ref[i];
+                        if (m[i] != want && !wrong++)
+                            first = i;
+                    }
+                    if (r != n - done || wrong) {
+                        ua_fail(c);
+                        if (c->failures <= c->max_print && !c->quiet)
+                            printf("FAIL %s/%s [sigbus] n=%zu %s: expected r=%zu, got r=%zu; %zu bytes wrong, "
+                                   "first at file offset %zu\n",
+                                   altmem_routine_name(c->im->r), c->im->name, n, desc, n - done, r, wrong, first);
+                    }
+                    /* Back to the file's contents for the next case. */
+                    if (so < R)
+                        memcpy(m + so, ref + so, (so + n < R ? so + n : R) - so);
+                }
+            }
+            if (mode == 2) {
+                /* Writes into the last page past EOF must not have grown the file. */
+                struct stat st;
+                if (fstat(fd, &st) || (size_t)st.st_size != L) {
+                    ua_fail(c);
+                    if (!c->quiet)
+                        printf("FAIL %s/%s [sigbus] file size %lld after clear_user, expected %zu\n",
+                               altmem_routine_name(c->im->r), c->im->name, (long long)st.st_size, L);
+                }
+            }
+            munmap(m, F);
+        }
+    }
+}
+
+/* ---- Driver ------------------------------------------------------------------------------ */
+
+struct part {
+    const char *name;
+    void (*run)(struct ua_ctx *c);
+    int known_bug; /* only with --part: shows a bug in src/ (see the part) */
+};
+
+static const struct part parts[] = {
+    {"src_hole", part_src_hole, 0}, {"dst_hole", part_dst_hole, 0}, {"both", part_both, 0},
+    {"wild", part_wild, UA_UBSAN},         {"large", part_large, 0},       {"sigbus", part_sigbus, 0},
+    {"null_dst", part_null_dst, UA_UBSAN}, {"null_src", part_null_src, 1},
+};
+#define NPARTS (sizeof parts / sizeof parts[0])
+
+static const struct part *find_part(const char *name)
+{
+    for (size_t p = 0; p < NPARTS; p++)
+        if (strcmp(parts[p].name, name) == 0)
+            return &parts[p];
+    return NULL;
+}
+
+static void run_parts(struct ua_ctx *c, const char *only_part)
+{
+    for (size_t p = 0; p < NPARTS && !c->stop; p++) {
+        if (only_part ? strcmp(only_part, parts[p].name) != 0 : parts[p].known_bug)
+            continue;
+        unsigned long cases = c->cases, fails = c->failures;
+        double t = ua_now();
+        c->part = parts[p].name;
+        parts[p].run(c);
+        size_t stray = ua_sweep();
+        if (stray) {
+            ua_fail(c);
+            if (!c->quiet)
+                printf("FAIL %s/%s [%s]: %zu destination bytes written outside every case's window\n",
+                       altmem_routine_name(c->im->r), c->im->name, parts[p].name, stray);
+        }
+        if (!arenas_intact()) {
+            printf("test_uaccess: an unmapped hole was mapped again during [%s]: set-up error\n", parts[p].name);
+            exit(2);
+        }
+        if (ua_verbose)
+            printf("    %-10s %-18s %-9s %9lu cases %6lu failures %7.2f s\n", altmem_routine_name(c->im->r),
+                   c->im->name, parts[p].name, c->cases - cases, c->failures - fails, ua_now() - t);
+    }
+}
+
+/* ---- Negative controls ------------------------------------------------------------------- */
+
+static altmem_copy_user_fn *real_copy;
+static altmem_clear_user_fn *real_clear;
+
+static size_t bk_round8(void *d, const void *s, size_t n)
+{
+    size_t r = real_copy(d, s, n);
+    if (r % 8)
+        r = r + 8 - r % 8 > n ? n : r + 8 - r % 8; /* the kernel's old 8-byte granularity */
+    return r;
+}
+
+static size_t bk_past_prefix(void *d, const void *s, size_t n)
+{
+    size_t r = real_copy(d, s, n);
+    if (r)
+        real_clear((unsigned char *)d + n - r, 1); /* writes the first byte not done, if it can */
+    return r;
+}
+
+static size_t bk_ret0(void *d, const void *s, size_t n)
+{
+    real_copy(d, s, n);
+    return 0;
+}
+
+static size_t bk_ret_n(void *d, const void *s, size_t n)
+{
+    return real_copy(d, s, n) ? n : 0; /* any fault: "nothing done" */
+}
+
+static size_t bk_off_by_one(void *d, const void *s, size_t n)
+{
+    size_t r = real_copy(d, s, n);
+    return r && r < n ? r + 1 : r;
+}
+
+static size_t bk_drop_last(void *d, const void *s, size_t n)
+{
+    size_t r = real_copy(d, s, n);
+    if (r && r < n)
+        ((unsigned char *)d)[n - r - 1] = UA_BG; /* the last byte of the prefix left out */
+    return r;
+}
+
+/* A fast path without the byte fix-up: words, and a fault stops at the word. */
+static size_t bk_words(void *d, const void *s, size_t n)
+{
+    for (size_t i = 0; i < n; i += 8) {
+        size_t w = n - i < 8 ? n - i : 8;
+        unsigned char tmp[8];
+        if (real_copy(tmp, (const unsigned char *)s + i, w))
+            return n - i;
+        if (real_copy((unsigned char *)d + i, tmp, w))
+            return n - i;
+    }
+    return 0;
+}
+
+static size_t bk_plain(void *d, const void *s, size_t n)
+{
+    unsigned char *dd = d;
+    const volatile unsigned char *ss = s;
+    for (size_t i = 0; i < n; i++)
+        dd[i] = ss[i];
+    return 0;
+}
+
+static size_t bk_overread(void *d, const void *s, size_t n)
+{
+    unsigned char t;
+    size_t r = real_copy(d, s, n);
+    if (!r && n && real_copy(&t, (const unsigned char *)s + n, 1))
+        return 1; /* a look at the byte after the buffer counted as its own */
+    return r;
+}
+
+static size_t bk_underread(void *d, const void *s, size_t n)
+{
+    unsigned char t;
+    if (n && real_copy(&t, (const unsigned char *)s - 1, 1))
+        return n;
+    return real_copy(d, s, n);
+}
+
+static size_t bk_overwrite_end(void *d, const void *s, size_t n)
+{
+    size_t r = real_copy(d, s, n);
+    if (!r && n % 16 == 5)
+        real_clear((unsigned char *)d + n, 1);
+    return r;
+}
+
+/* Goes on after the destination's hole, as if it were a gap to skip. */
+static size_t bk_skip_hole(void *d, const void *s, size_t n)
+{
+    size_t r = real_copy(d, s, n);
+    size_t done = n - r, P = ua_page;
+    if (r > P)
+        real_copy((unsigned char *)d + done + P, (const unsigned char *)s + done + P, r - P);
+    return r;
+}
+
+static size_t bkc_round8(void *d, size_t n)
+{
+    size_t r = real_clear(d, n);
+    if (r % 8)
+        r = r + 8 - r % 8 > n ? n : r + 8 - r % 8;
+    return r;
+}
+
+static size_t bkc_ret0(void *d, size_t n)
+{
+    real_clear(d, n);
+    return 0;
+}
+
+static size_t bkc_ret_n(void *d, size_t n)
+{
+    return real_clear(d, n) ? n : 0;
+}
+
+static size_t bkc_drop_last(void *d, size_t n)
+{
+    size_t r = real_clear(d, n);
+    if (r && r < n)
+        ((unsigned char *)d)[n - r - 1] = UA_BG;
+    return r;
+}
+
+static size_t bkc_words(void *d, size_t n)
+{
+    for (size_t i = 0; i < n; i += 8) {
+        size_t w = n - i < 8 ? n - i : 8;
+        unsigned char t;
+        /* probe the word's last byte first, as a whole-word store would */
+        if (real_copy(&t, (unsigned char *)d + i + w - 1, 1) ||
+            real_clear((unsigned char *)d + i + w - 1, 1))
+            return n - i;
+        real_clear((unsigned char *)d + i, w);
+    }
+    return 0;
+}
+
+static size_t bkc_plain(void *d, size_t n)
+{
+    volatile unsigned char *dd = d;
+    for (size_t i = 0; i < n; i++)
+        dd[i] = 0;
+    return 0;
+}
+
+static size_t bkc_last_byte(void *d, size_t n)
+{
+    size_t r = real_clear(d, n);
+    if (r > 1)
+        real_clear((unsigned char *)d + n - 1, 1); /* the buffer's last byte, past the hole */
+    return r;
+}
+
+static size_t bkc_skip_hole(void *d, size_t n)
+{
+    size_t r = real_clear(d, n);
+    size_t done = n - r, P = ua_page;
+    if (r > P)
+        real_clear((unsigned char *)d + done + P, r - P);
+    return r;
+}
+
+enum expect { EXPECT_FAIL, EXPECT_FAULT };
+
+struct broken {
+    const char *name;
+    const char *what;
+    struct ua_impl im;
+    const char *part;
+    enum expect expect;
+};
+
+#define BKC(n, w, f, p, e) {n, w, {"broken:" n, ALTMEM_COPY_USER, f, NULL}, p, e}
+#define BKZ(n, w, f, p, e) {n, w, {"broken:" n, ALTMEM_CLEAR_USER, NULL, f}, p, e}
+static const struct broken broken[] = {
+    BKC("round8", "r rounded up to 8 bytes", bk_round8, "src_hole", EXPECT_FAIL),
+    BKC("round8", "r rounded up to 8 bytes", bk_round8, "sigbus", EXPECT_FAIL),
+    BKC("past-prefix", "writes the first byte not done", bk_past_prefix, "src_hole", EXPECT_FAIL),
+    BKC("ret0", "returns 0", bk_ret0, "src_hole", EXPECT_FAIL),
+    BKC("ret0", "returns 0", bk_ret0, "dst_hole", EXPECT_FAIL),
+    BKC("ret0", "returns 0", bk_ret0, "wild", EXPECT_FAIL),
+    BKC("ret0", "returns 0", bk_ret0, "sigbus", EXPECT_FAIL),
+    BKC("ret-n", "any fault: returns n", bk_ret_n, "dst_hole", EXPECT_FAIL),
+    BKC("off-by-one", "r one too many", bk_off_by_one, "dst_hole", EXPECT_FAIL),
+    BKC("off-by-one", "r one too many", bk_off_by_one, "both", EXPECT_FAIL),
+    BKC("drop-last", "last byte of the prefix not written", bk_drop_last, "src_hole", EXPECT_FAIL),
+    BKC("words", "fault stops at the word, no byte fix-up", bk_words, "src_hole", EXPECT_FAIL),
+    BKC("words", "fault stops at the word, no byte fix-up", bk_words, "dst_hole", EXPECT_FAIL),
+    BKC("words", "fault stops at the word, no byte fix-up", bk_words, "large", EXPECT_FAIL),
+    BKC("words", "fault stops at the word, no byte fix-up", bk_words, "sigbus", EXPECT_FAIL),
+    BKC("plain", "not fault-tolerant: a byte loop", bk_plain, "src_hole", EXPECT_FAULT),
+    BKC("plain", "not fault-tolerant: a byte loop", bk_plain, "sigbus", EXPECT_FAULT),
+    BKC("overread", "counts the byte after the buffer", bk_overread, "src_hole", EXPECT_FAIL),
+    BKC("underread", "counts the byte before the buffer", bk_underread, "src_hole", EXPECT_FAIL),
+    BKC("overwrite-end", "writes dst[n] when n % 16 == 5", bk_overwrite_end, "src_hole", EXPECT_FAIL),
+    BKC("skip-hole", "goes on past the destination's hole", bk_skip_hole, "dst_hole", EXPECT_FAIL),
+    BKZ("round8", "r rounded up to 8 bytes", bkc_round8, "dst_hole", EXPECT_FAIL),
+    BKZ("ret0", "returns 0", bkc_ret0, "dst_hole", EXPECT_FAIL),
+    BKZ("ret0", "returns 0", bkc_ret0, "sigbus", EXPECT_FAIL),
+    BKZ("ret-n", "any fault: returns n", bkc_ret_n, "dst_hole", EXPECT_FAIL),
+    BKZ("drop-last", "last byte of the prefix not cleared", bkc_drop_last, "dst_hole", EXPECT_FAIL),
+    BKZ("words", "fault stops at the word, no byte fix-up", bkc_words, "dst_hole", EXPECT_FAIL),
+    BKZ("words", "fault stops at the word, no byte fix-up", bkc_words, "sigbus", EXPECT_FAIL),
+    BKZ("plain", "not fault-tolerant: a byte loop", bkc_plain, "dst_hole", EXPECT_FAULT),
+    BKZ("last-byte", "clears the buffer's last byte past the hole", bkc_last_byte, "dst_hole", EXPECT_FAIL),
+    BKZ("skip-hole", "goes on past the hole", bkc_skip_hole, "dst_hole", EXPECT_FAIL),
+    BKZ("ret0", "returns 0", bkc_ret0, "wild", EXPECT_FAIL),
+};
+#undef BKC
+#undef BKZ
+
+static int self_test_child(void *arg)
+{
+    const struct broken *bk = arg;
+    struct ua_ctx c = {.im = &bk->im, .max_print = 1, .stop_on_failure = 1};
+    run_parts(&c, bk->part);
+    return c.failures ? 0 : 3;
+}
+
+static int self_test(void)
+{
+    size_t bad = 0, skipped = 0, total = sizeof broken / sizeof broken[0];
+    for (size_t i = 0; i < total; i++) {
+        const struct broken *bk = &broken[i];
+        if (find_part(bk->part)->known_bug) {
+            printf("selftest %-10s %-13s [%-8s] skipped: the part is left out of this build's runs\n",
+                   altmem_routine_name(bk->im.r), bk->name, bk->part);
+            skipped++;
+            continue;
+        }
+        double t = ua_now();
+        int st = ua_run_child(self_test_child, (void *)bk);
+        int ok;
+        const char *got;
+        char buf[64];
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+            got = "failures reported";
+            ok = bk->expect == EXPECT_FAIL;
+        } else if (WIFEXITED(st) && WEXITSTATUS(st) == 3) {
+            got = "NOT DETECTED";
+            ok = 0;
+        } else if (WIFSIGNALED(st) && (WTERMSIG(st) == SIGSEGV || WTERMSIG(st) == SIGBUS)) {
+            got = WTERMSIG(st) == SIGSEGV ? "died of SIGSEGV" : "died of SIGBUS";
+            ok = bk->expect == EXPECT_FAULT;
+        } else {
+            got = ua_status_str(st, buf, sizeof buf);
+            ok = 0;
+        }
+        printf("selftest %-10s %-13s [%-8s] %-44s expected %-5s -> %-17s %s (%.2f s)\n",
+               altmem_routine_name(bk->im.r), bk->name, bk->part, bk->what,
+               bk->expect == EXPECT_FAIL ? "FAIL" : "FAULT", got, ok ? "ok" : "WRONG", ua_now() - t);
+        bad += !ok;
+    }
+    printf("uaccess self-test: %zu broken implementations, %zu caught as expected, %zu not, %zu skipped: %s\n",
+           total - skipped, total - skipped - bad, bad, skipped, bad ? "FAILED" : "passed");
+    return bad ? 1 : 0;
+}
+
+static void usage(const char *prog)
+{
+    printf("usage: %s [--quick] [--only NAME] [--part NAME] [-v] | --self-test\n  parts:", prog);
+    for (size_t p = 0; p < NPARTS; p++)
+        printf(" %s", parts[p].name);
+    printf("\n");
+}
+
+int main(int argc, char **argv)
+{
+    ua_init();
+    int selftest = 0;
+    const char *only = NULL, *only_part = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--self-test") == 0) {
+            selftest = 1;
+        } else if (strcmp(argv[i], "--quick") == 0) {
+            ua_quick = 1;
+        } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+            only = argv[++i];
+        } else if (strcmp(argv[i], "--part") == 0 && i + 1 < argc) {
+            only_part = argv[++i];
+            if (!find_part(only_part)) {
+                fprintf(stderr, "%s: no part '%s'\n", argv[0], only_part);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "-v") == 0) {
+            ua_verbose = 1;
+        } else {
+            usage(argv[0]);
+            return strcmp(argv[i], "--help") == 0 ? 0 : 2;
+        }
+    }
+    /* The self-test's broken routines are caught at the quick ranges too. */
+    if (ua_quick || selftest)
+        set_quick();
+    nsizes = sizes(size_list, sizeof size_list / sizeof size_list[0]);
+
+    /* Ours first, so that altmem chains to it for a fault it does not own. */
+    ua_install_reporter();
+    if (altmem_uaccess_install() != 0)
+        ua_die("altmem_uaccess_install");
+    make_arenas();
+
+    struct altmem_binding_info b1, b2;
+    altmem_binding(ALTMEM_COPY_USER, &b1);
+    altmem_binding(ALTMEM_CLEAR_USER, &b2);
+    printf("uaccess: page %zu, %zu sizes 0..%zu%s; altmem_copy_user bound to %s, altmem_clear_user to %s\n", ua_page,
+           nsizes, size_list[nsizes - 1], ua_quick ? " (--quick)" : "", b1.variant, b2.variant);
+
+    if (selftest) {
+        struct ua_impl g[2];
+        if (ua_impls(ALTMEM_COPY_USER, "generic", g, 1) != 1 || ua_impls(ALTMEM_CLEAR_USER, "generic", g + 1, 1) != 1) {
+            printf("no generic variants\n");
+            return 2;
+        }
+        real_copy = g[0].copy;
+        real_clear = g[1].clear;
+        return self_test();
+    }
+
+    unsigned long cases = 0, failures = 0;
+    size_t tested = 0;
+    double t0 = ua_now();
+    static const enum altmem_routine routines[2] = {ALTMEM_COPY_USER, ALTMEM_CLEAR_USER};
+    for (int ri = 0; ri < 2; ri++) {
+        struct ua_impl ims[8];
+        size_t k = ua_impls(routines[ri], only, ims, 8);
+        for (size_t i = 0; i < k; i++) {
+            struct ua_ctx c = {.im = &ims[i], .max_print = 10};
+            double t = ua_now();
+            run_parts(&c, only_part);
+            printf("%-10s %-18s %9lu cases %6lu failures %7.2f s\n", altmem_routine_name(ims[i].r), ims[i].name,
+                   c.cases, c.failures, ua_now() - t);
+            cases += c.cases;
+            failures += c.failures;
+            tested++;
+        }
+    }
+    if (!tested) {
+        printf("uaccess: nothing matched --only %s\n", only ? only : "");
+        return 2;
+    }
+    printf("uaccess: %zu implementations, %lu cases, %lu failures, %.2f s: %s\n", tested, cases, failures,
+           ua_now() - t0, failures ? "FAILED" : "passed");
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,491 @@
+/*
+ * Shared machinery of the copy_user / clear_user tests; see ua_lib.h for the
+ * checking scheme.
+ */
+#define _GNU_SOURCE
+#include "ua_lib.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+size_t ua_page;
+int ua_quick;
+int ua_verbose;
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UA_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define UA_ASAN 1
+#endif
+
+int ua_sanitized(void)
+{
+#ifdef UA_ASAN
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+void ua_skip(const char *why)
+{
+    fflush(stderr);
+    printf("SKIPPED: %s\n", why);
+    fflush(stdout);
+    exit(77);
+}
+
+double ua_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void ua_die(const char *what)
+{
+    perror(what);
+    exit(2);
+}
+
+void ua_init(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    ua_page = (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/* ---- The case in flight, and the reporter ----------------------------------------- */
+
+/* Per thread: the reporter runs in the thread that faulted. */
+static __thread struct {
+    const struct ua_ctx *c;
+    const void *d, *s;
+    size_t n;
+    volatile int active;
+} cur;
+
+void ua_cur_begin(const struct ua_ctx *c, const void *d, const void *s, size_t n)
+{
+    cur.c = c;
+    cur.d = d;
+    cur.s = s;
+    cur.n = n;
+    /* The reporter reads cur from a signal handler in this thread. */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    cur.active = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+void ua_cur_end(void)
+{
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    cur.active = 0;
+}
+
+/* stdio is not async-signal-safe. */
+static void sig_puts(const char *s)
+{
+    size_t n = strlen(s);
+    while (n) {
+        ssize_t w = write(2, s, n);
+        if (w <= 0)
+            return;
+        s += w;
+        n -= (size_t)w;
+    }
+}
+
+static void sig_putu(uintmax_t u)
+{
+    char buf[32];
+    size_t i = sizeof buf;
+    buf[--i] = '\0';
+    do {
+        buf[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    sig_puts(&buf[i]);
+}
+
+static void sig_putd(intmax_t v)
+{
+    char buf[32];
+    size_t i = sizeof buf;
+    uintmax_t u = v < 0 ? (uintmax_t)0 - (uintmax_t)v : (uintmax_t)v;
+    buf[--i] = '\0';
+    do {
+        buf[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    buf[--i] = v < 0 ? '-' : '+';
+    sig_puts(&buf[i]);
+}
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    uintptr_t a = (uintptr_t)si->si_addr;
+    sig_puts(sig == SIGBUS ? "\nFAULT (SIGBUS) not handled by altmem" : "\nFAULT (SIGSEGV) not handled by altmem");
+    if (cur.active && cur.c) {
+        sig_puts(" in ");
+        sig_puts(cur.c->im ? cur.c->im->name : "?");
+        sig_puts(" [");
+        sig_puts(cur.c->part ? cur.c->part : "?");
+        sig_puts("] n=");
+        sig_putu(cur.n);
+        sig_puts(": access at dst");
+        sig_putd((intmax_t)(a - (uintptr_t)cur.d));
+        if (cur.s) {
+            sig_puts(" = src");
+            sig_putd((intmax_t)(a - (uintptr_t)cur.s));
+        }
+        sig_puts("\n");
+    } else {
+        sig_puts(" outside the routine under test\n");
+    }
+}
+
+void ua_install_reporter(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    /* One shot: returning re-executes the access, which then gets the default
+       action, so the process still dies of the signal. */
+    sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGSEGV, &sa, NULL) || sigaction(SIGBUS, &sa, NULL))
+        ua_die("sigaction");
+}
+
+/* ---- Implementations ------------------------------------------------------------ */
+
+size_t ua_impls(enum altmem_routine r, const char *only, struct ua_impl *out, size_t cap)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < altmem_variant_count() && k < cap; i++) {
+        struct altmem_variant_info vi;
+        if (altmem_variant(i, &vi) != 0 || vi.routine != r)
+            continue;
+        if (only && strcmp(only, vi.name) != 0)
+            continue;
+        if (!vi.runnable) {
+            printf("%-10s %-18s skipped: this CPU cannot run it\n", altmem_routine_name(r), vi.name);
+            continue;
+        }
+        out[k].name = vi.name;
+        out[k].r = r;
+        out[k].copy = r == ALTMEM_COPY_USER ? vi.fn.copy_user : NULL;
+        out[k].clear = r == ALTMEM_CLEAR_USER ? vi.fn.clear_user : NULL;
+        k++;
+    }
+    const char *pub = r == ALTMEM_COPY_USER ? "altmem_copy_user" : "altmem_clear_user";
+    if (k < cap && (!only || strcmp(only, pub) == 0)) {
+        out[k].name = pub;
+        out[k].r = r;
+        out[k].copy = r == ALTMEM_COPY_USER ? altmem_copy_user : NULL;
+        out[k].clear = r == ALTMEM_CLEAR_USER ? altmem_clear_user : NULL;
+        k++;
+    }
+    return k;
+}
+
+/* ---- Arenas ------------------------------------------------------------------------- */
+
+const char *ua_kind_name(enum ua_kind k)
+{
+    switch (k) {
+    case UA_OPEN: return "no hole";
+    case UA_PROT_NONE: return "PROT_NONE";
+    case UA_UNMAPPED: return "unmapped";
+    case UA_READONLY: return "read-only";
+    }
+    return "?";
+}
+
+/* Every destination arena, for ua_sweep. */
+static struct ua_arena *dst_arenas[256];
+static size_t n_dst_arenas;
+
+/* splitmix64; bytes never UA_BG (see ua_lib.h). */
+static void fill_random(unsigned char *p, size_t n, uint64_t seed)
+{
+    uint64_t x = seed;
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t z = (x += UINT64_C(0x9e3779b97f4a7c15));
+        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+        z ^= z >> 31;
+        for (size_t k = 0; k < 8 && i + k < n; k++, z >>= 8) {
+            unsigned char b = (unsigned char)z;
+            p[i + k] = b == UA_BG ? (unsigned char)(b ^ 0x5a) : b;
+        }
+    }
+}
+
+void ua_arena_make(struct ua_arena *a, enum ua_kind kind, int is_src, size_t lo_pages, size_t hi_pages,
+                   uint64_t seed)
+{
+    size_t P = ua_page;
+    size_t total = (lo_pages + hi_pages + 3) * P;
+    unsigned char *m = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        ua_die("mmap");
+    a->lo = m + P;
+    a->hole = a->lo + lo_pages * P;
+    a->end = a->hole + P + hi_pages * P;
+    a->kind = kind;
+    a->is_src = is_src;
+    if (!is_src && n_dst_arenas < sizeof dst_arenas / sizeof dst_arenas[0])
+        dst_arenas[n_dst_arenas++] = a;
+    if (is_src)
+        fill_random(a->lo, (size_t)(a->end - a->lo), seed);
+    else
+        memset(a->lo, UA_BG, (size_t)(a->end - a->lo));
+    if (mprotect(m, P, PROT_NONE) || mprotect(a->end, P, PROT_NONE))
+        ua_die("mprotect");
+    if (is_src && mprotect(a->lo, (size_t)(a->end - a->lo), PROT_READ))
+        ua_die("mprotect");
+    switch (kind) {
+    case UA_OPEN: break;
+    case UA_PROT_NONE:
+        if (mprotect(a->hole, P, PROT_NONE))
+            ua_die("mprotect");
+        break;
+    case UA_UNMAPPED:
+        if (munmap(a->hole, P))
+            ua_die("munmap");
+        break;
+    case UA_READONLY:
+        if (mprotect(a->hole, P, PROT_READ))
+            ua_die("mprotect");
+        break;
+    }
+}
+
+size_t ua_sweep(void)
+{
+    size_t stray = 0;
+    for (size_t i = 0; i < n_dst_arenas; i++) {
+        const struct ua_arena *a = dst_arenas[i];
+        struct seg {
+            unsigned char *b, *e;
+        } seg[3] = {{a->lo, a->hole}, {a->hole, a->hole + ua_page}, {a->hole + ua_page, a->end}};
+        for (int k = 0; k < 3; k++) {
+            if (k == 1 && a->kind != UA_OPEN)
+                continue; /* the hole: unreadable, or read-only (cannot change) */
+            for (unsigned char *p = seg[k].b; p < seg[k].e; p++)
+                if (*p != UA_BG) {
+                    stray++;
+                    *p = UA_BG;
+                }
+        }
+    }
+    return stray;
+}
+
+int ua_arena_intact(const struct ua_arena *a)
+{
+    if (a->kind != UA_UNMAPPED)
+        return 1;
+    unsigned char vec;
+    /* mincore fails with ENOMEM exactly when part of the range is unmapped. */
+    return mincore(a->hole, ua_page, &vec) != 0 && errno == ENOMEM;
+}
+
+/* The hole page is inaccessible to this kind of access. */
+static int hole_bad(const struct ua_arena *a, int write)
+{
+    return a->kind == UA_PROT_NONE || a->kind == UA_UNMAPPED || (write && (a->kind == UA_READONLY || a->is_src));
+}
+
+size_t ua_first_bad(const struct ua_arena *a, const unsigned char *p, size_t n, int write)
+{
+    uintptr_t b = (uintptr_t)p, e = b + n;
+    uintptr_t lo = (uintptr_t)a->lo, end = (uintptr_t)a->end;
+    uintptr_t h0 = (uintptr_t)a->hole, h1 = h0 + ua_page;
+    if (n == 0)
+        return 0;
+    if (b < lo || (write && a->is_src))
+        return 0;
+    size_t first = n;
+    if (hole_bad(a, write) && b < h1 && e > h0)
+        first = b >= h0 ? 0 : (size_t)(h0 - b);
+    if (e > end && (size_t)(end - b) < first)
+        first = b >= end ? 0 : (size_t)(end - b);
+    return first;
+}
+
+/* ---- Checking ------------------------------------------------------------------------ */
+
+void ua_fail(struct ua_ctx *c)
+{
+    c->failures++;
+    if (c->stop_on_failure)
+        c->stop = 1;
+}
+
+/* Where p lies relative to the arena's hole, for reports: "hole-45", "hole+4096+3". */
+static void describe(char *buf, size_t len, const struct ua_arena *a, const void *p)
+{
+    const char *side = a->is_src ? "src" : "dst";
+    if (a->kind == UA_OPEN)
+        snprintf(buf, len, "%s=arena%+ld (no hole; addr%%%zu=%zu)", side,
+                 (long)(intptr_t)((uintptr_t)p - (uintptr_t)a->lo), ua_page, (size_t)((uintptr_t)p % ua_page));
+    else
+        snprintf(buf, len, "%s=hole%+ld (%s hole; addr%%%zu=%zu)", side,
+                 (long)(intptr_t)((uintptr_t)p - (uintptr_t)a->hole), ua_kind_name(a->kind), ua_page,
+                 (size_t)((uintptr_t)p % ua_page));
+}
+
+/* Readable, and writable, stretches of a destination arena. */
+struct seg {
+    uintptr_t b, e;
+    int writable;
+};
+
+static size_t dst_segments(const struct ua_arena *a, struct seg *s)
+{
+    uintptr_t h0 = (uintptr_t)a->hole, h1 = h0 + ua_page;
+    size_t k = 0;
+    s[k++] = (struct seg){(uintptr_t)a->lo, h0, 1};
+    if (a->kind == UA_OPEN || a->kind == UA_READONLY)
+        s[k++] = (struct seg){h0, h1, a->kind == UA_OPEN};
+    s[k++] = (struct seg){h1, (uintptr_t)a->end, 1};
+    return k;
+}
+
+/* The check behind ua_check_dst and ua_case; sa and s (may be NULL) describe the
+   source in a report, else src_desc does. */
+static int check_dst(struct ua_ctx *c, unsigned char *d, const struct ua_arena *da, const unsigned char *ref,
+                     size_t n, size_t done, size_t r, const struct ua_arena *sa, const void *s, const char *src_desc)
+{
+    size_t r_exp = n - done;
+    struct seg seg[3];
+    size_t nseg = dst_segments(da, seg);
+    uintptr_t w0 = (uintptr_t)d - UA_MARGIN, w1 = (uintptr_t)d + n + UA_MARGIN;
+    uintptr_t pd = (uintptr_t)d, pdone = pd + done;
+    size_t wrong = 0;
+    intptr_t first_wrong = 0;
+    unsigned char got_b = 0, exp_b = 0;
+
+    for (size_t i = 0; i < nseg; i++) {
+        uintptr_t b = seg[i].b > w0 ? seg[i].b : w0, e = seg[i].e < w1 ? seg[i].e : w1;
+        for (uintptr_t a = b; a < e; a++) {
+            unsigned char want = UA_BG;
+            if (a >= pd && a < pdone)
+                want = ref ? ref[a - pd] : 0;
+            unsigned char got = *(const unsigned char *)a;
+            if (got != want) {
+                if (!wrong++) {
+                    first_wrong = (intptr_t)(a - pd);
+                    got_b = got;
+                    exp_b = want;
+                }
+                if (seg[i].writable)
+                    *(unsigned char *)a = UA_BG;
+            }
+        }
+        /* The prefix legitimately changed: put it back. */
+        uintptr_t pb = b > pd ? b : pd, pe = e < pdone ? e : pdone;
+        if (seg[i].writable && pb < pe)
+            memset((void *)pb, UA_BG, pe - pb);
+    }
+    if (r == r_exp && !wrong)
+        return 1;
+    ua_fail(c);
+    if (!c->quiet && c->failures <= c->max_print) {
+        char dd[96], sd[96];
+        describe(dd, sizeof dd, da, d);
+        if (sa)
+            describe(sd, sizeof sd, sa, s);
+        printf("FAIL %s/%s [%s] n=%zu %s %s: expected r=%zu (first %zu bytes done), got r=%zu",
+               altmem_routine_name(c->im->r), c->im->name, c->part, n, sa ? sd : src_desc, dd, r_exp, done, r);
+        if (wrong)
+            printf("; %zu dst bytes wrong, first dst[%ld] = 0x%02x, expected 0x%02x%s", wrong, (long)first_wrong,
+                   got_b, exp_b, first_wrong >= (intptr_t)done ? " (past the done prefix)" : " (in the done prefix)");
+        printf("\n");
+    }
+    return 0;
+}
+
+int ua_check_dst(struct ua_ctx *c, unsigned char *d, const struct ua_arena *da, const unsigned char *ref,
+                 size_t n, size_t done, size_t r, const char *src_desc)
+{
+    return check_dst(c, d, da, ref, n, done, r, NULL, NULL, src_desc);
+}
+
+int ua_case(struct ua_ctx *c, unsigned char *d, const struct ua_arena *da, const unsigned char *s,
+            const struct ua_arena *sa, size_t n)
+{
+    if (c->stop)
+        return 1;
+    size_t kd = ua_first_bad(da, d, n, 1);
+    size_t ks = s ? ua_first_bad(sa, s, n, 0) : n;
+    size_t done = kd < ks ? kd : ks;
+    ua_cur_begin(c, d, s, n);
+    size_t r = s ? c->im->copy(d, s, n) : c->im->clear(d, n);
+    ua_cur_end();
+    c->cases++;
+    return check_dst(c, d, da, s, n, done, r, s ? sa : NULL, s, "(clear)");
+}
+
+/* ---- Children --------------------------------------------------------------------------- */
+
+int ua_run_child(int (*fn)(void *), void *arg)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+        ua_die("fork");
+    if (pid == 0) {
+        int rc = fn(arg);
+        fflush(stdout);
+        fflush(stderr);
+        _exit(rc);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) != pid)
+        if (errno != EINTR)
+            ua_die("waitpid");
+    return st;
+}
+
+const char *ua_signame(int sig)
+{
+    /* Not sigabbrev_np(): musl has none. */
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGABRT: return "SIGABRT";
+    case SIGKILL: return "SIGKILL";
+    case SIGILL: return "SIGILL";
+    case SIGALRM: return "SIGALRM";
+    case SIGUSR1: return "SIGUSR1";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGFPE: return "SIGFPE";
+    }
+    return "another signal";
+}
+
+const char *ua_status_str(int st, char *buf, size_t len)
+{
+    if (WIFEXITED(st))
+        snprintf(buf, len, "exit status %d", WEXITSTATUS(st));
+    else if (WIFSIGNALED(st))
+        snprintf(buf, len, "killed by %s%s", ua_signame(WTERMSIG(st)), WCOREDUMP(st) ? " (core dumped)" : "");
+    else
+        snprintf(buf, len, "status 0x%x", st);
+    return buf;
+}
