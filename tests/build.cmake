@@ -7,7 +7,7 @@
 #                              test below also proves the tree is relocatable)
 #   build.installed_cli        <prefix>/bin/altmem info runs (RUNPATH $ORIGIN/../lib)
 #   build.example_cmake        examples/ configured with find_package(altmem 0.1) against
-#                              the prefix (CMAKE_PREFIX_PATH), built, both demos run
+#                              the prefix (CMAKE_PREFIX_PATH), built, the demos run
 #   build.example_pkgconfig    examples/Makefile with pkg-config: shared build, run
 #   build.example_pkgconfig_static   the same with -static and pkg-config --static
 #   build.sanitize             scripts/sanitize.sh: a clang-19 build in <build>/sanitize
@@ -129,6 +129,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
     altmem_run(COMMAND ${B}/altmem_demo)
     altmem_run(COMMAND ${B}/altmem_demo_static)
     altmem_run(COMMAND ${B}/alternative_demo)
+    altmem_run(COMMAND ${B}/truncate_demo)
 
   elseif(STEP STREQUAL "example_pkgconfig" OR STEP STREQUAL "example_pkgconfig_static")
     if(NOT MAKE OR NOT PKG_CONFIG)
