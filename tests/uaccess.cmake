@@ -93,3 +93,11 @@ if(_ua_ubsan)
   list(APPEND _ua_bugs uaccess.known_bug_ubsan_null uaccess.known_bug_ubsan_wild uaccess.known_bug_handler_type)
 endif()
 set_tests_properties(${_ua_bugs} PROPERTIES LABELS "uaccess;known-bug" WILL_FAIL TRUE TIMEOUT 300)
+
+# The overhead benchmark runs (bench/uaccess, docs/uaccess.md); its timings are not
+# asserted, but --fault checks that every faulting call returned r == 1.
+if(TARGET altmem_uaccess_bench)
+  add_test(NAME uaccess.bench_smoke COMMAND altmem_uaccess_bench --quick --reps 1 --sample-us 5)
+  add_test(NAME uaccess.bench_fault COMMAND altmem_uaccess_bench --fault --quick)
+  set_tests_properties(uaccess.bench_smoke uaccess.bench_fault PROPERTIES LABELS "uaccess;bench" TIMEOUT 300)
+endif()
