@@ -87,7 +87,7 @@ ALTMEM_API void altmem_init(void);
 #define ALTMEM_FEAT_UAL     (UINT64_C(1) << 0) /* fast hardware unaligned scalar access */
 #define ALTMEM_FEAT_SIMD128 (UINT64_C(1) << 1) /* SSE2 / NEON(ASIMD) / LSX            */
 #define ALTMEM_FEAT_SIMD256 (UINT64_C(1) << 2) /* AVX2 (with OS support) / LASX       */
-#define ALTMEM_FEAT_SIMD512 (UINT64_C(1) << 3) /* AVX-512F (with OS support)          */
+#define ALTMEM_FEAT_SIMD512 (UINT64_C(1) << 3) /* AVX-512 F+BW+VL (with OS support)    */
 #define ALTMEM_FEAT_ERMS    (UINT64_C(1) << 4) /* x86 enhanced rep movsb/stosb        */
 #define ALTMEM_FEAT_FSRM    (UINT64_C(1) << 5) /* x86 fast short rep movsb            */
 #define ALTMEM_FEAT_COUNT   6

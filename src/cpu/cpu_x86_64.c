@@ -68,8 +68,11 @@ void altmem__cpu_detect(struct altmem__cpu *out)
             __cpuid_count(7, 0, a, b, c, d);
             if (ymm_ok && (b & (1u << 5)))
                 out->features |= ALTMEM_FEAT_SIMD256;       /* AVX2     */
-            if (zmm_ok && (b & (1u << 16)))
-                out->features |= ALTMEM_FEAT_SIMD512;       /* AVX-512F */
+            /* AVX-512 F, BW and VL: every AVX-512 core since Skylake-SP and
+               Zen 4 (only Xeon Phi lacks BW/VL).  VL lets the variants keep
+               even 16- and 32-byte moves in xmm/ymm16-31 (no vzeroupper). */
+            if (zmm_ok && (b & (1u << 16)) && (b & (1u << 30)) && (b & (1u << 31)))
+                out->features |= ALTMEM_FEAT_SIMD512;
             if (b & (1u << 9))
                 out->features |= ALTMEM_FEAT_ERMS;
             if (d & (1u << 4))

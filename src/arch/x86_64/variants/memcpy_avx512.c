@@ -2,9 +2,11 @@
  * memcpy_avx512 — 64-byte AVX-512 vectors (features UAL, SIMD512).
  *
  * Assumptions:
- *   - AVX-512F, with the OS saving the ZMM and opmask state (SIMD512); only
- *     AVX-512F instructions (no BW/VL: no byte masks).  Built with -mavx512f:
- *     this file only; the rest of the library stays baseline x86_64.
+ *   - AVX-512 F, BW and VL, with the OS saving the ZMM and opmask state
+ *     (SIMD512); F and VL instructions only (no byte masks: a masked access
+ *     that crosses into the next page takes a ~100 ns microcode assist here,
+ *     mapped or not).  Built with -mavx512f -mavx512vl -mavx512bw, this file only; GCC also
+ *     keeps it to xmm/ymm/zmm16-31, so it returns without vzeroupper.
  *   - Unaligned loads and stores are single, fast instructions (UAL).
  *   - The building blocks (x86_vec.h) load every byte of a size class up to
  *     512 before storing any, and the loops store 64-aligned (one line each).
@@ -12,25 +14,67 @@
 #define VEC_BITS 512
 #include "x86_vec.h"
 
+/* The sizes that loop: kept out of line, so that the small classes above need
+   no registers saved or copied on entry. */
+static __attribute__((noinline)) void *large(void *__restrict dst, const void *__restrict src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    if (n < altmem__nt_threshold)
+        vcopy_fwd(d, s, n);             /* (512, nt): 256 B loop, dst 64-aligned */
+    else
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
+    return dst;
+}
+
+/* (128, ...): the classes of 2 and 4 vectors from each end, then the loops. */
+static __attribute__((noinline)) void *mid(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    if (n <= 256)
+        vcopy_ht2(d, s, n);                 /* (128, 256]: 2 x 64 from each end */
+    else if (n <= 512)
+        vcopy_ht4(d, s, n);                 /* (256, 512]: 4 x 64 from each end */
+    else
+        return large(dst, src, n);          /* (512, ...): the loops above     */
+    return dst;
+}
+
 void *altmem_memcpy_avx512(void *__restrict dst, const void *__restrict src, size_t n)
 {
     unsigned char *d = dst;
     const unsigned char *s = src;
-    if (n <= 16)
-        copy_upto16(d, s, n);           /* [0, 16]: 8+8, 4+4 or three bytes  */
-    else if (n <= 32)
-        copy_ht16(d, s, n);             /* (16, 32]: 16 + 16, overlapping     */
-    else if (n <= 64)
-        copy_ht32(d, s, n);             /* (32, 64]: 32 + 32                  */
-    else if (n <= 128)
-        vcopy_ht1(d, s, n);             /* (64, 128]: 64 + 64                 */
-    else if (n <= 256)
-        vcopy_ht2(d, s, n);             /* (128, 256]: 2 x 64 from each end   */
-    else if (n <= 512)
-        vcopy_ht4(d, s, n);             /* (256, 512]: 4 x 64 from each end   */
-    else if (n < altmem__nt_threshold)
-        vcopy_fwd(d, s, n);             /* (512, nt): 256 B loop, dst 64-aligned */
-    else
-        vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
+    RETURN_VALUE_IN_RAX(dst);
+    if (n < 64)
+        goto small;
+    if (n > 128)
+        return mid(d, s, n);                /* (128, ...): mid(), above        */
+    vcopy_ht1(d, s, n);                     /* [64, 128]: 64 + 64              */
+    return dst;
+small:
+    if (n >= 32)
+        goto c32;
+    if (n >= 16)
+        goto c16;
+    if (n >= 8)
+        goto c8;
+    if (n >= 4)
+        goto c4;
+    if (n == 0)
+        return dst;
+    copy_1_3(d, s, n);                      /* [1, 4): 1 + 2 (the last two)    */
+    return dst;
+c32:                                    /* [32, 64): 32 + 32               */
+    copy_ht32(d, s, n);
+    return dst;
+c16:                                    /* [16, 32): 16 + 16               */
+    copy_ht16(d, s, n);
+    return dst;
+c8:                                     /* [8, 16): 8 + 8                  */
+    copy_8_16(d, s, n);
+    return dst;
+c4:                                     /* [4, 8): 4 + 4                   */
+    copy_4_8(d, s, n);
     return dst;
 }

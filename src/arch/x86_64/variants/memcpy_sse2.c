@@ -10,21 +10,34 @@
 #define VEC_BITS 128
 #include "x86_vec.h"
 
+/* The sizes that loop: kept out of line, so that the small classes above need
+   no registers saved or copied on entry. */
+static __attribute__((noinline)) void *large(void *__restrict dst, const void *__restrict src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    if (n < altmem__nt_threshold)
+        vcopy_fwd(d, s, n);             /* (128, nt): 64 B loop, dst 16-aligned */
+    else
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
+    return dst;
+}
+
 void *altmem_memcpy_sse2(void *__restrict dst, const void *__restrict src, size_t n)
 {
     unsigned char *d = dst;
     const unsigned char *s = src;
-    if (n <= 16)
-        copy_upto16(d, s, n);           /* [0, 16]: 8+8, 4+4 or three bytes  */
-    else if (n <= 32)
-        vcopy_ht1(d, s, n);             /* (16, 32]: 16 + 16, overlapping     */
-    else if (n <= 64)
-        vcopy_ht2(d, s, n);             /* (32, 64]: 2 x 16 from each end     */
-    else if (n <= 128)
-        vcopy_ht4(d, s, n);             /* (64, 128]: 4 x 16 from each end    */
-    else if (n < altmem__nt_threshold)
-        vcopy_fwd(d, s, n);             /* (128, nt): 64 B loop, dst 16-aligned */
-    else
-        vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
+    RETURN_VALUE_IN_RAX(dst);
+    if (unlikely(n < 16)) {
+        copy_lt16(d, s, n);                 /* [0, 16): 8+8, 4+4, 2+2 or 1 byte */
+    } else if (likely(n <= 32)) {
+        vcopy_ht1(d, s, n);                 /* [16, 32]: 16 + 16               */
+    } else if (unlikely(n > 128)) {
+        return large(d, s, n);              /* (128, ...): below               */
+    } else if (n <= 64) {
+        vcopy_ht2(d, s, n);                 /* (32, 64]: 2 x 16 from each end  */
+    } else {
+        vcopy_ht4(d, s, n);                 /* (64, 128]: 4 x 16 from each end */
+    }
     return dst;
 }

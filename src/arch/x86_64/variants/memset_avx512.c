@@ -2,9 +2,11 @@
  * memset_avx512 — 64-byte AVX-512 vectors (features UAL, SIMD512).
  *
  * Assumptions:
- *   - AVX-512F, with the OS saving the ZMM and opmask state (SIMD512); only
- *     AVX-512F instructions (the byte is spread with a multiply and a 64-bit
- *     broadcast, not BW's vpbroadcastb).  Built with -mavx512f: this file only.
+ *   - AVX-512 F, BW and VL, with the OS saving the ZMM and opmask state
+ *     (SIMD512); F and VL instructions only (no byte masks: a masked access
+ *     that crosses into the next page takes a ~100 ns microcode assist here,
+ *     mapped or not).  Built with -mavx512f -mavx512vl -mavx512bw, this file only; GCC also
+ *     keeps it to xmm/ymm/zmm16-31, so it returns without vzeroupper.
  *   - Unaligned stores are single, fast instructions (UAL).
  *   - Sizes up to 512: overlapping stores from both ends; above, a 64-aligned
  *     256-byte loop between an unaligned first vector and unaligned last 256.
@@ -12,25 +14,67 @@
 #define VEC_BITS 512
 #include "x86_vec.h"
 
+/* The sizes that loop: kept out of line, so that the small classes above need
+   no registers saved or copied on entry. */
+static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
+{
+    unsigned char *d = dst;
+    __m128i x = set_c(c);
+    if (n < altmem__nt_threshold)
+        vset_loop(d, vspread(x), n);     /* (512, nt): 256 B loop, dst 64-aligned */
+    else
+        vset_nt(d, vspread(x), n);       /* [nt, ...): streaming stores        */
+    return dst;
+}
+
+/* (128, ...): the classes of 2 and 4 vectors from each end, then the loops. */
+static __attribute__((noinline)) void *mid(void *dst, int c, size_t n)
+{
+    unsigned char *d = dst;
+    vec x = vspread(set_c(c));
+    if (n <= 256)
+        vset_ht2(d, x, n);                  /* (128, 256]: 2 x 64 from each end */
+    else if (n <= 512)
+        vset_ht4(d, x, n);                  /* (256, 512]: 4 x 64 from each end */
+    else
+        return large(dst, c, n);            /* (512, ...): the loops above     */
+    return dst;
+}
+
 void *altmem_memset_avx512(void *dst, int c, size_t n)
 {
     unsigned char *d = dst;
-    uint64_t v = splat8(c);
-    if (n <= 16)
-        set_upto16(d, v, n);            /* [0, 16]: 8+8, 4+4 or three bytes  */
-    else if (n <= 32)
-        set_ht16(d, v, n);              /* (16, 32]: 16 + 16, overlapping     */
-    else if (n <= 64)
-        set_ht32(d, v, n);              /* (32, 64]: 32 + 32                  */
-    else if (n <= 128)
-        vset_ht1(d, vsplat(v), n);      /* (64, 128]: 64 + 64                 */
-    else if (n <= 256)
-        vset_ht2(d, vsplat(v), n);      /* (128, 256]: 2 x 64 from each end   */
-    else if (n <= 512)
-        vset_ht4(d, vsplat(v), n);      /* (256, 512]: 4 x 64 from each end   */
-    else if (n < altmem__nt_threshold)
-        vset_loop(d, vsplat(v), n);     /* (512, nt): 256 B loop, dst 64-aligned */
-    else
-        vset_nt(d, vsplat(v), n);       /* [nt, ...): streaming stores        */
+    __m128i x = set_c(c);
+    RETURN_VALUE_IN_RAX(dst);
+    if (n < 64)
+        goto small;
+    if (n > 128)
+        return mid(d, c, n);                /* (128, ...): mid(), above        */
+    vset_ht1(d, vspread(x), n);             /* [64, 128]: 64 + 64              */
+    return dst;
+small:
+    if (n >= 32)
+        goto c32;
+    if (n >= 16)
+        goto c16;
+    if (n >= 8)
+        goto c8;
+    if (n >= 4)
+        goto c4;
+    if (n == 0)
+        return dst;
+    set_1_3(d, c, n);                       /* [1, 4): 1 + 2 (the last two)    */
+    return dst;
+c32:                                    /* [32, 64): 32 + 32               */
+    set_ht32(d, spread32(x), n);
+    return dst;
+c16:                                    /* [16, 32): 16 + 16               */
+    set_ht16(d, spread16(x), n);
+    return dst;
+c8:                                     /* [8, 16): 8 + 8                  */
+    set_8_16(d, spread16(x), n);
+    return dst;
+c4:                                     /* [4, 8): 4 + 4                   */
+    set_4_8(d, spread16(x), n);
     return dst;
 }

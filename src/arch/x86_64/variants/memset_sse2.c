@@ -10,21 +10,34 @@
 #define VEC_BITS 128
 #include "x86_vec.h"
 
+/* The sizes that loop: kept out of line, so that the small classes above need
+   no registers saved or copied on entry. */
+static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
+{
+    unsigned char *d = dst;
+    __m128i x = set_c(c);
+    if (n < altmem__nt_threshold)
+        vset_loop(d, vspread(x), n);     /* (128, nt): 64 B loop, dst 16-aligned */
+    else
+        vset_nt(d, vspread(x), n);       /* [nt, ...): streaming stores        */
+    return dst;
+}
+
 void *altmem_memset_sse2(void *dst, int c, size_t n)
 {
     unsigned char *d = dst;
-    uint64_t v = splat8(c);
-    if (n <= 16)
-        set_upto16(d, v, n);            /* [0, 16]: 8+8, 4+4 or three bytes  */
-    else if (n <= 32)
-        vset_ht1(d, vsplat(v), n);      /* (16, 32]: 16 + 16, overlapping     */
-    else if (n <= 64)
-        vset_ht2(d, vsplat(v), n);      /* (32, 64]: 2 x 16 from each end     */
-    else if (n <= 128)
-        vset_ht4(d, vsplat(v), n);      /* (64, 128]: 4 x 16 from each end    */
-    else if (n < altmem__nt_threshold)
-        vset_loop(d, vsplat(v), n);     /* (128, nt): 64 B loop, dst 16-aligned */
-    else
-        vset_nt(d, vsplat(v), n);       /* [nt, ...): streaming stores        */
+    __m128i x = set_c(c);
+    RETURN_VALUE_IN_RAX(dst);
+    if (unlikely(n < 16)) {
+        set_lt16(d, spread16(x), c, n);      /* [0, 16): 8+8, 4+4, 2+2 or 1 byte */
+    } else if (likely(n <= 32)) {
+        vset_ht1(d, vspread(x), n);         /* [16, 32]: 16 + 16               */
+    } else if (unlikely(n > 128)) {
+        return large(d, c, n);              /* (128, ...): below               */
+    } else if (n <= 64) {
+        vset_ht2(d, vspread(x), n);         /* (32, 64]: 2 x 16 from each end  */
+    } else {
+        vset_ht4(d, vspread(x), n);         /* (64, 128]: 4 x 16 from each end */
+    }
     return dst;
 }

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Instructions per call at small sizes (0..64 bytes), counted by callgrind:
+# altmem_memcpy / altmem_memmove / altmem_memset (through the patched entry, bound
+# to what altmem selects on the CPU valgrind presents) against the C library's own
+# memcpy / memmove / memset, in one valgrind run (bench/smallcost.c).
+#
+#   scripts/small-cost.sh [BUILD_DIR] [--table]
+#
+# Prints, per routine, the instructions per call of each implementation for every
+# size, and the totals over 0..64 and over the sizes where altmem needs more; with
+# --table, a Markdown table by size class instead.  Exit status 0 when it ran (the
+# comparison is a goal reported, not a test), 77 when valgrind or the driver is
+# missing.  Note: valgrind presents a CPU without AVX-512 (it cannot run it), so
+# glibc picks its AVX2 routines and altmem its avx2/avx2_erms variants here.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+src=$(cd "$here/.." && pwd)
+build=$(cd "${1:-$src/build}" && pwd)
+table=0
+[ "${2:-}" = --table ] && table=1
+unset MAKEFLAGS MFLAGS MAKELEVEL
+
+command -v valgrind >/dev/null || { echo "small-cost.sh: SKIPPED: valgrind is not installed" >&2; exit 77; }
+cmake --build "$build" --target altmem_smallcost >/dev/null 2>&1 || true
+drv=$build/bench/altmem-smallcost
+[ -x "$drv" ] || { echo "small-cost.sh: SKIPPED: $drv not built (needs valgrind/callgrind.h, x86_64)" >&2; exit 77; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+libc=$(getconf GNU_LIBC_VERSION 2>/dev/null | tr ' ' '-' || true)
+[ -n "$libc" ] || libc=libc
+valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.%p" \
+    "$drv" "$libc" >"$tmp/stdout" 2>"$tmp/stderr" || { cat "$tmp/stderr" >&2; exit 1; }
+head -n1 "$tmp/stdout" | sed 's/^/under valgrind: /'
+echo "libc: $libc; valgrind $(valgrind --version | sed 's/valgrind-//')"
+
+# Each dump: "desc: Trigger: Client Request: ROUTINE IMPL SIZE" ... "totals: IR".
+for f in "$tmp"/cg.*; do
+    awk '/^desc: Trigger: Client Request:/ { r = $5; i = $6; n = $7 }
+         /^totals:/ { if (r != "") print r, i, n, $2 }' "$f"
+done | sort -k1,1 -k3,3n >"$tmp/all"
+
+awk -v libc="$libc" -v table="$table" '
+    { ir[$1, $2, $3] = $4; routines[$1] = 1; if ($3 > max) max = $3 }
+    END {
+        split("memcpy memmove memset", order, " ")
+        for (k = 1; k <= 3; k++) {
+            r = order[k]
+            if (!(r in routines)) continue
+            # (impl - nop) / calls + 1: the implementation, its ret included.
+            calls = 1000
+            tl = ta = 0; worse = ""; nworse = 0
+            for (n = 0; n <= max; n++) {
+                a[n] = (ir[r, "altmem", n] - ir[r, "nop", n]) / calls + 1
+                l[n] = (ir[r, libc, n] - ir[r, "nop", n]) / calls + 1
+                tl += l[n]; ta += a[n]
+                if (a[n] > l[n] + 0.01) { worse = worse " " n; nworse++ }
+            }
+            if (table) {
+                printf("| %s | ", r)
+                split("0 1-3 4-7 8-15 16-31 32 33-63 64", cls, " ")
+                for (c = 1; c <= 8; c++) {
+                    split(cls[c], lim, "-"); lo = lim[1]; hi = (2 in lim) ? lim[2] : lim[1]
+                    sa = sl = 0; m = 0
+                    for (n = lo; n <= hi; n++) { sa += a[n]; sl += l[n]; m++ }
+                    printf("%.1f / %.1f | ", sa / m, sl / m)
+                    delete lim
+                }
+                printf("%.2f / %.2f |\n", ta / (max + 1), tl / (max + 1))
+                continue
+            }
+            printf("\n%s: instructions per call, altmem / %s\n", r, libc)
+            for (n = 0; n <= max; n++)
+                printf("  %2d: %5.1f / %5.1f%s", n, a[n], l[n], (n % 4 == 3) ? "\n" : "")
+            printf("\n  mean over 0..%d: altmem %.2f, %s %.2f (%.3fx); altmem needs more at %d size%s%s\n",
+                   max, ta / (max + 1), libc, tl / (max + 1), ta / tl, nworse, nworse == 1 ? "" : "s",
+                   nworse ? ":" worse : "")
+        }
+    }' "$tmp/all"
