@@ -14,7 +14,7 @@ if(CMAKE_CROSSCOMPILING)
   set(_ua_quick --quick)
 endif()
 set(_ua_lib ${CMAKE_CURRENT_SOURCE_DIR}/uaccess/ua_lib.c)
-# UndefinedBehaviorSanitizer builds (scripts/sanitize.sh) meet two known bugs that
+# UndefinedBehaviorSanitizer builds (scripts/sanitize.sh) meet a known bug that
 # plain builds do not show; see "Known bugs" below.
 set(_ua_ubsan OFF)
 if(ALTMEM_SANITIZE MATCHES "undefined")
@@ -32,10 +32,7 @@ set_tests_properties(uaccess.holes uaccess.selftest PROPERTIES LABELS uaccess TI
 # One process per scenario: altmem installs its handler once per process.
 altmem_test_exe(test_uaccess_chain test_uaccess_chain.c ${_ua_lib})
 set(_ua_chain lazy siginfo_before handler_before resethand no_handler kill_ign kill_dfl kill_handler
-              replace_after blocked_limit)
-if(NOT _ua_ubsan)
-  list(APPEND _ua_chain chain_to_us)
-endif()
+              replace_after blocked_limit chain_to_us)
 foreach(_sc IN LISTS _ua_chain)
   add_test(NAME uaccess.chain_${_sc} COMMAND test_uaccess_chain ${_sc})
   list(APPEND _ua_tests uaccess.chain_${_sc})
@@ -47,7 +44,7 @@ set_tests_properties(${_ua_tests} uaccess.chain_selftest PROPERTIES LABELS uacce
 find_package(Threads REQUIRED)
 altmem_test_exe(test_uaccess_threads test_uaccess_threads.c ${_ua_lib})
 target_link_libraries(test_uaccess_threads PRIVATE Threads::Threads)
-foreach(_part first_use threads signal altstack)
+foreach(_part first_use threads signal signal_nodefer altstack)
   add_test(NAME uaccess.${_part} COMMAND test_uaccess_threads ${_ua_quick} --part ${_part})
   set_tests_properties(uaccess.${_part} PROPERTIES LABELS uaccess TIMEOUT 600)
 endforeach()
@@ -58,15 +55,6 @@ set_tests_properties(uaccess.threads_selftest PROPERTIES LABELS uaccess TIMEOUT 
 # Each runs a part or scenario that the default runs leave out because it fails today.
 # WILL_FAIL: they pass while the bug is there.  When one starts to fail, the bug is
 # fixed: delete its WILL_FAIL here and the part's "known bug" mark in the program.
-#   known_bug_null_src       copy_user(dst, NULL, n) zeroes dst and returns 0: the
-#                            fix-up (src/uaccess/uaccess_bytes.c) takes src == NULL
-#                            for "clear"
-#   known_bug_nodefer        a signal handler's faulting copy_user, run while the thread
-#                            it interrupted is inside altmem's own fault handler, kills
-#                            the process: altmem's sigaction has no SA_NODEFER, so
-#                            SIGSEGV is blocked there and the kernel forces the default
-#                            action (src/os/os_libc.c, os_raw.c).  Natively only: it
-#                            needs a real kernel's signal timing
 #   known_bug_shrink_race    when the source shrinks during the call (another thread
 #                            mprotects a page of it; another process truncates the
 #                            file), a faulting copy_user can write past the prefix it
@@ -77,20 +65,15 @@ set_tests_properties(uaccess.threads_selftest PROPERTIES LABELS uaccess TIMEOUT 
 #                            arithmetic on the caller's bad pointers (NULL + i, 1 - 1,
 #                            past the end of the address space), undefined behaviour
 #                            that UBSan reports
-#   known_bug_handler_type   (UBSan builds) a program that chains to the handler it
-#                            replaced calls altmem's fault_handler, defined as
-#                            (int, void *, void *), through sa_sigaction: a call through
-#                            the wrong function type (-fsanitize=function)
-add_test(NAME uaccess.known_bug_null_src COMMAND test_uaccess --part null_src)
-set(_ua_bugs uaccess.known_bug_null_src)
-add_test(NAME uaccess.known_bug_nodefer COMMAND test_uaccess_threads ${_ua_quick} --part signal_nodefer)
+# Fixed since, and now ordinary tests: copy from NULL (uaccess.holes, part null_src),
+# the missing SA_NODEFER (uaccess.signal_nodefer), the handler's function type under
+# UBSan (uaccess.chain_chain_to_us).
 add_test(NAME uaccess.known_bug_shrink_race COMMAND test_uaccess_threads ${_ua_quick} --part shrink_race)
-list(APPEND _ua_bugs uaccess.known_bug_nodefer uaccess.known_bug_shrink_race)
+set(_ua_bugs uaccess.known_bug_shrink_race)
 if(_ua_ubsan)
   add_test(NAME uaccess.known_bug_ubsan_null COMMAND test_uaccess --part null_dst)
   add_test(NAME uaccess.known_bug_ubsan_wild COMMAND test_uaccess --part wild)
-  add_test(NAME uaccess.known_bug_handler_type COMMAND test_uaccess_chain chain_to_us)
-  list(APPEND _ua_bugs uaccess.known_bug_ubsan_null uaccess.known_bug_ubsan_wild uaccess.known_bug_handler_type)
+  list(APPEND _ua_bugs uaccess.known_bug_ubsan_null uaccess.known_bug_ubsan_wild)
 endif()
 set_tests_properties(${_ua_bugs} PROPERTIES LABELS "uaccess;known-bug" WILL_FAIL TRUE TIMEOUT 300)
 

@@ -106,9 +106,20 @@ static struct sigaction *prev_for(int sig)
     return sig == SIGBUS ? &prev_bus : &prev_segv;
 }
 
+/* The kernel calls a handler of sa_sigaction's exact type; the core's handler
+   takes void pointers (it includes no libc header), so it is reached through
+   this trampoline rather than through a cast function pointer. */
+static altmem__fault_fn *core_handler;
+
+static void libc_handler(int sig, siginfo_t *info, void *ucontext)
+{
+    core_handler(sig, info, ucontext);
+}
+
 static int is_ours(const struct sigaction *sa, altmem__fault_fn *fn)
 {
-    return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == (void (*)(int, siginfo_t *, void *))fn;
+    (void)fn;
+    return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == libc_handler;
 }
 
 int altmem__os_fault_install(altmem__fault_fn *fn)
@@ -124,8 +135,13 @@ int altmem__os_fault_install(altmem__fault_fn *fn)
         /* Remember the old one first: a fault between the two calls then
            already finds it. */
         *prev_for(sigs[i]) = cur;
-        ours.sa_sigaction = (void (*)(int, siginfo_t *, void *))fn;
-        ours.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+        core_handler = fn;
+        ours.sa_sigaction = libc_handler;
+        /* SA_NODEFER: a fault inside a handler that runs while ours is on the
+           stack (a signal handler calling copy_user, or the handler we chain to)
+           must reach us, not find SIGSEGV blocked and be forced fatal.  The
+           handler we chain to still gets its own mask (altmem__os_fault_chain). */
+        ours.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_NODEFER;
         sigemptyset(&ours.sa_mask);
         if (sigaction(sigs[i], &ours, &old) != 0)
             goto fail;

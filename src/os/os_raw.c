@@ -163,7 +163,7 @@ int altmem__os_fault_install(altmem__fault_fn *fn)
             continue;
         *raw_prev(sigs[i]) = cur;
         ours.handler = (unsigned long)fn;
-        ours.flags = K_SA_SIGINFO | K_SA_ONSTACK | K_SA_RESTART;
+        ours.flags = K_SA_SIGINFO | K_SA_ONSTACK | K_SA_RESTART | K_SA_NODEFER;   /* see os_libc.c */
 #if defined(__x86_64__)
         ours.flags |= K_SA_RESTORER;
         ours.restorer = (unsigned long)altmem__rt_sigreturn;

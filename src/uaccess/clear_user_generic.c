@@ -39,5 +39,5 @@ size_t altmem_clear_user_generic(void *dst, size_t n)
         UA_ST8(d, (uint8_t)z, fault);
     return 0;
 fault:
-    return altmem__uaccess_bytes(dst, NULL, n);
+    return altmem__uaccess_bytes(dst, NULL, n, 1);
 }

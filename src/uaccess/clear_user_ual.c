@@ -50,5 +50,5 @@ size_t altmem_clear_user_ual(void *dst, size_t n)
         UA_ST64(d + n - 8, z, fault);
     return 0;
 fault:
-    return altmem__uaccess_bytes(dst, NULL, n);
+    return altmem__uaccess_bytes(dst, NULL, n, 1);
 }

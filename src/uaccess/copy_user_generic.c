@@ -89,5 +89,5 @@ bytes:
     }
     return 0;
 fault:
-    return altmem__uaccess_bytes(dst, src, n);
+    return altmem__uaccess_bytes(dst, src, n, 0);
 }

@@ -111,5 +111,5 @@ size_t altmem_copy_user_ual(void *dst, const void *src, size_t n)
     }
     return 0;
 fault:
-    return altmem__uaccess_bytes(dst, src, n);
+    return altmem__uaccess_bytes(dst, src, n, 0);
 }

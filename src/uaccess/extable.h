@@ -102,11 +102,12 @@ typedef uint64_t __attribute__((aligned(1), may_alias)) u64_una;
 typedef uint32_t __attribute__((aligned(1), may_alias)) u32_una;
 typedef uint16_t __attribute__((aligned(1), may_alias)) u16_una;
 
-/* The fix-up every variant shares: copy (or, with src NULL, zero) bytes
+/* The fix-up every variant shares: copy (or, with clear set, zero) bytes
    [0, n) one at a time, each access guarded, and return how many were NOT
-   done — exact to the byte.  Redoing the bytes the fast path already did is
+   done — exact to the byte.  (clear is a flag, not src == NULL: copying from
+   NULL must fault like any other inaccessible source.)  Redoing the bytes the fast path already did is
    safe because src and dst do not overlap, and the fast path never writes a
    byte at or past the first inaccessible one (see the variants' notes). */
-size_t altmem__uaccess_bytes(unsigned char *dst, const unsigned char *src, size_t n);
+size_t altmem__uaccess_bytes(unsigned char *dst, const unsigned char *src, size_t n, int clear);
 
 #endif

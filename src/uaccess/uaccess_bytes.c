@@ -9,12 +9,12 @@
  */
 #include "extable.h"
 
-size_t altmem__uaccess_bytes(unsigned char *dst, const unsigned char *src, size_t n)
+size_t altmem__uaccess_bytes(unsigned char *dst, const unsigned char *src, size_t n, int clear)
 {
     size_t i = 0;
     for (; i < n; i++) {
         uint8_t b = 0;
-        if (src)
+        if (!clear)
             UA_LD8(b, src + i, fault);
         UA_ST8(dst + i, b, fault);
     }
