@@ -84,11 +84,19 @@ const struct altmem__variant altmem__variants[] = {
     ROW_SET("generic", 0, altmem_memset_generic,
             "strict alignment: aligned words, bytes only at the ends"),
     /* copy_user: every access in the exception table (src/uaccess/) */
+#if defined(__x86_64__)
+    ROW_CPU("avx2", X86_AVX2, altmem_copy_user_avx2,
+            "fault-tolerant AVX2: 32 B head/tail, 32-aligned 128 B loop, byte-exact fix-up"),
+#endif
     ROW_CPU("ual", ALTMEM_FEAT_UAL, altmem_copy_user_ual,
             "fault-tolerant: overlapping head/tail, 16 B blocks, byte-exact fix-up"),
     ROW_CPU("generic", 0, altmem_copy_user_generic,
             "fault-tolerant strict alignment: aligned words, shift-and-merge, byte-exact fix-up"),
     /* clear_user */
+#if defined(__x86_64__)
+    ROW_CLU("avx2", X86_AVX2, altmem_clear_user_avx2,
+            "fault-tolerant AVX2: 32 B stores, 32-aligned 128 B loop, byte-exact fix-up"),
+#endif
     ROW_CLU("ual", ALTMEM_FEAT_UAL, altmem_clear_user_ual,
             "fault-tolerant: overlapping head/tail, 8-aligned words, byte-exact fix-up"),
     ROW_CLU("generic", 0, altmem_clear_user_generic,

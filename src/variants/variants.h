@@ -17,5 +17,9 @@ size_t altmem_copy_user_generic(void *dst, const void *src, size_t n);
 size_t altmem_clear_user_generic(void *dst, size_t n);
 size_t altmem_copy_user_ual(void *dst, const void *src, size_t n);
 size_t altmem_clear_user_ual(void *dst, size_t n);
+#if defined(__x86_64__)
+size_t altmem_copy_user_avx2(void *dst, const void *src, size_t n);
+size_t altmem_clear_user_avx2(void *dst, size_t n);
+#endif
 
 #endif
