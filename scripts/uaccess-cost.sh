@@ -39,7 +39,8 @@ echo
 
 sizes=(0 1 8 16 32 64 128 255 256 1024)
 pairs=("copy_user memcpy" "clear_user memset" "copy_user_ual memcpy_ual" "clear_user_ual memset_ual"
-       "copy_user_generic memcpy_generic" "clear_user_generic memset_generic")
+       "copy_user_generic memcpy_generic" "clear_user_generic memset_generic"
+       "copy_user_avx2 memcpy_avx2" "clear_user_avx2 memset_avx2")
 
 printf '| A vs B (Ir/call, A - B) |'
 for s in "${sizes[@]}"; do printf ' %s B |' "$s"; done
@@ -48,6 +49,8 @@ for _ in "${sizes[@]}"; do printf -- '---:|'; done
 printf '\n'
 for p in "${pairs[@]}"; do
     read -r a b <<<"$p"
+    # A variant this build or CPU lacks (avx2 off x86_64): no row.
+    "$bin" --only "$a" --size 0 --calls 1 2>/dev/null && "$bin" --only "$b" --size 0 --calls 1 2>/dev/null || continue
     printf '| %s vs %s |' "$a" "$b"
     for s in "${sizes[@]}"; do
         ia=$(ir_per_call "$a" "$s")

@@ -17,7 +17,7 @@
  *   altmem-uaccess-bench --only LOOP --size S --calls N
  *       one loop once, for callgrind (scripts/uaccess-cost.sh): LOOP is one of
  *       copy_user, memcpy, clear_user, memset (the public entry points) or
- *       copy_user_ual, memcpy_ual, ... (the variants)
+ *       copy_user_ual, memcpy_ual, ... (the variants ual, generic, avx2)
  */
 #define _GNU_SOURCE
 #include <altmem.h>
@@ -75,12 +75,16 @@ __attribute__((noinline)) void loop_memset(long calls, void *d, const void *s, s
     }
 }
 
-/* Variants, through the table's pointers (as a caller holding one would). */
-static altmem_copy_user_fn *v_copy_user[2];
-static altmem_memcpy_fn *v_memcpy[2];
-static altmem_clear_user_fn *v_clear_user[2];
-static altmem_memset_fn *v_memset[2];
-static const char *const vnames[2] = {"ual", "generic"};
+/* Variants, through the table's pointers (as a caller holding one would).  The
+   names copy_user/clear_user share with memcpy/memset; a variant this build or
+   CPU does not have is skipped. */
+#define NV 3
+static altmem_copy_user_fn *v_copy_user[NV];
+static altmem_memcpy_fn *v_memcpy[NV];
+static altmem_clear_user_fn *v_clear_user[NV];
+static altmem_memset_fn *v_memset[NV];
+static const char *const vnames[NV] = {"ual", "generic", "avx2"};
+static int v_have[NV];
 
 #define VARIANT_LOOPS(V, I)                                                                                 \
     __attribute__((noinline)) void loop_copy_user_##V(long calls, void *d, const void *s, size_t n)        \
@@ -119,19 +123,24 @@ static const char *const vnames[2] = {"ual", "generic"};
     }
 VARIANT_LOOPS(ual, 0)
 VARIANT_LOOPS(generic, 1)
+VARIANT_LOOPS(avx2, 2)
 
 typedef void loop_fn(long calls, void *d, const void *s, size_t n);
 
 static const struct loop {
     const char *name;
     loop_fn *fn;
+    int variant; /* index into vnames, or -1 for a public entry point */
 } loops[] = {
-    {"copy_user", loop_copy_user},         {"memcpy", loop_memcpy},
-    {"clear_user", loop_clear_user},       {"memset", loop_memset},
-    {"copy_user_ual", loop_copy_user_ual}, {"memcpy_ual", loop_memcpy_ual},
-    {"clear_user_ual", loop_clear_user_ual}, {"memset_ual", loop_memset_ual},
-    {"copy_user_generic", loop_copy_user_generic}, {"memcpy_generic", loop_memcpy_generic},
-    {"clear_user_generic", loop_clear_user_generic}, {"memset_generic", loop_memset_generic},
+    {"copy_user", loop_copy_user, -1},
+    {"memcpy", loop_memcpy, -1},
+    {"clear_user", loop_clear_user, -1},
+    {"memset", loop_memset, -1},
+#define VL(V, I)                                                                                            \
+    {"copy_user_" #V, loop_copy_user_##V, I}, {"memcpy_" #V, loop_memcpy_##V, I},                          \
+        {"clear_user_" #V, loop_clear_user_##V, I}, {"memset_" #V, loop_memset_##V, I},
+    VL(ual, 0) VL(generic, 1) VL(avx2, 2)
+#undef VL
 };
 #define NLOOPS (sizeof loops / sizeof loops[0])
 
@@ -155,6 +164,8 @@ static const struct pair {
     {"copy_user_generic", "memcpy_generic", "copy_user generic vs memcpy generic", 0},
     {"clear_user_ual", "memset_ual", "clear_user ual vs memset ual", 0},
     {"clear_user_generic", "memset_generic", "clear_user generic vs memset generic", 0},
+    {"copy_user_avx2", "memcpy_avx2", "copy_user avx2 vs memcpy avx2", 0},
+    {"clear_user_avx2", "memset_avx2", "clear_user avx2 vs memset avx2", 0},
 };
 #define NPAIRS (sizeof pairs / sizeof pairs[0])
 
@@ -275,19 +286,16 @@ static void *map_buf(size_t n)
     return p;
 }
 
-static int find_variants(void)
+/* A variant name counts when all four routines have it and the CPU can run it. */
+static void find_variants(void)
 {
     for (size_t i = 0; i < altmem_variant_count(); i++) {
         struct altmem_variant_info vi;
-        if (altmem_variant(i, &vi) != 0)
+        if (altmem_variant(i, &vi) != 0 || !vi.runnable)
             continue;
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < NV; k++) {
             if (strcmp(vi.name, vnames[k]) != 0)
                 continue;
-            if (!vi.runnable) {
-                fprintf(stderr, "altmem-uaccess-bench: the %s variants cannot run on this CPU\n", vnames[k]);
-                return -1;
-            }
             switch (vi.routine) {
             case ALTMEM_MEMCPY: v_memcpy[k] = vi.fn.memcpy; break;
             case ALTMEM_MEMSET: v_memset[k] = vi.fn.memset; break;
@@ -297,12 +305,13 @@ static int find_variants(void)
             }
         }
     }
-    for (int k = 0; k < 2; k++)
-        if (!v_memcpy[k] || !v_memset[k] || !v_copy_user[k] || !v_clear_user[k]) {
-            fprintf(stderr, "altmem-uaccess-bench: no %s variant of every routine\n", vnames[k]);
-            return -1;
-        }
-    return 0;
+    for (int k = 0; k < NV; k++)
+        v_have[k] = v_memcpy[k] && v_memset[k] && v_copy_user[k] && v_clear_user[k];
+}
+
+static int loop_available(const struct loop *l)
+{
+    return l->variant < 0 || v_have[l->variant];
 }
 
 int main(int argc, char **argv)
@@ -342,8 +351,7 @@ int main(int argc, char **argv)
     }
     if (reps < 1)
         reps = 1;
-    if (find_variants() != 0)
-        return 2;
+    find_variants();
     src_buf = map_buf(MAX_SIZE + 4096);
     dst_buf = map_buf(MAX_SIZE + 4096);
     /* Install the fault handler now, so the first sample does not pay for it. */
@@ -351,8 +359,8 @@ int main(int argc, char **argv)
 
     if (only) {
         const struct loop *l = find_loop(only);
-        if (!l || only_size > MAX_SIZE) {
-            fprintf(stderr, "altmem-uaccess-bench: no loop '%s' (or size too large)\n", only);
+        if (!l || !loop_available(l) || only_size > MAX_SIZE) {
+            fprintf(stderr, "altmem-uaccess-bench: no loop '%s' here (or size too large)\n", only);
             return 2;
         }
         l->fn(only_calls, dst_buf, src_buf, only_size);
@@ -401,6 +409,10 @@ int main(int argc, char **argv)
     double worst_pct[2] = {-1e9, -1e9}, worst_ns[2] = {-1e9, -1e9};
     for (size_t p = 0; p < NPAIRS; p++) {
         const struct loop *A = find_loop(pairs[p].a), *B = find_loop(pairs[p].b);
+        if (!loop_available(A) || !loop_available(B)) {
+            printf("\n%s: skipped (no such variant of all four routines that this CPU can run)\n", pairs[p].label);
+            continue;
+        }
         printf("\n%s\n%10s %6s %12s %12s %10s %10s\n", pairs[p].label, "size", "align", "A ns/call", "B ns/call",
                "A-B ns", "A/B-1");
         for (int al = 0; al < 2; al++) {
