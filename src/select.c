@@ -34,14 +34,16 @@ extern const struct altmem__site __stop_altmem_patch_sites[] __attribute__((weak
 const struct altmem__variant altmem__variants[] = {
     /* memcpy, best first */
 #if defined(__x86_64__)
+    ROW_COPY("avx512_erms", X86_AVX512 | X86_ERMS, altmem_memcpy_avx512_erms,
+             "avx512, with rep movsb from 32 KiB to nt (not at (dst-src) mod 4096 in 1..63)"),
     ROW_COPY("avx512", X86_AVX512, altmem_memcpy_avx512,
-             "64 B AVX-512F: overlapping head/tail up to 512 B, 64-aligned 256 B loop, streaming above nt"),
+             "64 B AVX-512: overlapping head/tail up to 512 B, 64-aligned 256 B loop, streaming above nt"),
     ROW_COPY("avx2_erms", X86_AVX2 | X86_ERMS, altmem_memcpy_avx2_erms,
-             "32 B AVX2 up to 2 KiB, rep movsb up to nt, streaming above"),
+             "32 B AVX2 up to 4 KiB, rep movsb up to nt (not at (dst-src) mod 4096 in 1..63), streaming above"),
     ROW_COPY("avx2", X86_AVX2, altmem_memcpy_avx2,
              "32 B AVX2: overlapping head/tail up to 256 B, 32-aligned 128 B loop, streaming above nt"),
     ROW_COPY("erms", X86_SSE2 | X86_ERMS, altmem_memcpy_erms,
-             "16 B SSE2 up to 2 KiB, rep movsb up to nt, streaming above"),
+             "16 B SSE2 up to 2 KiB, rep movsb up to nt (not at (dst-src) mod 4096 in 1..63), streaming above"),
     ROW_COPY("sse2", X86_SSE2, altmem_memcpy_sse2,
              "16 B SSE2: overlapping head/tail up to 128 B, 16-aligned 64 B loop, streaming above nt"),
 #endif
@@ -51,10 +53,12 @@ const struct altmem__variant altmem__variants[] = {
              "strict alignment: aligned words, shift-and-merge, bytes only at the ends"),
     /* memmove */
 #if defined(__x86_64__)
+    ROW_MOVE("avx512_erms", X86_AVX512 | X86_ERMS, altmem_memmove_avx512_erms,
+             "avx512, with rep movsb from 32 KiB to nt when the regions do not overlap"),
     ROW_MOVE("avx512", X86_AVX512, altmem_memmove_avx512,
-             "64 B AVX-512F, loads before stores up to 512 B, direction by overlap, streaming above nt"),
+             "64 B AVX-512, loads before stores up to 512 B, direction by overlap, streaming above nt"),
     ROW_MOVE("avx2_erms", X86_AVX2 | X86_ERMS, altmem_memmove_avx2_erms,
-             "avx2, with rep movsb from 2 KiB to nt when the regions do not overlap"),
+             "avx2, with rep movsb from 4 KiB to nt when the regions do not overlap"),
     ROW_MOVE("avx2", X86_AVX2, altmem_memmove_avx2,
              "32 B AVX2, loads before stores up to 256 B, direction by overlap, streaming above nt"),
     ROW_MOVE("erms", X86_SSE2 | X86_ERMS, altmem_memmove_erms,
@@ -68,10 +72,12 @@ const struct altmem__variant altmem__variants[] = {
              "strict alignment: aligned words, shift-and-merge, direction by overlap"),
     /* memset */
 #if defined(__x86_64__)
+    ROW_SET("avx512_erms", X86_AVX512 | X86_ERMS, altmem_memset_avx512_erms,
+            "avx512, with rep stosb from 4 KiB to nt"),
     ROW_SET("avx512", X86_AVX512, altmem_memset_avx512,
-            "64 B AVX-512F: overlapping stores up to 512 B, 64-aligned 256 B loop, streaming above nt"),
+            "64 B AVX-512: overlapping stores up to 512 B, 64-aligned 256 B loop, streaming above nt"),
     ROW_SET("avx2_erms", X86_AVX2 | X86_ERMS, altmem_memset_avx2_erms,
-            "32 B AVX2 up to 2 KiB, rep stosb up to nt, streaming above"),
+            "32 B AVX2 up to 4 KiB, rep stosb up to nt, streaming above"),
     ROW_SET("avx2", X86_AVX2, altmem_memset_avx2,
             "32 B AVX2: overlapping stores up to 256 B, 32-aligned 128 B loop, streaming above nt"),
     ROW_SET("erms", X86_SSE2 | X86_ERMS, altmem_memset_erms,

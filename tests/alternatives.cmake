@@ -39,11 +39,11 @@ else()
   set(_by "pointer")
 endif()
 if(TARGET altmem_cli)
-  set(_bind_cases "bound_by|<unset>|memcpy +[a-z0-9]+ +detected +${_by} [^\n]*\nmemmove +[a-z0-9]+ +detected +${_by} [^\n]*\nmemset +[a-z0-9]+ +detected +${_by} |")
+  set(_bind_cases "bound_by|<unset>|memcpy +[a-z0-9_]+ +detected +${_by} [^\n]*\nmemmove +[a-z0-9_]+ +detected +${_by} [^\n]*\nmemset +[a-z0-9_]+ +detected +${_by} |")
   if(ALTMEM_BIND_MODE EQUAL 1)
     list(APPEND _bind_cases
-      "bind_pointer|bind=pointer|memcpy +[a-z0-9]+ +detected +pointer [^\n]*\n.*not patched: bind=pointer in ALTMEM_TUNABLES|"
-      "debug|debug|memcpy +[a-z0-9]+ +detected +patched branch|^altmem: patch memcpy at 0x[0-9a-f]+: branch 0x[0-9a-f]+ \\(dispatch\\) -> 0x[0-9a-f]+ \\[[0-9a-f ]+ -> [0-9a-f ]+\\]\naltmem: patch memmove [^\n]*\naltmem: patch memset [^\n]*\naltmem: patch copy_user [^\n]*\naltmem: patch clear_user [^\n]*\n$")
+      "bind_pointer|bind=pointer|memcpy +[a-z0-9_]+ +detected +pointer [^\n]*\n.*not patched: bind=pointer in ALTMEM_TUNABLES|"
+      "debug|debug|memcpy +[a-z0-9_]+ +detected +patched branch|^altmem: patch memcpy at 0x[0-9a-f]+: branch 0x[0-9a-f]+ \\(dispatch\\) -> 0x[0-9a-f]+ \\[[0-9a-f ]+ -> [0-9a-f ]+\\]\naltmem: patch memmove [^\n]*\naltmem: patch memset [^\n]*\naltmem: patch copy_user [^\n]*\naltmem: patch clear_user [^\n]*\n$")
   endif()
   foreach(_case IN LISTS _bind_cases)
     string(REPLACE "|" ";" _f "${_case}")

@@ -60,7 +60,7 @@ if(TARGET altmem_cli)
     # Cross builds: what the emulator's CPU model gives (cmake/toolchains/).
     set(_default_variant ${ALTMEM_EXPECT_VARIANT})
   else()
-    set(_default_variant "[a-z0-9]+")
+    set(_default_variant "[a-z0-9_]+")
   endif()
   # Masking UAL names it only where there was a UAL to mask.
   set(_masked "features masked: +UAL[^\n]*\n.*memcpy +generic +detected[^\n]*masked by ALTMEM_TUNABLES: UAL")

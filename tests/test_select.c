@@ -576,12 +576,15 @@ static void x86_rows(void)
         uint64_t f;
         const char *tun, *want;
     } cases[] = {
-        {0, NULL, "avx512"}, /* f filled in below: everything this file knows */
+        {0, NULL, "avx512_erms"}, /* f filled in below: everything this file knows */
+        {UAL | S128 | S256 | S512, NULL, "avx512"},
+        {0, "hwcaps=-ERMS", "avx512"},
         {UAL | S128 | S256 | ERMS | FSRM, NULL, "avx2_erms"},
         {UAL | S128 | S256, NULL, "avx2"},
         {UAL | S128 | ERMS, NULL, "erms"},
         {UAL | S128, NULL, "sse2"},
         {0, "hwcaps=-SIMD512", "avx2_erms"},
+        {UAL | S128 | S512 | ERMS, NULL, "avx512_erms"},
         {0, "hwcaps=-SIMD512,-ERMS", "avx2"},
         {0, "hwcaps=-SIMD512,-SIMD256", "erms"},
         {0, "hwcaps=-SIMD512,-SIMD256,-ERMS", "sse2"},
@@ -607,7 +610,7 @@ static void x86_rows(void)
     CHECK(any_warning_has(&w, "memset=avx512") && any_warning_has(&w, "SIMD512") &&
               any_warning_has(&w, "memmove=erms") && any_warning_has(&w, "ERMS"),
           "x86 refusals do not name the pin and the feature: '%s'", w.line[0]);
-    printf("x86_64 rows: %zu feature sets bind avx512 > avx2_erms > avx2 > erms > sse2 > ual > generic; "
+    printf("x86_64 rows: %zu feature sets bind avx512_erms > avx512 > avx2_erms > avx2 > erms > sse2 > ual > generic; "
            "pins and refusals\n", sizeof cases / sizeof cases[0]);
 #else
     printf("x86_64 rows: not on this architecture\n");

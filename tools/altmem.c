@@ -88,11 +88,11 @@ static int cmd_info(void)
         printf("%zu B", nt);
     printf(" (SIMD variants; ALTMEM_TUNABLES nt_threshold=BYTES)\n");
 
-    printf("\n%-10s %-10s %-11s %-15s %s\n", "routine", "bound to", "reason", "bound by", "why");
+    printf("\n%-10s %-11s %-11s %-15s %s\n", "routine", "bound to", "reason", "bound by", "why");
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
         struct altmem_binding_info b;
         altmem_binding((enum altmem_routine)r, &b);
-        printf("%-10s %-10s %-11s %-15s %s\n", altmem_routine_name((enum altmem_routine)r), b.variant,
+        printf("%-10s %-11s %-11s %-15s %s\n", altmem_routine_name((enum altmem_routine)r), b.variant,
                reason_word(b.reason), b.bound_by, b.why);
         if (r == ALTMEM_ROUTINE_COUNT - 1 && b.bound_note && b.bound_note[0])
             printf("not patched: %s\n", b.bound_note);
@@ -103,7 +103,7 @@ static int cmd_info(void)
         struct altmem_variant_info v;
         altmem_variant(i, &v);
         char buf[128];
-        printf("  %-10s %-9s needs %-9s %-12s %s\n", altmem_routine_name(v.routine), v.name,
+        printf("  %-10s %-11s needs %-16s %-12s %s\n", altmem_routine_name(v.routine), v.name,
                v.requires ? feature_list(v.requires, buf, sizeof buf) : "nothing",
                v.runnable ? "runnable" : "not runnable", v.summary);
     }

@@ -48,13 +48,13 @@ esac
 
 echo "--- 1. altmem info, $mode"
 control=$("$A" info)
-printf '%s\n' "$control" | grep -Eq '^memcpy +[a-z0-9]+ +[a-z]+ +patched branch' ||
+printf '%s\n' "$control" | grep -Eq '^memcpy +[a-z0-9_]+ +[a-z]+ +patched branch' ||
     bad "control: plain \`altmem info\` does not say patched branch, so this test proves nothing"
 # shellcheck disable=SC2086 # $wrap is a command and its arguments
 info=$($wrap "$A" info)
 printf '%s\n' "$info" | grep -E '^(routine|mem|not patched)'
 for r in memcpy memmove memset; do
-    printf '%s\n' "$info" | grep -Eq "^$r +[a-z0-9]+ +[a-z]+ +pointer " || bad "altmem info: $r not bound by pointer"
+    printf '%s\n' "$info" | grep -Eq "^$r +[a-z0-9_]+ +[a-z]+ +pointer " || bad "altmem info: $r not bound by pointer"
 done
 printf '%s\n' "$info" | grep -Eq "^not patched: .*$note" || bad "altmem info: no 'not patched: ...$note' line"
 

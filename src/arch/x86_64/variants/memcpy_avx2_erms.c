@@ -4,14 +4,15 @@
  *
  * Assumptions:
  *   - As memcpy_avx2 (built with -mavx2, this file only).
- *   - ERMS: rep movsb moves whole lines internally, at loop speed or better,
- *     once its start-up cost (tens of cycles) is amortised.  The range below
- *     was measured (docs/performance.md), not assumed.
+ *   - rep movsb from 4 KiB: on the machine of docs/performance.md it ran
+ *     0.65-0.72x glibc at 2 KiB against 0.77-0.83x for the AVX2 loop, even at
+ *     3 KiB, and ahead from 4 KiB (1.04 against 0.93; 8 KiB 1.01 against 0.81).
+ *     Not where (dst - src) mod 4096 is 1..63, slow on Zen 3 (DESIGN.md).
  */
 #define VEC_BITS 256
 #include "x86_vec.h"
 
-#define ERMS_MIN 2048                   /* below: the vector blocks win       */
+#define ERMS_MIN 4096                    /* below: the vector loop wins        */
 
 /* The sizes that loop: kept out of line, so that the small classes above need
    no registers saved or copied on entry. */
@@ -19,12 +20,12 @@ static __attribute__((noinline)) void *large(void *__restrict dst, const void *_
 {
     unsigned char *d = dst;
     const unsigned char *s = src;
-    if (n < ERMS_MIN)
-        vcopy_fwd(d, s, n);             /* (256, ERMS_MIN): 128 B loop        */
-    else if (n < altmem__nt_threshold)
+    if (n >= altmem__nt_threshold)
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
+    else if (n >= ERMS_MIN && !movsb_short_distance(d, s))
         rep_movsb(d, s, n);             /* [ERMS_MIN, nt): rep movsb          */
     else
-        vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
+        vcopy_fwd(d, s, n);             /* (256, ERMS_MIN), short distance: 128 B loop */
     return dst;
 }
 

@@ -4,14 +4,14 @@
  *
  * Assumptions:
  *   - As memcpy_sse2 (SSE2, the x86_64 baseline: no compiler flag).
- *   - ERMS: rep movsb moves whole lines internally, at loop speed or better,
- *     once its start-up cost (tens of cycles) is amortised.  The range below
- *     was measured (docs/performance.md), not assumed.
+ *   - rep movsb from 2 KiB: there it ran 0.64-0.73x glibc against 0.50-0.62x
+ *     for the SSE2 loop (docs/performance.md).  Not where (dst - src) mod 4096
+ *     is 1..63, slow on Zen 3 (DESIGN.md).
  */
 #define VEC_BITS 128
 #include "x86_vec.h"
 
-#define ERMS_MIN 2048                   /* below: the vector blocks win       */
+#define ERMS_MIN 2048                    /* below: the vector loop wins        */
 
 /* The sizes that loop: kept out of line, so that the small classes above need
    no registers saved or copied on entry. */
@@ -19,12 +19,12 @@ static __attribute__((noinline)) void *large(void *__restrict dst, const void *_
 {
     unsigned char *d = dst;
     const unsigned char *s = src;
-    if (n < ERMS_MIN)
-        vcopy_fwd(d, s, n);             /* (128, ERMS_MIN): 64 B loop         */
-    else if (n < altmem__nt_threshold)
+    if (n >= altmem__nt_threshold)
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
+    else if (n >= ERMS_MIN && !movsb_short_distance(d, s))
         rep_movsb(d, s, n);             /* [ERMS_MIN, nt): rep movsb          */
     else
-        vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
+        vcopy_fwd(d, s, n);             /* (128, ERMS_MIN), short distance: 64 B loop */
     return dst;
 }
 

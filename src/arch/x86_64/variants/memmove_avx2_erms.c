@@ -4,15 +4,17 @@
  *
  * Assumptions:
  *   - As memmove_avx2 (built with -mavx2, this file only).
- *   - ERMS: rep movsb is fast only forward and without overlap (with DF clear,
- *     as the ABI guarantees on entry), so overlapping moves keep the loops.
+ *   - rep movsb from 4 KiB: on the machine of docs/performance.md it ran
+ *     0.65-0.72x glibc at 2 KiB against 0.77-0.83x for the AVX2 loop, even at
+ *     3 KiB, and ahead from 4 KiB (1.04 against 0.93; 8 KiB 1.01 against 0.81).
+ *     Not where (dst - src) mod 4096 is 1..63, slow on Zen 3 (DESIGN.md).
  */
 #include <stdint.h>
 
 #define VEC_BITS 256
 #include "x86_vec.h"
 
-#define ERMS_MIN 2048                   /* below: the vector blocks win       */
+#define ERMS_MIN 4096                    /* below: the vector loop wins        */
 
 /* The sizes that loop: kept out of line, so that the small classes above need
    no registers saved or copied on entry. */
@@ -23,7 +25,7 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
     if (fwd < n)
         vcopy_bwd(d, s, n);             /* dst inside (src, src+n): backward  */
-    else if (bwd < n || n < ERMS_MIN)
+    else if (bwd < n || n < ERMS_MIN || movsb_short_distance(d, s))
         vcopy_fwd(d, s, n);             /* overlap with dst below, or small   */
     else if (n < altmem__nt_threshold)
         rep_movsb(d, s, n);             /* [ERMS_MIN, nt), no overlap         */

@@ -4,15 +4,16 @@
  *
  * Assumptions:
  *   - As memmove_sse2 (SSE2, the x86_64 baseline: no compiler flag).
- *   - ERMS: rep movsb is fast only forward and without overlap (with DF clear,
- *     as the ABI guarantees on entry), so overlapping moves keep the loops.
+ *   - rep movsb from 2 KiB: there it ran 0.64-0.73x glibc against 0.50-0.62x
+ *     for the SSE2 loop (docs/performance.md).  Not where (dst - src) mod 4096
+ *     is 1..63, slow on Zen 3 (DESIGN.md).
  */
 #include <stdint.h>
 
 #define VEC_BITS 128
 #include "x86_vec.h"
 
-#define ERMS_MIN 2048                   /* below: the vector blocks win       */
+#define ERMS_MIN 2048                    /* below: the vector loop wins        */
 
 /* The sizes that loop: kept out of line, so that the small classes above need
    no registers saved or copied on entry. */
@@ -23,7 +24,7 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
     if (fwd < n)
         vcopy_bwd(d, s, n);             /* dst inside (src, src+n): backward  */
-    else if (bwd < n || n < ERMS_MIN)
+    else if (bwd < n || n < ERMS_MIN || movsb_short_distance(d, s))
         vcopy_fwd(d, s, n);             /* overlap with dst below, or small   */
     else if (n < altmem__nt_threshold)
         rep_movsb(d, s, n);             /* [ERMS_MIN, nt), no overlap         */

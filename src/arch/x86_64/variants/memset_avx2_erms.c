@@ -4,13 +4,15 @@
  *
  * Assumptions:
  *   - As memset_avx2 (built with -mavx2, this file only).
- *   - ERMS: rep stosb stores whole lines internally once its start-up cost is
- *     amortised.  The range below was measured (docs/performance.md).
+ *   - rep stosb from 4 KiB: on the machine of docs/performance.md it ran
+ *     0.61-0.72x glibc at 2 KiB (the AVX2 loop 0.79-1.05x) and matched glibc,
+ *     itself rep stosb there, from 3-4 KiB to 16 MiB, where the AVX2 loop
+ *     fell to 0.6-0.9x.
  */
 #define VEC_BITS 256
 #include "x86_vec.h"
 
-#define ERMS_MIN 2048                   /* below: the vector blocks win       */
+#define ERMS_MIN 4096                    /* below: the vector loop wins        */
 
 /* The sizes that loop: kept out of line, so that the small classes above need
    no registers saved or copied on entry. */

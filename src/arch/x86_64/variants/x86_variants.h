@@ -10,18 +10,21 @@
    cache sizes or ALTMEM_TUNABLES nt_threshold=BYTES (src/select.c). */
 extern size_t altmem__nt_threshold __attribute__((visibility("hidden")));
 
+void *altmem_memcpy_avx512_erms(void *__restrict dst, const void *__restrict src, size_t n);
 void *altmem_memcpy_avx512(void *__restrict dst, const void *__restrict src, size_t n);
 void *altmem_memcpy_avx2_erms(void *__restrict dst, const void *__restrict src, size_t n);
 void *altmem_memcpy_avx2(void *__restrict dst, const void *__restrict src, size_t n);
 void *altmem_memcpy_erms(void *__restrict dst, const void *__restrict src, size_t n);
 void *altmem_memcpy_sse2(void *__restrict dst, const void *__restrict src, size_t n);
 
+void *altmem_memmove_avx512_erms(void *dst, const void *src, size_t n);
 void *altmem_memmove_avx512(void *dst, const void *src, size_t n);
 void *altmem_memmove_avx2_erms(void *dst, const void *src, size_t n);
 void *altmem_memmove_avx2(void *dst, const void *src, size_t n);
 void *altmem_memmove_erms(void *dst, const void *src, size_t n);
 void *altmem_memmove_sse2(void *dst, const void *src, size_t n);
 
+void *altmem_memset_avx512_erms(void *dst, int c, size_t n);
 void *altmem_memset_avx512(void *dst, int c, size_t n);
 void *altmem_memset_avx2_erms(void *dst, int c, size_t n);
 void *altmem_memset_avx2(void *dst, int c, size_t n);

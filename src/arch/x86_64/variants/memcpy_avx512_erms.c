@@ -1,0 +1,91 @@
+/*
+ * memcpy_avx512_erms — memcpy_avx512, with rep movsb from 32 KiB to the
+ * non-temporal threshold, where it measurably beats the
+ * AVX-512 loop (features UAL, SIMD512, ERMS).
+ *
+ * Assumptions:
+ *   - AVX-512 F, BW and VL, with the OS saving the ZMM and opmask state
+ *     (SIMD512); F and VL instructions only (no byte masks: a masked access
+ *     that crosses into the next page takes a ~100 ns microcode assist here,
+ *     mapped or not).  Built with -mavx512f -mavx512vl -mavx512bw, this file only; GCC also
+ *     keeps it to xmm/ymm/zmm16-31, so it returns without vzeroupper.
+ *   - Unaligned loads and stores are single, fast instructions (UAL).
+ *   - rep movsb from 32 KiB (data no longer in L1d): on the machine of
+ *     docs/performance.md it ran 5-8% faster than the loop there with src and
+ *     dst equally aligned and at the same speed otherwise, while below 32 KiB
+ *     the loop was as fast or, misaligned, up to 15% faster.  Not at the
+ *     short (dst - src) mod 4096 distances where rep movsb is slow on Zen 3.
+ *   - The building blocks (x86_vec.h) load every byte of a size class up to
+ *     512 before storing any, and the loops store 64-aligned (one line each).
+ */
+#define VEC_BITS 512
+#include "x86_vec.h"
+
+#define ERMS_MIN 32768                   /* below: the vector loop wins        */
+
+/* The sizes that loop: kept out of line, so that the small classes above need
+   no registers saved or copied on entry. */
+static __attribute__((noinline)) void *large(void *__restrict dst, const void *__restrict src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    if (n >= altmem__nt_threshold)
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
+    else if (n >= ERMS_MIN && !movsb_short_distance(d, s))
+        rep_movsb(d, s, n);             /* [32 KiB, nt): rep movsb            */
+    else
+        vcopy_fwd(d, s, n);             /* (512, 32 KiB): 256 B loop, dst 64-aligned */
+    return dst;
+}
+
+/* (128, ...): the classes of 2 and 4 vectors from each end, then the loops. */
+static __attribute__((noinline)) void *mid(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    if (n <= 256)
+        vcopy_ht2(d, s, n);                 /* (128, 256]: 2 x 64 from each end */
+    else if (n <= 512)
+        vcopy_ht4(d, s, n);                 /* (256, 512]: 4 x 64 from each end */
+    else
+        return large(dst, src, n);          /* (512, ...): the loops above     */
+    return dst;
+}
+
+void *altmem_memcpy_avx512_erms(void *__restrict dst, const void *__restrict src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    RETURN_VALUE_IN_RAX(dst);
+    if (n < 64)
+        goto small;
+    if (n > 128)
+        return mid(d, s, n);                /* (128, ...): mid(), above        */
+    vcopy_ht1(d, s, n);                     /* [64, 128]: 64 + 64              */
+    return dst;
+small:
+    if (n >= 32)
+        goto c32;
+    if (n >= 16)
+        goto c16;
+    if (n >= 8)
+        goto c8;
+    if (n >= 4)
+        goto c4;
+    if (n == 0)
+        return dst;
+    copy_1_3(d, s, n);                      /* [1, 4): 1 + 2 (the last two)    */
+    return dst;
+c32:                                    /* [32, 64): 32 + 32               */
+    copy_ht32(d, s, n);
+    return dst;
+c16:                                    /* [16, 32): 16 + 16               */
+    copy_ht16(d, s, n);
+    return dst;
+c8:                                     /* [8, 16): 8 + 8                  */
+    copy_8_16(d, s, n);
+    return dst;
+c4:                                     /* [4, 8): 4 + 4                   */
+    copy_4_8(d, s, n);
+    return dst;
+}

@@ -1,0 +1,88 @@
+/*
+ * memset_avx512_erms — memset_avx512, with rep stosb from 4 KiB to the
+ * non-temporal threshold, where it measurably beats the AVX-512 loop (features
+ * UAL, SIMD512, ERMS).
+ *
+ * Assumptions:
+ *   - AVX-512 F, BW and VL, with the OS saving the ZMM and opmask state
+ *     (SIMD512); F and VL instructions only (no byte masks: a masked access
+ *     that crosses into the next page takes a ~100 ns microcode assist here,
+ *     mapped or not).  Built with -mavx512f -mavx512vl -mavx512bw, this file only; GCC also
+ *     keeps it to xmm/ymm/zmm16-31, so it returns without vzeroupper.
+ *   - Unaligned stores are single, fast instructions (UAL).
+ *   - Sizes up to 512: overlapping stores from both ends; (512, 4 KiB): a
+ *     64-aligned 256-byte loop; [4 KiB, nt): rep stosb, which on the machine
+ *     of docs/performance.md matches glibc's (also rep stosb there) where the
+ *     loop ran at 0.83-0.96x from 768 KiB to 16 MiB; [nt, ...): streaming.
+ */
+#define VEC_BITS 512
+#include "x86_vec.h"
+
+#define ERMS_MIN 4096                    /* below: the vector loop wins        */
+
+/* The sizes that loop: kept out of line, so that the small classes above need
+   no registers saved or copied on entry. */
+static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
+{
+    unsigned char *d = dst;
+    __m128i x = set_c(c);
+    if (n < ERMS_MIN)
+        vset_loop(d, vspread(x), n);     /* (512, 4 KiB): 256 B loop, dst 64-aligned */
+    else if (n < altmem__nt_threshold)
+        rep_stosb(d, c, n);              /* [4 KiB, nt): rep stosb             */
+    else
+        vset_nt(d, vspread(x), n);       /* [nt, ...): streaming stores        */
+    return dst;
+}
+
+/* (128, ...): the classes of 2 and 4 vectors from each end, then the loops. */
+static __attribute__((noinline)) void *mid(void *dst, int c, size_t n)
+{
+    unsigned char *d = dst;
+    vec x = vspread(set_c(c));
+    if (n <= 256)
+        vset_ht2(d, x, n);                  /* (128, 256]: 2 x 64 from each end */
+    else if (n <= 512)
+        vset_ht4(d, x, n);                  /* (256, 512]: 4 x 64 from each end */
+    else
+        return large(dst, c, n);            /* (512, ...): the loops above     */
+    return dst;
+}
+
+void *altmem_memset_avx512_erms(void *dst, int c, size_t n)
+{
+    unsigned char *d = dst;
+    __m128i x = set_c(c);
+    RETURN_VALUE_IN_RAX(dst);
+    if (n < 64)
+        goto small;
+    if (n > 128)
+        return mid(d, c, n);                /* (128, ...): mid(), above        */
+    vset_ht1(d, vspread(x), n);             /* [64, 128]: 64 + 64              */
+    return dst;
+small:
+    if (n >= 32)
+        goto c32;
+    if (n >= 16)
+        goto c16;
+    if (n >= 8)
+        goto c8;
+    if (n >= 4)
+        goto c4;
+    if (n == 0)
+        return dst;
+    set_1_3(d, c, n);                       /* [1, 4): 1 + 2 (the last two)    */
+    return dst;
+c32:                                    /* [32, 64): 32 + 32               */
+    set_ht32(d, spread32(x), n);
+    return dst;
+c16:                                    /* [16, 32): 16 + 16               */
+    set_ht16(d, spread16(x), n);
+    return dst;
+c8:                                     /* [8, 16): 8 + 8                  */
+    set_8_16(d, spread16(x), n);
+    return dst;
+c4:                                     /* [4, 8): 4 + 4                   */
+    set_4_8(d, spread16(x), n);
+    return dst;
+}
