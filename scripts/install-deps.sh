@@ -13,6 +13,8 @@
 #   musl-tools         musl-gcc: a static musl program linked with libaltmem-libc.a
 #   git python3        real programs the drop-in tests run under `altmem run`
 #                      (tests/dropin/programs.sh; cp, tar, sort, gzip are always there)
+#   gnuplot-nox        `altmem bench --plot` (charts; not needed by `make check`)
+#   valgrind           scripts/small-cost.sh, scripts/dispatch-cost.sh (callgrind counts)
 #
 # Idempotent: when every package is already installed it changes nothing and does not
 # touch the network.  Not root: prints what is missing and the command to install it,
@@ -21,7 +23,7 @@
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config clang-19 lld-19 libclang-rt-19-dev binutils util-linux musl-tools git
-          python3)
+          python3 gnuplot-nox valgrind)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -15,7 +15,7 @@ if(TARGET altmem_cli)
   set(_bench_check ${PROJECT_SOURCE_DIR}/bench/check_csv.cmake)
   add_test(NAME bench_quick_csv
            COMMAND ${CMAKE_COMMAND} -DALTMEM=$<TARGET_FILE:altmem_cli> -DCSV=${_bench_csv} -DRUN=1
-                   -P ${_bench_check})
+                   -DJSON=${CMAKE_CURRENT_BINARY_DIR}/bench_quick.json -P ${_bench_check})
   # Under sanitizers the quick run takes seconds rather than a fraction of one.
   set_tests_properties(bench_quick_csv PROPERTIES FIXTURES_SETUP altmem_bench_csv TIMEOUT 300
                        LABELS bench)
