@@ -53,9 +53,11 @@ ALTMEM_API void *altmem_memset(void *dst, int c, size_t n);
  *     destination byte is done, including inside a word that straddles it.
  * An access is inaccessible when it raises SIGSEGV (unmapped, PROT_NONE, a
  * read-only destination) or SIGBUS (a file mapping past end of file).  src and
- * dst must not overlap.  Safe from any thread and from signal handlers; the
- * first call installs a SIGSEGV/SIGBUS handler that passes every other fault to
- * the handler installed before it (docs/uaccess.md).
+ * dst must not overlap.  Safe from any thread and from signal handlers, as long
+ * as SIGSEGV and SIGBUS are not blocked in the calling thread (a fault with them
+ * blocked is fatal: the kernel's rule); the first call installs a SIGSEGV/SIGBUS
+ * handler that passes every other fault to the handler installed before it
+ * (docs/uaccess.md).
  */
 ALTMEM_API size_t altmem_copy_user(void *dst, const void *src, size_t n);
 ALTMEM_API size_t altmem_clear_user(void *dst, size_t n);
