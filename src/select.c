@@ -54,15 +54,15 @@ const struct altmem__variant altmem__variants[] = {
     /* memmove */
 #if defined(__x86_64__)
     ROW_MOVE("avx512_erms", X86_AVX512 | X86_ERMS, altmem_memmove_avx512_erms,
-             "avx512, with rep movsb from 32 KiB to nt when the regions do not overlap"),
+             "avx512, with rep movsb from 32 KiB to nt when src is not just ahead of dst"),
     ROW_MOVE("avx512", X86_AVX512, altmem_memmove_avx512,
              "64 B AVX-512, loads before stores up to 512 B, direction by overlap, streaming above nt"),
     ROW_MOVE("avx2_erms", X86_AVX2 | X86_ERMS, altmem_memmove_avx2_erms,
-             "avx2, with rep movsb from 4 KiB to nt when the regions do not overlap"),
+             "avx2, with rep movsb from 4 KiB to nt when src is not just ahead of dst"),
     ROW_MOVE("avx2", X86_AVX2, altmem_memmove_avx2,
              "32 B AVX2, loads before stores up to 256 B, direction by overlap, streaming above nt"),
     ROW_MOVE("erms", X86_SSE2 | X86_ERMS, altmem_memmove_erms,
-             "sse2, with rep movsb from 2 KiB to nt when the regions do not overlap"),
+             "sse2, with rep movsb from 2 KiB to nt when src is not just ahead of dst"),
     ROW_MOVE("sse2", X86_SSE2, altmem_memmove_sse2,
              "16 B SSE2, loads before stores up to 128 B, direction by overlap, streaming above nt"),
 #endif

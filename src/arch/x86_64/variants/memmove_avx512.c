@@ -10,7 +10,9 @@
  *   - Unaligned loads and stores are single, fast instructions (UAL).
  *   - Up to 512 bytes every byte is loaded before any is stored (x86_vec.h), so
  *     overlap needs no test; above, the direction follows the overlap, and each
- *     256-byte block is loaded before it is stored.
+ *     256-byte block is loaded before it is stored.  Forward moves whose source
+ *     runs at least 4 KiB ahead of the destination stream (and rep movsb) as
+ *     if apart: their stores land only on source bytes already read.
  */
 #include <stdint.h>
 
@@ -26,10 +28,10 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
     if (fwd < n)
         vcopy_bwd(d, s, n);             /* dst inside (src, src+n): backward, dst end 64-aligned */
-    else if (n < altmem__nt_threshold || bwd < n)
-        vcopy_fwd(d, s, n);             /* forward, dst 64-aligned            */
+    else if (n < altmem__nt_threshold || bwd < 4096)
+        vcopy_fwd(d, s, n);             /* forward (dst < src within a page too) */
     else
-        vcopy_fwd_nt(d, s, n);          /* [nt, ...), no overlap: streaming   */
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...), dst not just below src: streaming */
     return dst;
 }
 

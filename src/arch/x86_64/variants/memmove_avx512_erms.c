@@ -1,6 +1,6 @@
 /*
  * memmove_avx512_erms — memmove_avx512, with rep movsb from 32 KiB to the
- * non-temporal threshold when the regions do not overlap, where it measurably beats the
+ * non-temporal threshold (src not less than 4 KiB ahead of dst), where it beats the
  * AVX-512 loop (features UAL, SIMD512, ERMS).
  *
  * Assumptions:
@@ -17,7 +17,9 @@
  *     short (dst - src) mod 4096 distances where rep movsb is slow on Zen 3.
  *   - Up to 512 bytes every byte is loaded before any is stored (x86_vec.h), so
  *     overlap needs no test; above, the direction follows the overlap, and each
- *     256-byte block is loaded before it is stored.
+ *     256-byte block is loaded before it is stored.  Forward moves whose source
+ *     runs at least 4 KiB ahead of the destination stream (and rep movsb) as
+ *     if apart: their stores land only on source bytes already read.
  */
 #include <stdint.h>
 
@@ -35,12 +37,12 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
     if (fwd < n)
         vcopy_bwd(d, s, n);             /* dst inside (src, src+n): backward, dst end 64-aligned */
-    else if (bwd < n || n < ERMS_MIN || movsb_short_distance(d, s))
-        vcopy_fwd(d, s, n);             /* overlap with dst below, (512, 32 KiB), short distance */
+    else if (bwd < 4096 || n < ERMS_MIN || movsb_short_distance(d, s))
+        vcopy_fwd(d, s, n);             /* dst < src within a page, (512, 32 KiB), short distance */
     else if (n < altmem__nt_threshold)
-        rep_movsb(d, s, n);             /* [32 KiB, nt), no overlap: rep movsb */
+        rep_movsb(d, s, n);             /* [32 KiB, nt), src 4 KiB+ ahead of dst or apart */
     else
-        vcopy_fwd_nt(d, s, n);          /* [nt, ...), no overlap: streaming   */
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...), dst not just below src: streaming */
     return dst;
 }
 

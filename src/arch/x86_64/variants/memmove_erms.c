@@ -1,6 +1,6 @@
 /*
  * memmove_erms — memmove_sse2, with rep movsb where it measurably beats
- * the SSE2 loop and the regions do not overlap (features UAL, SIMD128, ERMS).
+ * the SSE2 loop and src is apart from or 4 KiB+ ahead of dst (UAL, SIMD128, ERMS).
  *
  * Assumptions:
  *   - As memmove_sse2 (SSE2, the x86_64 baseline: no compiler flag).
@@ -24,12 +24,12 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
     if (fwd < n)
         vcopy_bwd(d, s, n);             /* dst inside (src, src+n): backward  */
-    else if (bwd < n || n < ERMS_MIN || movsb_short_distance(d, s))
-        vcopy_fwd(d, s, n);             /* overlap with dst below, or small   */
+    else if (bwd < 4096 || n < ERMS_MIN || movsb_short_distance(d, s))
+        vcopy_fwd(d, s, n);             /* dst < src within a page, small, short distance */
     else if (n < altmem__nt_threshold)
-        rep_movsb(d, s, n);             /* [ERMS_MIN, nt), no overlap         */
+        rep_movsb(d, s, n);             /* [ERMS_MIN, nt), src 4 KiB+ ahead of dst or apart */
     else
-        vcopy_fwd_nt(d, s, n);          /* [nt, ...), no overlap: streaming   */
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...), dst not just below src: streaming */
     return dst;
 }
 

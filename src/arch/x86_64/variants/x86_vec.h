@@ -259,8 +259,9 @@ INL void vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
     vst(de - W, t);
 }
 
-/* Forward with non-temporal stores; only for regions that do not overlap and
-   n > 8W (>= 128 bytes).  The first 64 bytes and the last 4W go through the
+/* Forward with non-temporal stores, n > 8W (>= 128 bytes); for regions apart,
+   or src at least 4 KiB above dst (each store lands on source bytes already
+   read: the head's 64 bytes, then the loop, trailing its loads by 4 KiB+).  The first 64 bytes and the last 4W go through the
    cache as ordinary stores; between them whole 64-byte lines are streamed. */
 INL void vcopy_fwd_nt(unsigned char *d, const unsigned char *s, size_t n)
 {
