@@ -14,7 +14,7 @@
  *   wild      the zero page, the last page and (x86_64) non-canonical pointers:
  *             r == n, nothing written; n == 0 touches nothing
  *   null_dst  copy and clear to NULL: r == n
- *             (wild and null_dst are left out under UBSan: a known bug, see
+ *             (wild, null_dst and null_src are left out under UBSan: a known bug, see
  *             part_null_dst)
  *   large     up to 4 MiB (1 MiB with --quick) with the hole near the end
  *   sigbus    a file mapping truncated after mmap: copy from it (MAP_SHARED and
@@ -537,7 +537,7 @@ struct part {
 static const struct part parts[] = {
     {"src_hole", part_src_hole, 0}, {"dst_hole", part_dst_hole, 0}, {"both", part_both, 0},
     {"wild", part_wild, UA_UBSAN},         {"large", part_large, 0},       {"sigbus", part_sigbus, 0},
-    {"null_dst", part_null_dst, UA_UBSAN}, {"null_src", part_null_src, 0},
+    {"null_dst", part_null_dst, UA_UBSAN}, {"null_src", part_null_src, UA_UBSAN},
 };
 #define NPARTS (sizeof parts / sizeof parts[0])
 

@@ -72,6 +72,8 @@ add_test(NAME uaccess.known_bug_shrink_race COMMAND test_uaccess_threads ${_ua_q
 set(_ua_bugs uaccess.known_bug_shrink_race)
 if(_ua_ubsan)
   add_test(NAME uaccess.known_bug_ubsan_null COMMAND test_uaccess --part null_dst)
+  add_test(NAME uaccess.known_bug_ubsan_null_src COMMAND test_uaccess --part null_src)
+  list(APPEND _ua_bugs uaccess.known_bug_ubsan_null_src)
   add_test(NAME uaccess.known_bug_ubsan_wild COMMAND test_uaccess --part wild)
   list(APPEND _ua_bugs uaccess.known_bug_ubsan_null uaccess.known_bug_ubsan_wild)
 endif()
