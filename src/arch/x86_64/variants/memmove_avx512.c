@@ -54,6 +54,8 @@ void *altmem_memmove_avx512(void *dst, const void *src, size_t n)
     unsigned char *d = dst;
     const unsigned char *s = src;
     RETURN_VALUE_IN_RAX(dst);
+    if (n < 16)
+        goto tiny;
     if (n < 64)
         goto small;
     if (n > 128)
@@ -62,9 +64,11 @@ void *altmem_memmove_avx512(void *dst, const void *src, size_t n)
     return dst;
 small:
     if (n >= 32)
-        goto c32;
-    if (n >= 16)
-        goto c16;
+        copy_ht32(d, s, n);                 /* [32, 64): 32 + 32               */
+    else
+        copy_ht16(d, s, n);                 /* [16, 32): 16 + 16               */
+    return dst;
+tiny:
     if (n >= 8)
         goto c8;
     if (n >= 4)
@@ -72,12 +76,6 @@ small:
     if (n == 0)
         return dst;
     copy_1_3(d, s, n);                      /* [1, 4): 1 + 2 (the last two)    */
-    return dst;
-c32:                                    /* [32, 64): 32 + 32               */
-    copy_ht32(d, s, n);
-    return dst;
-c16:                                    /* [16, 32): 16 + 16               */
-    copy_ht16(d, s, n);
     return dst;
 c8:                                     /* [8, 16): 8 + 8                  */
     copy_8_16(d, s, n);

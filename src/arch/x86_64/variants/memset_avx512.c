@@ -46,6 +46,8 @@ void *altmem_memset_avx512(void *dst, int c, size_t n)
     unsigned char *d = dst;
     __m128i x = set_c(c);
     RETURN_VALUE_IN_RAX(dst);
+    if (n < 16)
+        goto tiny;
     if (n < 64)
         goto small;
     if (n > 128)
@@ -54,9 +56,11 @@ void *altmem_memset_avx512(void *dst, int c, size_t n)
     return dst;
 small:
     if (n >= 32)
-        goto c32;
-    if (n >= 16)
-        goto c16;
+        set_ht32(d, spread32(x), n);        /* [32, 64): 32 + 32               */
+    else
+        set_ht16(d, spread16(x), n);        /* [16, 32): 16 + 16               */
+    return dst;
+tiny:
     if (n >= 8)
         goto c8;
     if (n >= 4)
@@ -64,12 +68,6 @@ small:
     if (n == 0)
         return dst;
     set_1_3(d, c, n);                       /* [1, 4): 1 + 2 (the last two)    */
-    return dst;
-c32:                                    /* [32, 64): 32 + 32               */
-    set_ht32(d, spread32(x), n);
-    return dst;
-c16:                                    /* [16, 32): 16 + 16               */
-    set_ht16(d, spread16(x), n);
     return dst;
 c8:                                     /* [8, 16): 8 + 8                  */
     set_8_16(d, spread16(x), n);
