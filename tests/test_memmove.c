@@ -73,7 +73,7 @@ static void part_far(struct tl_ctx *c)
 
 /* Non-overlapping moves around lowered non-temporal thresholds (tl_part_copy_nt),
    then overlapping ones of the same sizes, which must never take the
-   non-temporal path's shortcuts: distances 1, 64, a page, n/2 and n - 1. */
+   non-temporal path's shortcuts: distances 1, 64, 4-16 KiB, n/2 and n - 1. */
 static void part_nt(struct tl_ctx *c)
 {
     tl_part_copy_nt(c);
@@ -85,7 +85,9 @@ static void part_nt(struct tl_ctx *c)
         size_t count = tl_nt_sizes(tl_nt_thresholds[ti], sizes, 16);
         for (size_t i = 0; i < count; i++) {
             size_t n = sizes[i];
-            const size_t dists[] = {1, 64, 4096, n / 2, n - 1};
+            /* 4-16 KiB: where a loop that interleaves several pages could
+               store over source bytes it has not read yet. */
+            const size_t dists[] = {1, 64, 4096, 4097, 5000, 8191, 12289, 16383, 16385, n / 2, n - 1};
             for (size_t d = 0; d < sizeof dists / sizeof dists[0]; d++) {
                 tl_copy(c, ob, s + dists[d], s, n);
                 tl_copy(c, ob, s, s + dists[d], n);

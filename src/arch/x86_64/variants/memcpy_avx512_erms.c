@@ -76,9 +76,13 @@ tiny:
         goto c8;
     if (n >= 4)
         goto c4;
-    if (n == 0)
-        return dst;
-    copy_1_3(d, s, n);                      /* [1, 4): 1 + 2 (the last two)    */
+    if (n <= 1)
+        goto c1;
+    copy_2_4(d, s, n);                      /* [2, 4): 2 + 2                   */
+    return dst;
+c1:                                     /* 1, or 0: nothing                */
+    if (n)
+        *d = *s;
     return dst;
 c8:                                     /* [8, 16): 8 + 8                  */
     copy_8_16(d, s, n);

@@ -23,10 +23,10 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
     if (fwd < n)
         vcopy_bwd(d, s, n);             /* dst inside (src, src+n): backward, dst end 32-aligned */
-    else if (n < altmem__nt_threshold || bwd < 4096)
+    else if (n < altmem__nt_threshold || bwd < NT_MIN_AHEAD)
         vcopy_fwd(d, s, n);             /* forward (dst < src within a page too) */
     else
-        vcopy_fwd_nt(d, s, n);          /* [nt, ...), dst not just below src: streaming */
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
     return dst;
 }
 

@@ -11,8 +11,8 @@
  *   - Up to 512 bytes every byte is loaded before any is stored (x86_vec.h), so
  *     overlap needs no test; above, the direction follows the overlap, and each
  *     256-byte block is loaded before it is stored.  Forward moves whose source
- *     runs at least 4 KiB ahead of the destination stream (and rep movsb) as
- *     if apart: their stores land only on source bytes already read.
+ *     runs at least 4 KiB ahead of the destination use rep movsb, 16 KiB ahead
+ *     stream, as if apart: their stores land only on source bytes already read.
  */
 #include <stdint.h>
 
@@ -28,10 +28,10 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
     if (fwd < n)
         vcopy_bwd(d, s, n);             /* dst inside (src, src+n): backward, dst end 64-aligned */
-    else if (n < altmem__nt_threshold || bwd < 4096)
+    else if (n < altmem__nt_threshold || bwd < NT_MIN_AHEAD)
         vcopy_fwd(d, s, n);             /* forward (dst < src within a page too) */
     else
-        vcopy_fwd_nt(d, s, n);          /* [nt, ...), dst not just below src: streaming */
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
     return dst;
 }
 
@@ -73,9 +73,13 @@ tiny:
         goto c8;
     if (n >= 4)
         goto c4;
-    if (n == 0)
-        return dst;
-    copy_1_3(d, s, n);                      /* [1, 4): 1 + 2 (the last two)    */
+    if (n <= 1)
+        goto c1;
+    copy_2_4(d, s, n);                      /* [2, 4): 2 + 2                   */
+    return dst;
+c1:                                     /* 1, or 0: nothing                */
+    if (n)
+        *d = *s;
     return dst;
 c8:                                     /* [8, 16): 8 + 8                  */
     copy_8_16(d, s, n);

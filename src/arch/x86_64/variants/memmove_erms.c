@@ -24,12 +24,12 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
     if (fwd < n)
         vcopy_bwd(d, s, n);             /* dst inside (src, src+n): backward  */
+    else if (n >= altmem__nt_threshold && bwd >= NT_MIN_AHEAD)
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
     else if (bwd < 4096 || n < ERMS_MIN || movsb_short_distance(d, s))
         vcopy_fwd(d, s, n);             /* dst < src within a page, small, short distance */
-    else if (n < altmem__nt_threshold)
-        rep_movsb(d, s, n);             /* [ERMS_MIN, nt), src 4 KiB+ ahead of dst or apart */
     else
-        vcopy_fwd_nt(d, s, n);          /* [nt, ...), dst not just below src: streaming */
+        rep_movsb(d, s, n);             /* from ERMS_MIN, src 4 KiB+ ahead or apart: rep movsb */
     return dst;
 }
 

@@ -73,9 +73,13 @@ tiny:
         goto c8;
     if (n >= 4)
         goto c4;
-    if (n == 0)
-        return dst;
-    set_1_3(d, c, n);                       /* [1, 4): 1 + 2 (the last two)    */
+    if (n <= 1)
+        goto c1;
+    set_2_4(d, c, n);                       /* [2, 4): 2 + 2                   */
+    return dst;
+c1:                                     /* 1, or 0: nothing                */
+    if (n)
+        *d = (unsigned char)c;
     return dst;
 c8:                                     /* [8, 16): 8 + 8                  */
     set_8_16(d, spread16(x), n);

@@ -259,9 +259,13 @@ INL void vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
     vst(de - W, t);
 }
 
+/* vcopy_fwd_nt copies four pages at a time, so memmove may stream a forward
+   overlap only when src is at least this far ahead of dst. */
+#define NT_MIN_AHEAD (4 * 4096)
+
 /* Forward with non-temporal stores, n > 8W (>= 128 bytes); for regions apart,
-   or src at least 4 KiB above dst (each store lands on source bytes already
-   read: the head's 64 bytes, then the loop, trailing its loads by 4 KiB+).  The first 64 bytes and the last 4W go through the
+   or src at least NT_MIN_AHEAD above dst (each store then lands on source
+   bytes already read).  The first 64 bytes and the last 4W go through the
    cache as ordinary stores; between them whole 64-byte lines are streamed. */
 INL void vcopy_fwd_nt(unsigned char *d, const unsigned char *s, size_t n)
 {
@@ -274,6 +278,18 @@ INL void vcopy_fwd_nt(unsigned char *d, const unsigned char *s, size_t n)
     d += skip;
     s += skip;
     n -= skip;
+    /* Four 4 KiB pages at a time, 4W from each in turn: four streams for the
+       memory system (and the page-bound hardware prefetchers) instead of one. */
+    for (; n > 4 * 4096 + 4 * W; n -= 4 * 4096, d += 4 * 4096, s += 4 * 4096)
+        for (size_t k = 0; k < 4096; k += 4 * W)
+            for (size_t p = 0; p < 4 * 4096; p += 4096) {
+                const unsigned char *q = s + p + k;
+                vec a = vld(q), b = vld(q + W), c = vld(q + 2 * W), e = vld(q + 3 * W);
+                vstnt(d + p + k, a);
+                vstnt(d + p + k + W, b);
+                vstnt(d + p + k + 2 * W, c);
+                vstnt(d + p + k + 3 * W, e);
+            }
     for (; n > 4 * W; n -= 4 * W, d += 4 * W, s += 4 * W) {
         vec a = vld(s), b = vld(s + W), c = vld(s + 2 * W), e = vld(s + 3 * W);
         vstnt(d, a);
