@@ -1364,7 +1364,7 @@ static void goals(const char *libc, struct goal_report *g)
         int big = 0;
         for (size_t k = 0; k < R.n; k++) {
             const struct result *x = &R.r[k];
-            if (x->kind != R_GRID || x->routine != r || x->impl != bi || x->size < 64 * MiB)
+            if (x->kind != R_GRID || x->cold || x->routine != r || x->impl != bi || x->size < 64 * MiB)
                 continue;
             double best = 0;
             for (int i = 0; i < R.nimpl[r]; i++) {
