@@ -21,8 +21,10 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     unsigned char *d = dst;
     const unsigned char *s = src;
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
-    if (fwd < n)
-        vcopy_bwd(d, s, n);             /* dst inside (src, src+n): backward, dst end 32-aligned */
+    if (fwd < n && (n < altmem__nt_threshold || fwd < 4096))
+        vcopy_bwd(d, s, n);             /* dst inside (src, src+n): backward  */
+    else if (fwd < n)
+        vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src: backward, streaming */
     else if (n < altmem__nt_threshold || bwd < NT_MIN_AHEAD)
         vcopy_fwd(d, s, n);             /* forward (dst < src within a page too) */
     else

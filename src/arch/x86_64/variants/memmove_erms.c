@@ -22,8 +22,10 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     unsigned char *d = dst;
     const unsigned char *s = src;
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
-    if (fwd < n)
+    if (fwd < n && (n < altmem__nt_threshold || fwd < 4096))
         vcopy_bwd(d, s, n);             /* dst inside (src, src+n): backward  */
+    else if (fwd < n)
+        vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src: backward, streaming */
     else if (n >= altmem__nt_threshold && bwd >= NT_MIN_AHEAD)
         vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
     else if (bwd < 4096 || n < ERMS_MIN || movsb_short_distance(d, s))

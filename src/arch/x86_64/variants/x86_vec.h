@@ -304,6 +304,34 @@ INL void vcopy_fwd_nt(unsigned char *d, const unsigned char *s, size_t n)
     vst(de - W, t3);
 }
 
+/* Backward with non-temporal stores, n > 8W, for memmove with dst at least
+   4 KiB above src inside its range: each store lands on source bytes at least
+   a page above the next load, already read.  Mirror image of vcopy_fwd_nt's
+   simple loop: the last 64 bytes and the first 4W through the cache. */
+INL void vcopy_bwd_nt(unsigned char *d, const unsigned char *s, size_t n)
+{
+    unsigned char *de = d + n;
+    const unsigned char *se = s + n;
+    vec h0 = vld(s), h1 = vld(s + W), h2 = vld(s + 2 * W), h3 = vld(s + 3 * W);
+    for (size_t k = 64; k > 0; k -= W)                 /* tail: last 64 bytes */
+        vst(de - k, vld(se - k));
+    n -= ((uintptr_t)de & 63) ? ((uintptr_t)de & 63) : 64;   /* d + n line-aligned, below the tail */
+    for (; n > 4 * W; n -= 4 * W) {
+        const unsigned char *p = s + n - 4 * W;
+        unsigned char *q = d + n - 4 * W;
+        vec a = vld(p), b = vld(p + W), c = vld(p + 2 * W), e = vld(p + 3 * W);
+        vstnt(q + 3 * W, e);
+        vstnt(q + 2 * W, c);
+        vstnt(q + W, b);
+        vstnt(q, a);
+    }
+    _mm_sfence();
+    vst(d, h0);
+    vst(d + W, h1);
+    vst(d + 2 * W, h2);
+    vst(d + 3 * W, h3);
+}
+
 /* ---- String instructions (ERMS) ---------------------------------------------- */
 
 /* (dst - src) mod 4096 in [1, 63]: where rep movsb falls to 1.5-2.7 GB/s on
