@@ -75,13 +75,9 @@ tiny:
         goto c8;
     if (n >= 4)
         goto c4;
-    if (n <= 1)
-        goto c1;
-    copy_2_4(d, s, n);                      /* [2, 4): 2 + 2                   */
-    return dst;
-c1:                                     /* 1, or 0: nothing                */
-    if (n)
-        *d = *s;
+    if (n == 0)
+        return dst;
+    copy_1_3_bytes(d, s, n);                /* [1, 4): bytes 0, n/2, n - 1     */
     return dst;
 c8:                                     /* [8, 16): 8 + 8                  */
     copy_8_16(d, s, n);

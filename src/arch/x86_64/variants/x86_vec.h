@@ -117,6 +117,16 @@ INL void copy_2_4(unsigned char *d, const unsigned char *s, size_t n)
     st16(d + n - 2, b);
 }
 
+/* n in [1, 3]: bytes 0, n/2 and n - 1 cover them all, no branch; every load
+   before any store, so memmove may use it too. */
+INL void copy_1_3_bytes(unsigned char *d, const unsigned char *s, size_t n)
+{
+    unsigned char a = s[0], b = s[n >> 1], c = s[n - 1];
+    d[0] = a;
+    d[n >> 1] = b;
+    d[n - 1] = c;
+}
+
 /* n in [1, 3]: the first byte, and for n > 1 the last two (loaded first). */
 INL void copy_1_3(unsigned char *d, const unsigned char *s, size_t n)
 {
@@ -431,6 +441,38 @@ INL void set_lt16(unsigned char *d, __m128i x, int c, size_t n)
     else
         set_lt8(d, x, c, n);    /* [0, 7] */
 }
+
+#if VEC_BITS == 512
+/* 64 bytes from p stay inside p's 4 KiB page: a byte-masked access may then
+   cover masked-off bytes without the microcode assist (~100 ns here) that a
+   masked access reaching into the next page costs, mapped or not. */
+INL int within_page64(const unsigned char *p) { return ((uintptr_t)p & 4095) <= 4096 - 64; }
+
+/* lowmask64[k]: the low k bytes of a 64-byte vector, k in [0, 64); loaded into
+   a mask register (a shift would need BMI2's bzhi or three dependent ops). */
+static const uint64_t lowmask64[64] __attribute__((unused, aligned(64))) = {
+    0x0ull, 0x1ull, 0x3ull, 0x7ull, 0xfull, 0x1full, 0x3full, 0x7full, 0xffull,
+    0x1ffull, 0x3ffull, 0x7ffull, 0xfffull, 0x1fffull, 0x3fffull, 0x7fffull, 0xffffull,
+    0x1ffffull, 0x3ffffull, 0x7ffffull, 0xfffffull, 0x1fffffull, 0x3fffffull,
+    0x7fffffull, 0xffffffull, 0x1ffffffull, 0x3ffffffull, 0x7ffffffull, 0xfffffffull,
+    0x1fffffffull, 0x3fffffffull, 0x7fffffffull, 0xffffffffull, 0x1ffffffffull,
+    0x3ffffffffull, 0x7ffffffffull, 0xfffffffffull, 0x1fffffffffull, 0x3fffffffffull,
+    0x7fffffffffull, 0xffffffffffull, 0x1ffffffffffull, 0x3ffffffffffull,
+    0x7ffffffffffull, 0xfffffffffffull, 0x1fffffffffffull, 0x3fffffffffffull,
+    0x7fffffffffffull, 0xffffffffffffull, 0x1ffffffffffffull, 0x3ffffffffffffull,
+    0x7ffffffffffffull, 0xfffffffffffffull, 0x1fffffffffffffull, 0x3fffffffffffffull,
+    0x7fffffffffffffull, 0xffffffffffffffull, 0x1ffffffffffffffull,
+    0x3ffffffffffffffull, 0x7ffffffffffffffull, 0xfffffffffffffffull,
+    0x1fffffffffffffffull, 0x3fffffffffffffffull, 0x7fffffffffffffffull
+};
+
+/* n < 64, d + 64 within d's page: one byte-masked 64-byte store; bytes at and
+   past d + n are masked off and never written. */
+INL void set_lt64_masked(unsigned char *d, int c, size_t n)
+{
+    _mm512_mask_storeu_epi8((void *)d, (__mmask64)lowmask64[n], _mm512_set1_epi8((char)c));
+}
+#endif
 
 /* n in [16, 32] */
 INL void set_ht16(unsigned char *d, __m128i x, size_t n)
