@@ -10,6 +10,7 @@
 #include "os/os.h"
 #include "patch/patch.h"
 #include "variants/variants.h"
+#include "uaccess/uaccess_variants.h" /* the copy_user / clear_user rows not in variants.h */
 #if defined(__x86_64__)
 #include "arch/x86_64/variants/x86_variants.h"
 #endif
@@ -91,22 +92,34 @@ const struct altmem__variant altmem__variants[] = {
             "strict alignment: aligned words, bytes only at the ends"),
     /* copy_user: every access in the exception table (src/uaccess/) */
 #if defined(__x86_64__)
+    ROW_CPU("avx512_erms", X86_AVX512 | X86_ERMS, altmem_copy_user_avx512_erms,
+            "fault-tolerant avx512, with rep movsb from 32 KiB to nt (not at (dst-src) mod 4096 in 1..63)"),
+    ROW_CPU("avx512", X86_AVX512, altmem_copy_user_avx512,
+            "fault-tolerant 64 B AVX-512: head/tail classes up to 512 B, 64-aligned 256 B loop, fix-up from progress"),
+    ROW_CPU("avx2_erms", X86_AVX2 | X86_ERMS, altmem_copy_user_avx2_erms,
+            "fault-tolerant avx2, with rep movsb from 4 KiB to nt (not at (dst-src) mod 4096 in 1..63)"),
     ROW_CPU("avx2", X86_AVX2, altmem_copy_user_avx2,
-            "fault-tolerant AVX2: 32 B head/tail, 32-aligned 128 B loop, byte-exact fix-up"),
+            "fault-tolerant 32 B AVX2: head/tail classes up to 256 B, 64-aligned 128 B loop, fix-up from progress"),
 #endif
     ROW_CPU("ual", ALTMEM_FEAT_UAL, altmem_copy_user_ual,
-            "fault-tolerant: overlapping head/tail, 16 B blocks, byte-exact fix-up"),
+            "fault-tolerant: overlapping head/tail, 16 B blocks, byte-exact fix-up from progress"),
     ROW_CPU("generic", 0, altmem_copy_user_generic,
-            "fault-tolerant strict alignment: aligned words, shift-and-merge, byte-exact fix-up"),
+            "fault-tolerant strict alignment: aligned words, shift-and-merge, byte-exact fix-up from progress"),
     /* clear_user */
 #if defined(__x86_64__)
+    ROW_CLU("avx512_erms", X86_AVX512 | X86_ERMS, altmem_clear_user_avx512_erms,
+            "fault-tolerant avx512, with rep stosb from 4 KiB to nt"),
+    ROW_CLU("avx512", X86_AVX512, altmem_clear_user_avx512,
+            "fault-tolerant 64 B AVX-512: overlapping stores up to 512 B, 64-aligned 256 B loop, fix-up from progress"),
+    ROW_CLU("avx2_erms", X86_AVX2 | X86_ERMS, altmem_clear_user_avx2_erms,
+            "fault-tolerant avx2, with rep stosb from 4 KiB to nt"),
     ROW_CLU("avx2", X86_AVX2, altmem_clear_user_avx2,
-            "fault-tolerant AVX2: 32 B stores, 32-aligned 128 B loop, byte-exact fix-up"),
+            "fault-tolerant 32 B AVX2: overlapping stores up to 256 B, 64-aligned 128 B loop, fix-up from progress"),
 #endif
     ROW_CLU("ual", ALTMEM_FEAT_UAL, altmem_clear_user_ual,
-            "fault-tolerant: overlapping head/tail, 8-aligned words, byte-exact fix-up"),
+            "fault-tolerant: overlapping head/tail, 8-aligned words, byte-exact fix-up from progress"),
     ROW_CLU("generic", 0, altmem_clear_user_generic,
-            "fault-tolerant strict alignment: aligned words, byte-exact fix-up"),
+            "fault-tolerant strict alignment: aligned words, byte-exact fix-up from progress"),
 };
 const size_t altmem__variant_total = sizeof altmem__variants / sizeof altmem__variants[0];
 

@@ -23,10 +23,13 @@
  *   signal_nodefer  as `signal`, but the handlers copy even when they
  *              interrupted altmem's fault handler: its SIGSEGV must not be blocked
  *              there (altmem installs with SA_NODEFER; found by this part).
- *   shrink_race  KNOWN BUG, only with --part: while another thread flips a page of
- *              the source between PROT_NONE and readable, a faulting copy_user can
- *              write past the prefix it reports (the fix-up restarts at byte 0
- *              and may stop earlier than the fast path got; see part_shrink_race)
+ *   shrink_race  while another thread flips a page of the source between PROT_NONE
+ *              and readable (of the destination between read-only and writable),
+ *              faulting copy_user (clear_user) calls of every variant must not
+ *              write past the prefix they report.  Was a known bug: the fix-up
+ *              restarted at byte 0 and could stop earlier than the fast path got;
+ *              now it resumes from the fast path's progress.  --self-test feeds it
+ *              a stand-in that restarts at byte 0 (it must be caught)
  *
  *   test_uaccess_threads [--quick] [--part NAME] [--add-nodefer] | --self-test
  *
@@ -64,7 +67,7 @@ static int failures;
 
 /* ---- Implementations, and their broken stand-ins ------------------------------------ */
 
-static struct ua_impl impls[16];
+static struct ua_impl impls[32];
 static size_t nimpls;
 static altmem_copy_user_fn *real_copy;
 static altmem_clear_user_fn *real_clear;
@@ -93,8 +96,8 @@ static size_t do_clear(void *d, size_t n)
 
 static void collect_impls(void)
 {
-    nimpls = ua_impls(ALTMEM_COPY_USER, NULL, impls, 8);
-    nimpls += ua_impls(ALTMEM_CLEAR_USER, NULL, impls + nimpls, 8);
+    nimpls = ua_impls(ALTMEM_COPY_USER, NULL, impls, 16);
+    nimpls += ua_impls(ALTMEM_CLEAR_USER, NULL, impls + nimpls, 16);
     for (size_t i = 0; i < nimpls; i++) {
         if (impls[i].copy && strcmp(impls[i].name, "generic") == 0)
             real_copy = impls[i].copy;
@@ -509,67 +512,141 @@ static void part_altstack(void)
     pthread_join(t, NULL);
 }
 
-/* ---- shrink_race (a known bug) ------------------------------------------------------- */
+/* ---- shrink_race ---------------------------------------------------------------------- */
 
-/* KNOWN BUG: the fix-up redoes the copy from byte 0 rather than from where the
-   fast path stopped.  When the source shrinks during the call (another thread
-   mprotects a page, another process truncates the file) the fix-up can stop
-   earlier than the fast path got, and returns a count whose prefix is shorter
+/* Formerly a known bug: the fix-up redid the copy from byte 0 rather than from
+   where the fast path stopped.  When the source shrinks during the call (another
+   thread mprotects a page, another process truncates the file) such a fix-up can
+   stop earlier than the fast path got and return a count whose prefix is shorter
    than what was written: bytes at and past dst + n - r were written.  Here a
    thread flips page 8 of the source between PROT_NONE and PROT_READ while the
    main thread copies 64 pages whose last page is PROT_NONE (so every call takes
-   the fix-up). */
+   the fix-up); for clear_user, page 8 of the destination between PROT_READ and
+   writable, the last page read-only.  Every variant and the public entry points. */
 static volatile int race_stop;
-static unsigned char *race_src;
+static unsigned char *race_page;
+static int race_prot_off, race_prot_on;
 
 static void *race_toggler(void *arg)
 {
     (void)arg;
     while (!race_stop) {
         struct timespec ts = {0, 20000};
-        mprotect(race_src + 8 * ua_page, ua_page, PROT_NONE);
+        mprotect(race_page, ua_page, race_prot_off);
         nanosleep(&ts, NULL);
-        mprotect(race_src + 8 * ua_page, ua_page, PROT_READ);
+        mprotect(race_page, ua_page, race_prot_on);
         nanosleep(&ts, NULL);
     }
     return NULL;
 }
 
-static void part_shrink_race(void)
+/* The self-test's stand-in: the old fix-up, as a wrapper — after a faulting call
+   it redoes the copy from byte 0 a byte at a time. */
+static size_t restart0_copy(void *d, const void *s, size_t n)
+{
+    size_t r = real_copy(d, s, n);
+    if (!r)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (real_copy((unsigned char *)d + i, (const unsigned char *)s + i, 1))
+            return n - i;
+    return 0;
+}
+
+static size_t restart0_clear(void *d, size_t n)
+{
+    size_t r = real_clear(d, n);
+    if (!r)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (real_clear((unsigned char *)d + i, 1))
+            return n - i;
+    return 0;
+}
+
+static int shrink_restart0; /* --self-test: test restart0_copy / restart0_clear only */
+
+static void shrink_one(const struct ua_impl *im, double secs)
 {
     size_t n = 64 * ua_page;
-    race_src = mmap(NULL, n + ua_page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    int is_copy = im->copy != NULL;
+    unsigned char *src = mmap(NULL, n + ua_page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     unsigned char *dst = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (race_src == MAP_FAILED || dst == MAP_FAILED)
+    if (src == MAP_FAILED || dst == MAP_FAILED)
         ua_die("mmap");
-    memset(race_src, 1, n);
-    mprotect(race_src + n - ua_page, 2 * ua_page, PROT_NONE);
-    mprotect(race_src, n - ua_page, PROT_READ);
+    static unsigned char *bg;
+    if (!bg && !(bg = malloc(n)))
+        ua_die("malloc");
+    memset(bg, UA_BG, n);
+    memset(src, 1, n);
+    memset(dst, UA_BG, n);
+    if (is_copy) {
+        mprotect(src + n - ua_page, 2 * ua_page, PROT_NONE);
+        mprotect(src, n - ua_page, PROT_READ);
+        race_page = src + 8 * ua_page;
+        race_prot_off = PROT_NONE;
+        race_prot_on = PROT_READ;
+    } else {
+        mprotect(dst + n - ua_page, ua_page, PROT_READ);
+        race_page = dst + 8 * ua_page;
+        race_prot_off = PROT_READ;
+        race_prot_on = PROT_READ | PROT_WRITE;
+    }
+    race_stop = 0;
     pthread_t t;
     if (pthread_create(&t, NULL, race_toggler, NULL))
         ua_die("pthread_create");
-    unsigned long calls = 0, bad_calls = 0;
+    unsigned long calls = 0, bad_calls = 0, short_calls = 0;
     size_t first_r = 0, first_bad = 0;
-    double t_end = ua_now() + (ua_quick ? 10.0 : 5.0);
+    double t_end = ua_now() + secs;
     while (ua_now() < t_end && bad_calls < 10) {
-        memset(dst, UA_BG, n);
-        size_t r = do_copy(dst, race_src, n);
-        size_t bad = 0;
-        for (size_t i = n - r; i < n; i++)
-            bad += dst[i] != UA_BG;
+        size_t r = is_copy ? im->copy(dst, src, n) : im->clear(dst, n);
+        /* Every byte of the destination we can read: the prefix must be done,
+           nothing past it written.  The flipped page may be read-only now, never
+           unreadable; the last page is read-only for clear. */
+        size_t bad = 0, done = n - r;
+        for (size_t i = 0; i < n; i++)
+            bad += i < done ? dst[i] != (is_copy ? 1 : 0) : dst[i] != UA_BG;
         if (bad && !bad_calls++) {
             first_r = r;
             first_bad = bad;
         }
+        short_calls += done < n - ua_page;
         calls++;
+        /* Back to the resting byte.  For clear_user page 8 of dst may be
+           read-only at any moment: copy the resting bytes there with
+           altmem_copy_user until it gets through (the last page was never
+           writable). */
+        if (is_copy)
+            memset(dst, UA_BG, n);
+        else
+            while (altmem_copy_user(dst, bg, n - ua_page))
+                ;
     }
     race_stop = 1;
     pthread_join(t, NULL);
-    CHECK(!bad_calls, "copy_user of %zu bytes while another thread flips a source page's protection: %lu calls, "
-          "%lu wrote past the reported prefix (first: r=%zu, %zu bytes written past dst + n - r)",
-          n, calls, bad_calls, first_r, first_bad);
-    munmap(race_src, n + ua_page);
+    CHECK(!bad_calls,
+          "%-10s %-18s %zu bytes while another thread flips a %s page: %lu calls, %lu stopped at the flipped "
+          "page, %lu wrong (first: r=%zu, %zu bytes wrong)",
+          altmem_routine_name(im->r), im->name, n, is_copy ? "source" : "destination", calls, short_calls,
+          bad_calls, first_r, first_bad);
+    munmap(src, n + ua_page);
     munmap(dst, n);
+}
+
+static void part_shrink_race(void)
+{
+    if (shrink_restart0) {
+        struct ua_impl c = {"restart0", ALTMEM_COPY_USER, restart0_copy, NULL};
+        struct ua_impl z = {"restart0", ALTMEM_CLEAR_USER, NULL, restart0_clear};
+        shrink_one(&c, 3.0);
+        shrink_one(&z, 3.0);
+        return;
+    }
+    double total = ua_quick ? 10.0 : 5.0;
+    double each = total / (double)(nimpls ? nimpls : 1);
+    for (size_t i = 0; i < nimpls; i++)
+        shrink_one(&impls[i], each < 0.3 ? 0.3 : each);
 }
 
 /* ---- Driver ---------------------------------------------------------------------------------- */
@@ -584,7 +661,7 @@ static const struct {
     {"signal", part_signal, 0},
     {"altstack", part_altstack, 0},
     {"signal_nodefer", part_signal_nodefer, 0},
-    {"shrink_race", part_shrink_race, 1},
+    {"shrink_race", part_shrink_race, 0},
 };
 #define NPARTS (sizeof parts / sizeof parts[0])
 
@@ -621,6 +698,11 @@ static int selftest_child(void *arg)
         collect_impls();
         return run_parts(what);
     }
+    if (strcmp(what, "shrink_race:restart0") == 0) {
+        collect_impls();
+        shrink_restart0 = 1;
+        return run_parts("shrink_race");
+    }
     if (strcmp(what, "altstack:no-onstack") == 0)
         no_onstack = 1;
     else
@@ -630,7 +712,8 @@ static int selftest_child(void *arg)
 
 static int self_test(void)
 {
-    static const char *const cases[] = {"first_use", "threads", "signal", "altstack:no-onstack", "altstack:no-fault"};
+    static const char *const cases[] = {"first_use",          "threads",           "signal",
+                                        "altstack:no-onstack", "altstack:no-fault", "shrink_race:restart0"};
     int bad = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int st = ua_run_child(selftest_child, (void *)cases[i]);
@@ -659,7 +742,8 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--add-nodefer") == 0)
             add_nodefer = 1;
         else {
-            printf("usage: %s [--quick] [--part first_use|threads|signal|altstack|signal_nodefer] | --self-test\n",
+            printf("usage: %s [--quick] [--part first_use|threads|signal|altstack|signal_nodefer|shrink_race] | "
+                   "--self-test\n",
                    argv[0]);
             return 2;
         }

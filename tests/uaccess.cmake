@@ -14,17 +14,14 @@ if(CMAKE_CROSSCOMPILING)
   set(_ua_quick --quick)
 endif()
 set(_ua_lib ${CMAKE_CURRENT_SOURCE_DIR}/uaccess/ua_lib.c)
-# UndefinedBehaviorSanitizer builds (scripts/sanitize.sh) meet a known bug that
-# plain builds do not show; see "Known bugs" below.
+# UndefinedBehaviorSanitizer builds (scripts/sanitize.sh) also run the parts with
+# NULL and wild pointers on their own (see "Known bugs" below).
 set(_ua_ubsan OFF)
 if(ALTMEM_SANITIZE MATCHES "undefined")
   set(_ua_ubsan ON)
 endif()
 
 altmem_test_exe(test_uaccess test_uaccess.c ${_ua_lib})
-if(_ua_ubsan)
-  target_compile_definitions(test_uaccess PRIVATE UA_UBSAN=1)
-endif()
 add_test(NAME uaccess.holes COMMAND test_uaccess ${_ua_quick})
 add_test(NAME uaccess.selftest COMMAND test_uaccess --self-test)
 set_tests_properties(uaccess.holes uaccess.selftest PROPERTIES LABELS uaccess TIMEOUT 900)
@@ -44,7 +41,7 @@ set_tests_properties(${_ua_tests} uaccess.chain_selftest PROPERTIES LABELS uacce
 find_package(Threads REQUIRED)
 altmem_test_exe(test_uaccess_threads test_uaccess_threads.c ${_ua_lib})
 target_link_libraries(test_uaccess_threads PRIVATE Threads::Threads)
-foreach(_part first_use threads signal signal_nodefer altstack)
+foreach(_part first_use threads signal signal_nodefer altstack shrink_race)
   add_test(NAME uaccess.${_part} COMMAND test_uaccess_threads ${_ua_quick} --part ${_part})
   set_tests_properties(uaccess.${_part} PROPERTIES LABELS uaccess TIMEOUT 600)
 endforeach()
@@ -52,32 +49,22 @@ add_test(NAME uaccess.threads_selftest COMMAND test_uaccess_threads --self-test)
 set_tests_properties(uaccess.threads_selftest PROPERTIES LABELS uaccess TIMEOUT 600)
 
 # ---- Known bugs in src/ (found by these tests; docs/uaccess.md, "Known bugs") ------------
-# Each runs a part or scenario that the default runs leave out because it fails today.
-# WILL_FAIL: they pass while the bug is there.  When one starts to fail, the bug is
-# fixed: delete its WILL_FAIL here and the part's "known bug" mark in the program.
-#   known_bug_shrink_race    when the source shrinks during the call (another thread
-#                            mprotects a page of it; another process truncates the
-#                            file), a faulting copy_user can write past the prefix it
-#                            reports: the fix-up restarts at byte 0 rather than where
-#                            the fast path stopped, and may stop earlier than that
-#   known_bug_ubsan_null     (UBSan builds) copy/clear with NULL, and with pointers like 1
-#   known_bug_ubsan_wild     or the last page: the variants and the fix-up do C pointer
-#                            arithmetic on the caller's bad pointers (NULL + i, 1 - 1,
-#                            past the end of the address space), undefined behaviour
-#                            that UBSan reports
+# None open.  A known bug gets a test here that runs the failing part or scenario
+# with WILL_FAIL and LABELS "uaccess;known-bug"; when it starts to fail, the bug is
+# fixed: make it an ordinary test.
 # Fixed since, and now ordinary tests: copy from NULL (uaccess.holes, part null_src),
 # the missing SA_NODEFER (uaccess.signal_nodefer), the handler's function type under
-# UBSan (uaccess.chain_chain_to_us).
-add_test(NAME uaccess.known_bug_shrink_race COMMAND test_uaccess_threads ${_ua_quick} --part shrink_race)
-set(_ua_bugs uaccess.known_bug_shrink_race)
+# UBSan (uaccess.chain_chain_to_us), writes past the reported prefix when the source
+# (destination) shrinks during the call (uaccess.shrink_race: the fix-up resumes from
+# the fast path's progress; its self-test keeps the old restart-from-0 fix-up as a
+# negative control), UBSan's reports of pointer arithmetic on NULL and wild pointers
+# (uaccess.holes; in UBSan builds also uaccess.ubsan_null_dst, _null_src, _wild).
 if(_ua_ubsan)
-  add_test(NAME uaccess.known_bug_ubsan_null COMMAND test_uaccess --part null_dst)
-  add_test(NAME uaccess.known_bug_ubsan_null_src COMMAND test_uaccess --part null_src)
-  list(APPEND _ua_bugs uaccess.known_bug_ubsan_null_src)
-  add_test(NAME uaccess.known_bug_ubsan_wild COMMAND test_uaccess --part wild)
-  list(APPEND _ua_bugs uaccess.known_bug_ubsan_null uaccess.known_bug_ubsan_wild)
+  foreach(_part null_dst null_src wild)
+    add_test(NAME uaccess.ubsan_${_part} COMMAND test_uaccess --part ${_part})
+    set_tests_properties(uaccess.ubsan_${_part} PROPERTIES LABELS uaccess TIMEOUT 300)
+  endforeach()
 endif()
-set_tests_properties(${_ua_bugs} PROPERTIES LABELS "uaccess;known-bug" WILL_FAIL TRUE TIMEOUT 300)
 
 # The overhead benchmark runs (bench/uaccess, docs/uaccess.md); its timings are not
 # asserted, but --fault checks that every faulting call returned r == 1.

@@ -11,8 +11,11 @@
  *     end.  Loads may touch bytes before src inside src's first aligned word (same
  *     page: they cannot fault), never a byte at or after src + n.  Stores go in
  *     ascending order after the loads that feed them, so a fault leaves nothing
- *     written at or past the first inaccessible byte; the fix-up redoes the copy
- *     byte by byte for the exact count.
+ *     written at or past the first inaccessible byte, and at a fault everything
+ *     below d (plus the words of a 4-word block stored before the faulting one)
+ *     is stored: the fix-up goes on from there byte by byte for the exact count.
+ *   - Addresses are integers (uintptr_t): no C pointer arithmetic on the
+ *     caller's pointers, which may be NULL or wild.
  */
 #include "../variants/variants.h"
 #include "extable.h"
@@ -31,22 +34,22 @@ static inline word_t merge(word_t lo, word_t hi, size_t off)
 
 size_t altmem_copy_user_generic(void *dst, const void *src, size_t n)
 {
-    unsigned char *d = dst;
-    const unsigned char *s = src;
+    const uintptr_t d0 = (uintptr_t)dst;
+    uintptr_t d = d0, s = (uintptr_t)src;
     size_t left = n;
 
     /* Fewer than 3 words: bytes. */
     if (left < 3 * W)
         goto bytes;
     /* Head: bytes until dst is word-aligned. */
-    for (size_t head = (size_t)(-(uintptr_t)d & (W - 1)); head; head--, left--) {
+    for (size_t head = (size_t)(-d & (W - 1)); head; head--, left--) {
         uint8_t b;
         UA_LD8(b, s, fault);
         UA_ST8(d, b, fault);
         d++;
         s++;
     }
-    size_t off = (uintptr_t)s & (W - 1);
+    size_t off = s & (W - 1);
     if (off == 0) {
         /* Same alignment: 4 words per iteration, then words. */
         for (; left >= 4 * W; left -= 4 * W, s += 4 * W, d += 4 * W) {
@@ -56,9 +59,9 @@ size_t altmem_copy_user_generic(void *dst, const void *src, size_t n)
             UA_LD64(c, s + 16, fault);
             UA_LD64(e, s + 24, fault);
             UA_ST64(d, a, fault);
-            UA_ST64(d + 8, b, fault);
-            UA_ST64(d + 16, c, fault);
-            UA_ST64(d + 24, e, fault);
+            UA_ST64(d + 8, b, fault8);
+            UA_ST64(d + 16, c, fault16);
+            UA_ST64(d + 24, e, fault24);
         }
         for (; left >= W; left -= W, s += W, d += W) {
             word_t a;
@@ -68,7 +71,7 @@ size_t altmem_copy_user_generic(void *dst, const void *src, size_t n)
     } else {
         /* Different alignment: stored word i merges source words i and i + 1,
            which must end at or before src + n: a word only while left >= 2W - off. */
-        const unsigned char *sw = s - off;
+        uintptr_t sw = s - off;
         word_t prev;
         UA_LD64(prev, sw, fault);
         for (; left >= 2 * W - off; left -= W, sw += W, s += W, d += W) {
@@ -88,6 +91,14 @@ bytes:
         s++;
     }
     return 0;
+    /* Progress: everything below d is stored, plus the words of the 4-word block
+       stored before the one that faulted. */
+fault24:
+    d += 8;
+fault16:
+    d += 8;
+fault8:
+    d += 8;
 fault:
-    return altmem__uaccess_bytes(dst, src, n, 0);
+    return altmem__uaccess_bytes(d0, (uintptr_t)src, n, d - d0, 0);
 }

@@ -9,12 +9,23 @@
  *
  * UA_LDn(v, p, label)  v = *(uintN_t *)p      UA_STn(p, v, label)  *(uintN_t *)p = v
  * p may be unaligned for n > 8 only where the variant's Assumptions allow it.
+ * p is an address as a uintptr_t (or a pointer): the variants compute
+ * addresses as integers, never as C pointer arithmetic on the caller's
+ * pointers (NULL + i, 1 - 1 and the end of the address space are undefined
+ * behaviour for pointers, and UBSan says so).
+ *
+ * x86_64 also has vector accessors (UA_VLDn / UA_VSTn, n = 16, 32, 64 bytes,
+ * unaligned) and rep movsb / rep stosb with an entry (UA_REP_MOVSB / _STOSB):
+ * a string instruction faults precisely, with rdi/rsi/rcx at its progress.
  */
 #ifndef ALTMEM_EXTABLE_H
 #define ALTMEM_EXTABLE_H
 
 #include <stddef.h>
 #include <stdint.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 struct altmem__extable_entry {
     int32_t insn;     /* PC-relative: the instruction that may fault */
@@ -40,6 +51,67 @@ struct altmem__extable_entry {
 #define UA_ST16(p, v, L) UA_ST("movw", (volatile u16_una *)(p), v, L)
 #define UA_ST32(p, v, L) UA_ST("movl", (volatile u32_una *)(p), v, L)
 #define UA_ST64(p, v, L) UA_ST("movq", (volatile u64_una *)(p), v, L)
+
+
+/* Vector accessors.  UA_VMOV / UA_VREG: the instruction and register class;
+   an AVX-512 file (GCC keeps it to xmm/ymm/zmm16-31, which only EVEX encodes)
+   uses vmovdqu64 and "v", the others vmovdqu and "x" (SSE2 files: movdqu). */
+#if defined(__AVX512F__) && defined(__AVX512VL__)
+#define UA_VMOV "vmovdqu64"
+#define UA_VREG "v"
+#elif defined(__AVX__)
+#define UA_VMOV "vmovdqu"
+#define UA_VREG "x"
+#else
+#define UA_VMOV "movdqu"
+#define UA_VREG "x"
+#endif
+#define UA_VLD(T, v, p, L)                                                       \
+    __asm__ goto("1:\t" UA_VMOV " %[mem], %[val]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
+                 : [val] "=" UA_VREG(v) : [mem] "m"(*(const volatile T *)(p)) : : L)
+#define UA_VST(T, p, v, L)                                                       \
+    __asm__ goto("1:\t" UA_VMOV " %[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
+                 : : [mem] "m"(*(volatile T *)(p)), [val] UA_VREG(v) : "memory" : L)
+#define UA_VLD16(v, p, L) UA_VLD(__m128i_u, v, p, L)
+#define UA_VST16(p, v, L) UA_VST(__m128i_u, p, v, L)
+#if defined(__AVX__)
+#define UA_VLD32(v, p, L) UA_VLD(__m256i_u, v, p, L)
+#define UA_VST32(p, v, L) UA_VST(__m256i_u, p, v, L)
+#endif
+#if defined(__AVX512F__)
+#define UA_VLD64(v, p, L) UA_VLD(__m512i_u, v, p, L)
+#define UA_VST64(p, v, L) UA_VST(__m512i_u, p, v, L)
+/* Non-temporal 64-byte store to a 64-aligned address. */
+#define UA_VST64NT(p, v, L)                                                      \
+    __asm__ goto("1:\tvmovntdq %[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
+                 : : [mem] "m"(*(volatile __m512i *)(p)), [val] "v"(v) : "memory" : L)
+#elif defined(__AVX__)
+#define UA_VST32NT(p, v, L)                                                      \
+    __asm__ goto("1:\tvmovntdq %[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
+                 : : [mem] "m"(*(volatile __m256i *)(p)), [val] "x"(v) : "memory" : L)
+#endif
+
+/* rep movsb / rep stosb of n bytes.  On a fault the entry leads to a stub that
+   stores rcx (the bytes not done: everything below rdi is stored, nothing at
+   or above it) to *leftp and jumps to L.  The operands are copied into
+   rdi/rsi/rcx inside the asm, which clobbers them (an asm goto here has no
+   outputs). */
+#define UA_REP_MOVSB(d, s, n, leftp, L)                                          \
+    __asm__ goto("mov %[dd], %%rdi\n\tmov %[ss], %%rsi\n\tmov %[nn], %%rcx\n"    \
+                 "1:\trep movsb\n\t"                                             \
+                 ".pushsection .text.unlikely, \"ax\", @progbits\n"              \
+                 "2:\tmov %%rcx, (%[lp])\n\tjmp %l[" #L "]\n\t.popsection\n\t"     \
+                 UA_EXTABLE("1b", "2b")                                          \
+                 : : [dd] "r"(d), [ss] "r"(s), [nn] "r"(n), [lp] "r"(leftp)       \
+                 : "rdi", "rsi", "rcx", "memory" : L)
+#define UA_REP_STOSB(d, n, leftp, L)                                             \
+    __asm__ goto("mov %[dd], %%rdi\n\tmov %[nn], %%rcx\n\txor %%eax, %%eax\n"   \
+                 "1:\trep stosb\n\t"                                             \
+                 ".pushsection .text.unlikely, \"ax\", @progbits\n"              \
+                 "2:\tmov %%rcx, (%[lp])\n\tjmp %l[" #L "]\n\t.popsection\n\t"     \
+                 UA_EXTABLE("1b", "2b")                                          \
+                 : : [dd] "r"(d), [nn] "r"(n), [lp] "r"(leftp)                    \
+                 : "rdi", "rcx", "rax", "memory" : L)
 
 #elif defined(__aarch64__)
 #define UA_LD(insn, w, v, p, L)                                                  \
@@ -103,11 +175,21 @@ typedef uint32_t __attribute__((aligned(1), may_alias)) u32_una;
 typedef uint16_t __attribute__((aligned(1), may_alias)) u16_una;
 
 /* The fix-up every variant shares: copy (or, with clear set, zero) bytes
-   [0, n) one at a time, each access guarded, and return how many were NOT
-   done — exact to the byte.  (clear is a flag, not src == NULL: copying from
-   NULL must fault like any other inaccessible source.)  Redoing the bytes the fast path already did is
-   safe because src and dst do not overlap, and the fast path never writes a
-   byte at or past the first inaccessible one (see the variants' notes). */
-size_t altmem__uaccess_bytes(unsigned char *dst, const unsigned char *src, size_t n, int clear);
+   [done, n) one at a time, each access guarded, and return how many were NOT
+   done — exact to the byte.  `done` is the fast path's progress when it
+   faulted: every byte below it was stored, nothing at or above it was (the
+   variants store in ascending order and track it per store), so the fix-up
+   resumes there instead of redoing the copy: bytes already written are never
+   re-read, and a source that shrinks meanwhile (another thread mprotects a
+   page below `done`) cannot make the count smaller than what was written.
+   (clear is a flag, not src == 0: copying from NULL must fault like any other
+   inaccessible source.)  Addresses are integers: the variants never do C
+   pointer arithmetic on the caller's pointers, which may be NULL, wild or at
+   the end of the address space. */
+size_t altmem__uaccess_bytes(uintptr_t dst, uintptr_t src, size_t n, size_t done, int clear);
+
+/* The larger of the two: a fault label's progress when an unaligned head block
+   of h bytes was stored before a loop that starts at i <= h. */
+static inline size_t altmem__ua_max(size_t a, size_t b) { return a > b ? a : b; }
 
 #endif

@@ -1,0 +1,35 @@
+/*
+ * copy_user_avx512, copy_user_avx512_erms — fault-tolerant copy with 64-byte
+ * AVX-512 vectors (x86_64), laid out like memcpy_avx512 / memcpy_avx512_erms.
+ *
+ * Assumptions:
+ *   - AVX-512 F, BW and VL with OS support (SIMD512) and fast unaligned access
+ *     (UAL); _erms also ERMS (rep movsb from 32 KiB to the non-temporal
+ *     threshold, not at (dst - src) mod 4096 in 1..63, as memcpy_avx512_erms).
+ *     Built with the flags of memcpy_avx512 (this file only): GCC keeps it to
+ *     xmm/ymm/zmm16-31, so it returns without vzeroupper.
+ *   - src and dst do not overlap.  Every access is an extable accessor; every
+ *     size class loads before it stores and stores in ascending order, and each
+ *     fault label knows the progress (every byte below it stored, none above), so
+ *     the fix-up goes on from there byte by byte for the exact count.
+ * Size classes (ua_x86_vec.h): < 16 scalars, [16, 32) 16 + 16, [32, 64) 32 + 32,
+ * [64, 128] 64 + 64 inline; (128, 512] 2 or 4 vectors from each end; above, a
+ * 64-aligned 256-byte loop (non-temporal from the threshold) or rep movsb.
+ */
+#define UA_W 64
+#include "ua_x86_vec.h"
+
+NOINL size_t large_vec(uintptr_t d, uintptr_t s, size_t n) { return cu_large(d, s, n, 0); }
+NOINL size_t large_erms(uintptr_t d, uintptr_t s, size_t n) { return cu_large(d, s, n, 1); }
+NOINL size_t mid_vec(uintptr_t d, uintptr_t s, size_t n) { return cu_mid(d, s, n, large_vec); }
+NOINL size_t mid_erms(uintptr_t d, uintptr_t s, size_t n) { return cu_mid(d, s, n, large_erms); }
+
+size_t altmem_copy_user_avx512(void *dst, const void *src, size_t n)
+{
+    return cu_small((uintptr_t)dst, (uintptr_t)src, n, mid_vec);
+}
+
+size_t altmem_copy_user_avx512_erms(void *dst, const void *src, size_t n)
+{
+    return cu_small((uintptr_t)dst, (uintptr_t)src, n, mid_erms);
+}

@@ -1,0 +1,517 @@
+/*
+ * The body of the x86_64 vector copy_user / clear_user variants (avx2, avx512,
+ * with and without string instructions), one vector width per translation unit,
+ * laid out like the memcpy / memset variants of that width
+ * (src/arch/x86_64/variants/x86_vec.h): a file defines UA_W (32 or 64), is
+ * built with the matching flags and includes this header; its entry points call
+ * ua_copy() / ua_clear() with erms set or not.
+ *
+ * Assumptions:
+ *   - x86_64 with unaligned vector loads and stores (UAL) of UA_W bytes
+ *     (SIMD256 / SIMD512); every access is an extable accessor (extable.h).
+ *   - Layout: n < 16 two overlapping scalars, [16, 32) 16 + 16, [32, 64) 32 + 32,
+ *     [W, 2W] W + W: inline, no call; (2W, 4W] and (4W, 8W] two and four vectors
+ *     from each end, out of line; above, an unaligned first 64 bytes, a 64-aligned
+ *     loop of 4 vectors, the last 4 vectors unaligned.  With erms, rep movsb
+ *     (rep stosb) from UA_COPY_ERMS_MIN (UA_CLEAR_ERMS_MIN) to the non-temporal
+ *     threshold, as the memcpy / memset variant of the same name (not at (dst -
+ *     src) mod 4096 in 1..63); from the threshold, non-temporal stores.
+ *   - Every size class loads all its bytes before its first store (src and dst
+ *     do not overlap); stores go in ascending address order: each store begins at
+ *     or below the end of the stored prefix, so at every fault label the variant
+ *     knows its progress p — every byte below p stored, none at or above — and the
+ *     fix-up goes on from there (altmem__uaccess_bytes).  A faulting access writes
+ *     nothing; rep movsb / rep stosb fault with rdi/rsi/rcx at their progress (the
+ *     string instructions are restartable, their stores below rdi complete).
+ *   - Addresses are integers (uintptr_t): no C pointer arithmetic on the caller's
+ *     pointers, which may be NULL, wild or at the end of the address space.
+ *   - Non-temporal stores are followed by sfence, on the fault path too, before
+ *     any ordinary store.
+ *   - vzeroupper: GCC keeps the AVX-512 files to xmm/ymm/zmm16-31 (src/CMakeLists.txt)
+ *     and needs none; clang, and every AVX2 file, clear the upper state on return.
+ */
+#ifndef ALTMEM_UA_X86_VEC_H
+#define ALTMEM_UA_X86_VEC_H
+
+#include <immintrin.h>
+
+#include "extable.h"
+#include "uaccess_variants.h"
+
+extern size_t altmem__nt_threshold __attribute__((visibility("hidden")));
+
+#define INL static inline __attribute__((always_inline))
+#define NOINL static __attribute__((noinline))
+
+#if UA_W == 64
+#ifndef __AVX512F__
+#error "UA_W 64 needs -mavx512f -mavx512vl"
+#endif
+typedef __m512i uvec;
+#define LDV(v, p, L) UA_VLD64(v, p, L)
+#define STV(p, v, L) UA_VST64(p, v, L)
+#define STVNT(p, v, L) UA_VST64NT(p, v, L)
+#define VZERO() _mm512_setzero_si512()
+#if defined(__clang__)
+#define VZU() _mm256_zeroupper()
+#else
+#define VZU() ((void)0)
+#endif
+#define UA_COPY_ERMS_MIN 32768  /* memcpy_avx512_erms: rep movsb from 32 KiB */
+#define UA_CLEAR_ERMS_MIN 4096  /* memset_avx512_erms: rep stosb from 4 KiB  */
+#elif UA_W == 32
+#ifndef __AVX2__
+#error "UA_W 32 needs -mavx2"
+#endif
+typedef __m256i uvec;
+#define LDV(v, p, L) UA_VLD32(v, p, L)
+#define STV(p, v, L) UA_VST32(p, v, L)
+#define STVNT(p, v, L) UA_VST32NT(p, v, L)
+#define VZERO() _mm256_setzero_si256()
+#define VZU() _mm256_zeroupper()
+#define UA_COPY_ERMS_MIN 4096   /* memcpy_avx2_erms: rep movsb from 4 KiB */
+#define UA_CLEAR_ERMS_MIN 4096  /* memset_avx2_erms: rep stosb from 4 KiB */
+#else
+#error "define UA_W (32 or 64) before including ua_x86_vec.h"
+#endif
+#define W ((size_t)UA_W)
+#define HEAD ((size_t)64)       /* the loops' unaligned head: one line */
+
+/* (dst - src) mod 4096 in [1, 63]: rep movsb is slow there on Zen 3 (x86_vec.h). */
+INL int ua_short_distance(uintptr_t d, uintptr_t s) { return ((d - s) & 4095) - 1 < 63; }
+
+INL size_t cfix(uintptr_t d, uintptr_t s, size_t n, size_t done)
+{
+    VZU();
+    return altmem__uaccess_bytes(d, s, n, done, 0);
+}
+
+INL size_t zfix(uintptr_t d, size_t n, size_t done)
+{
+    VZU();
+    return altmem__uaccess_bytes(d, 0, n, done, 1);
+}
+
+#define MAX altmem__ua_max
+
+/* ---- copy_user ------------------------------------------------------------------- */
+
+/* n > 8W: the loops and the string instruction. */
+INL size_t cu_large(uintptr_t d, uintptr_t s, size_t n, int erms)
+{
+    size_t i;
+    uvec a, b, c, e;
+    int nt = n >= altmem__nt_threshold;
+    if (!nt && erms && n >= UA_COPY_ERMS_MIN && !ua_short_distance(d, s)) {
+        size_t left = n;
+        UA_REP_MOVSB(d, s, n, &left, frep);
+        return 0;
+    frep:
+        return cfix(d, s, n, n - left);
+    }
+    /* Head: the first 64 bytes unaligned; then dst is 64-aligned at i (1..64). */
+    LDV(a, s, f0);
+#if UA_W == 32
+    LDV(b, s + 32, f0);
+#endif
+    STV(d, a, f0);
+#if UA_W == 32
+    STV(d + 32, b, f32);
+#endif
+    i = HEAD - (d & (HEAD - 1));
+    if (nt) {
+        /* Whole lines streamed, 4 vectors per iteration. */
+        for (; n - i > 4 * W; i += 4 * W) {
+            LDV(a, s + i, fnt);
+            LDV(b, s + i + W, fnt);
+            LDV(c, s + i + 2 * W, fnt);
+            LDV(e, s + i + 3 * W, fnt);
+            STVNT(d + i, a, fnt);
+            STVNT(d + i + W, b, fnt1);
+            STVNT(d + i + 2 * W, c, fnt2);
+            STVNT(d + i + 3 * W, e, fnt3);
+        }
+        _mm_sfence();
+    } else {
+        for (; n - i > 4 * W; i += 4 * W) {
+            LDV(a, s + i, fi);
+            LDV(b, s + i + W, fi);
+            LDV(c, s + i + 2 * W, fi);
+            LDV(e, s + i + 3 * W, fi);
+            STV(d + i, a, fi);
+            STV(d + i + W, b, fi1);
+            STV(d + i + 2 * W, c, fi2);
+            STV(d + i + 3 * W, e, fi3);
+        }
+    }
+    /* Tail: the last 4 vectors (n - 4W <= i: they start inside the prefix). */
+    LDV(a, s + n - 4 * W, fi);
+    LDV(b, s + n - 3 * W, fi);
+    LDV(c, s + n - 2 * W, fi);
+    LDV(e, s + n - W, fi);
+    STV(d + n - 4 * W, a, fi);
+    STV(d + n - 3 * W, b, ft3);
+    STV(d + n - 2 * W, c, ft2);
+    STV(d + n - W, e, ft1);
+    VZU();
+    return 0;
+fnt3:
+    i += W;
+fnt2:
+    i += W;
+fnt1:
+    i += W;
+fnt:
+    _mm_sfence();
+    return cfix(d, s, n, MAX(i, HEAD));
+fi3:
+    i += W;
+fi2:
+    i += W;
+fi1:
+    i += W;
+fi:
+    return cfix(d, s, n, MAX(i, HEAD));
+ft3:
+    return cfix(d, s, n, MAX(i, n - 3 * W));
+ft2:
+    return cfix(d, s, n, MAX(i, n - 2 * W));
+ft1:
+    return cfix(d, s, n, MAX(i, n - W));
+#if UA_W == 32
+f32:
+    return cfix(d, s, n, 32);
+#endif
+f0:
+    return cfix(d, s, n, 0);
+}
+
+/* (2W, 8W]: two or four vectors from each end; above, the loops. */
+INL size_t cu_mid(uintptr_t d, uintptr_t s, size_t n, size_t (*large)(uintptr_t, uintptr_t, size_t))
+{
+    uvec a, b, c, e, w, x, y, z;
+    if (n > 4 * W) {
+        if (n > 8 * W)
+            return large(d, s, n);
+        /* (4W, 8W]: 4 + 4 */
+        LDV(a, s, f0);
+        LDV(b, s + W, f0);
+        LDV(c, s + 2 * W, f0);
+        LDV(e, s + 3 * W, f0);
+        LDV(w, s + n - 4 * W, f0);
+        LDV(x, s + n - 3 * W, f0);
+        LDV(y, s + n - 2 * W, f0);
+        LDV(z, s + n - W, f0);
+        STV(d, a, f0);
+        STV(d + W, b, f1);
+        STV(d + 2 * W, c, f2);
+        STV(d + 3 * W, e, f3);
+        STV(d + n - 4 * W, w, f4);
+        STV(d + n - 3 * W, x, fn3);
+        STV(d + n - 2 * W, y, fn2);
+        STV(d + n - W, z, fn1);
+        VZU();
+        return 0;
+    }
+    /* (2W, 4W]: 2 + 2 */
+    LDV(a, s, f0);
+    LDV(b, s + W, f0);
+    LDV(y, s + n - 2 * W, f0);
+    LDV(z, s + n - W, f0);
+    STV(d, a, f0);
+    STV(d + W, b, f1);
+    STV(d + n - 2 * W, y, f2);
+    STV(d + n - W, z, fn1);
+    VZU();
+    return 0;
+f0:
+    return cfix(d, s, n, 0);
+f1:
+    return cfix(d, s, n, W);
+f2:
+    return cfix(d, s, n, 2 * W);
+f3:
+    return cfix(d, s, n, 3 * W);
+f4:
+    return cfix(d, s, n, 4 * W);
+fn3:
+    return cfix(d, s, n, n - 3 * W);
+fn2:
+    return cfix(d, s, n, n - 2 * W);
+fn1:
+    return cfix(d, s, n, n - W);
+}
+
+/* The entry: [0, 2W] inline, as memcpy's classes (one taken branch at most). */
+INL size_t cu_small(uintptr_t d, uintptr_t s, size_t n, size_t (*mid)(uintptr_t, uintptr_t, size_t))
+{
+    if (n < 16)
+        goto tiny;
+    if (n < W)
+        goto small;
+    if (n > 2 * W)
+        return mid(d, s, n);
+    {                           /* [W, 2W]: W + W */
+        uvec a, z;
+        LDV(a, s, f0v);
+        LDV(z, s + n - W, f0v);
+        STV(d, a, f0v);
+        STV(d + n - W, z, fWv);
+        VZU();
+        return 0;
+    }
+small:
+#if UA_W == 64
+    if (n >= 32) {              /* [32, 64): 32 + 32 */
+        __m256i a, z;
+        UA_VLD32(a, s, f0v);
+        UA_VLD32(z, s + n - 32, f0v);
+        UA_VST32(d, a, f0v);
+        UA_VST32(d + n - 32, z, f32v);
+        VZU();
+        return 0;
+    }
+#endif
+    {                           /* [16, 32): 16 + 16 */
+        __m128i a, z;
+        UA_VLD16(a, s, f0);
+        UA_VLD16(z, s + n - 16, f0);
+        UA_VST16(d, a, f0);
+        UA_VST16(d + n - 16, z, f16);
+        return 0;
+    }
+tiny:
+    if (n >= 8) {               /* [8, 16): 8 + 8 */
+        uint64_t a, z;
+        UA_LD64(a, s, f0);
+        UA_LD64(z, s + n - 8, f0);
+        UA_ST64(d, a, f0);
+        UA_ST64(d + n - 8, z, f8);
+        return 0;
+    }
+    if (n >= 4) {               /* [4, 8): 4 + 4 */
+        uint32_t a, z;
+        UA_LD32(a, s, f0);
+        UA_LD32(z, s + n - 4, f0);
+        UA_ST32(d, a, f0);
+        UA_ST32(d + n - 4, z, f4);
+        return 0;
+    }
+    if (n >= 2) {               /* [2, 4): 2 + 2 */
+        uint16_t a, z;
+        UA_LD16(a, s, f0);
+        UA_LD16(z, s + n - 2, f0);
+        UA_ST16(d, a, f0);
+        UA_ST16(d + n - 2, z, f2);
+        return 0;
+    }
+    if (n) {                    /* 1 */
+        uint8_t a;
+        UA_LD8(a, s, f0);
+        UA_ST8(d, a, f0);
+    }
+    return 0;
+fWv:
+    return cfix(d, s, n, W);
+#if UA_W == 64
+f32v:
+    return cfix(d, s, n, 32);
+#endif
+f0v:
+    return cfix(d, s, n, 0);
+f16:
+    return altmem__uaccess_bytes(d, s, n, 16, 0);
+f8:
+    return altmem__uaccess_bytes(d, s, n, 8, 0);
+f4:
+    return altmem__uaccess_bytes(d, s, n, 4, 0);
+f2:
+    return altmem__uaccess_bytes(d, s, n, 2, 0);
+f0:
+    return altmem__uaccess_bytes(d, s, n, 0, 0);
+}
+
+/* ---- clear_user ------------------------------------------------------------------ */
+
+INL size_t cl_large(uintptr_t d, size_t n, int erms)
+{
+    size_t i;
+    const uvec z = VZERO();
+    int nt = n >= altmem__nt_threshold;
+    if (!nt && erms && n >= UA_CLEAR_ERMS_MIN) {
+        size_t left = n;
+        UA_REP_STOSB(d, n, &left, frep);
+        return 0;
+    frep:
+        return zfix(d, n, n - left);
+    }
+    STV(d, z, f0);
+#if UA_W == 32
+    STV(d + 32, z, f32);
+#endif
+    i = HEAD - (d & (HEAD - 1));
+    if (nt) {
+        for (; n - i > 4 * W; i += 4 * W) {
+            STVNT(d + i, z, fnt);
+            STVNT(d + i + W, z, fnt1);
+            STVNT(d + i + 2 * W, z, fnt2);
+            STVNT(d + i + 3 * W, z, fnt3);
+        }
+        _mm_sfence();
+    } else {
+        for (; n - i > 4 * W; i += 4 * W) {
+            STV(d + i, z, fi);
+            STV(d + i + W, z, fi1);
+            STV(d + i + 2 * W, z, fi2);
+            STV(d + i + 3 * W, z, fi3);
+        }
+    }
+    STV(d + n - 4 * W, z, fi);
+    STV(d + n - 3 * W, z, ft3);
+    STV(d + n - 2 * W, z, ft2);
+    STV(d + n - W, z, ft1);
+    VZU();
+    return 0;
+fnt3:
+    i += W;
+fnt2:
+    i += W;
+fnt1:
+    i += W;
+fnt:
+    _mm_sfence();
+    return zfix(d, n, MAX(i, HEAD));
+fi3:
+    i += W;
+fi2:
+    i += W;
+fi1:
+    i += W;
+fi:
+    return zfix(d, n, MAX(i, HEAD));
+ft3:
+    return zfix(d, n, MAX(i, n - 3 * W));
+ft2:
+    return zfix(d, n, MAX(i, n - 2 * W));
+ft1:
+    return zfix(d, n, MAX(i, n - W));
+#if UA_W == 32
+f32:
+    return zfix(d, n, 32);
+#endif
+f0:
+    return zfix(d, n, 0);
+}
+
+INL size_t cl_mid(uintptr_t d, size_t n, size_t (*large)(uintptr_t, size_t))
+{
+    const uvec z = VZERO();
+    if (n > 4 * W) {
+        if (n > 8 * W)
+            return large(d, n);
+        STV(d, z, f0);          /* (4W, 8W]: 4 + 4 */
+        STV(d + W, z, f1);
+        STV(d + 2 * W, z, f2);
+        STV(d + 3 * W, z, f3);
+        STV(d + n - 4 * W, z, f4);
+        STV(d + n - 3 * W, z, fn3);
+        STV(d + n - 2 * W, z, fn2);
+        STV(d + n - W, z, fn1);
+        VZU();
+        return 0;
+    }
+    STV(d, z, f0);              /* (2W, 4W]: 2 + 2 */
+    STV(d + W, z, f1);
+    STV(d + n - 2 * W, z, f2);
+    STV(d + n - W, z, fn1);
+    VZU();
+    return 0;
+f0:
+    return zfix(d, n, 0);
+f1:
+    return zfix(d, n, W);
+f2:
+    return zfix(d, n, 2 * W);
+f3:
+    return zfix(d, n, 3 * W);
+f4:
+    return zfix(d, n, 4 * W);
+fn3:
+    return zfix(d, n, n - 3 * W);
+fn2:
+    return zfix(d, n, n - 2 * W);
+fn1:
+    return zfix(d, n, n - W);
+}
+
+INL size_t cl_small(uintptr_t d, size_t n, size_t (*mid)(uintptr_t, size_t))
+{
+    if (n < 16)
+        goto tiny;
+    if (n < W)
+        goto small;
+    if (n > 2 * W)
+        return mid(d, n);
+    {                           /* [W, 2W]: W + W */
+        const uvec z = VZERO();
+        STV(d, z, f0v);
+        STV(d + n - W, z, fWv);
+        VZU();
+        return 0;
+    }
+small:
+#if UA_W == 64
+    if (n >= 32) {              /* [32, 64): 32 + 32 */
+        const __m256i z = _mm256_setzero_si256();
+        UA_VST32(d, z, f0v);
+        UA_VST32(d + n - 32, z, f32v);
+        VZU();
+        return 0;
+    }
+#endif
+    {                           /* [16, 32): 16 + 16 */
+        const __m128i z = _mm_setzero_si128();
+        UA_VST16(d, z, f0);
+        UA_VST16(d + n - 16, z, f16);
+        return 0;
+    }
+tiny:
+    if (n >= 8) {               /* [8, 16): 8 + 8 */
+        UA_ST64(d, (uint64_t)0, f0);
+        UA_ST64(d + n - 8, (uint64_t)0, f8);
+        return 0;
+    }
+    if (n >= 4) {               /* [4, 8): 4 + 4 */
+        UA_ST32(d, (uint32_t)0, f0);
+        UA_ST32(d + n - 4, (uint32_t)0, f4);
+        return 0;
+    }
+    if (n >= 2) {               /* [2, 4): 2 + 2 */
+        UA_ST16(d, (uint16_t)0, f0);
+        UA_ST16(d + n - 2, (uint16_t)0, f2);
+        return 0;
+    }
+    if (n)                      /* 1 */
+        UA_ST8(d, (uint8_t)0, f0);
+    return 0;
+fWv:
+    return zfix(d, n, W);
+#if UA_W == 64
+f32v:
+    return zfix(d, n, 32);
+#endif
+f0v:
+    return zfix(d, n, 0);
+f16:
+    return altmem__uaccess_bytes(d, 0, n, 16, 1);
+f8:
+    return altmem__uaccess_bytes(d, 0, n, 8, 1);
+f4:
+    return altmem__uaccess_bytes(d, 0, n, 4, 1);
+f2:
+    return altmem__uaccess_bytes(d, 0, n, 2, 1);
+f0:
+    return altmem__uaccess_bytes(d, 0, n, 0, 1);
+}
+
+#endif
