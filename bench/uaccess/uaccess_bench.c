@@ -12,12 +12,20 @@
  * Pinned to one CPU when it can be.  Nothing faults here (see --fault).
  *
  *   altmem-uaccess-bench [--quick] [--reps R] [--sample-us U] [--cpu N] [--csv FILE]
+ *                        [--pairs public|all] [--warmup-ms MS]
  *   altmem-uaccess-bench --fault              cost of a faulting call (r = 1)
  *   altmem-uaccess-bench --bindings           the bound variants, one line
  *   altmem-uaccess-bench --only LOOP --size S --calls N
  *       one loop once, for callgrind (scripts/uaccess-cost.sh): LOOP is one of
  *       copy_user, memcpy, clear_user, memset (the public entry points) or
- *       copy_user_ual, memcpy_ual, ... (the variants ual, generic, avx2)
+ *       copy_user_ual, memcpy_ual, ... (the variants ual, generic, avx2,
+ *       avx2_erms, avx512, avx512_erms)
+ *   --pairs public   only the two public pairs (the goal's); default: all pairs
+ *   --warmup-ms MS   before the first sample, call every loop of the run for
+ *                    about MS ms (default 300; 0: none) — so the first cell is
+ *                    not measured on a cold CPU (clock ramp, wide vector units
+ *                    powered down, cold code and TLB); the fault handler is
+ *                    installed before it
  */
 #define _GNU_SOURCE
 #include <altmem.h>
@@ -78,12 +86,12 @@ __attribute__((noinline)) void loop_memset(long calls, void *d, const void *s, s
 /* Variants, through the table's pointers (as a caller holding one would).  The
    names copy_user/clear_user share with memcpy/memset; a variant this build or
    CPU does not have is skipped. */
-#define NV 3
+#define NV 6
 static altmem_copy_user_fn *v_copy_user[NV];
 static altmem_memcpy_fn *v_memcpy[NV];
 static altmem_clear_user_fn *v_clear_user[NV];
 static altmem_memset_fn *v_memset[NV];
-static const char *const vnames[NV] = {"ual", "generic", "avx2"};
+static const char *const vnames[NV] = {"ual", "generic", "avx2", "avx2_erms", "avx512", "avx512_erms"};
 static int v_have[NV];
 
 #define VARIANT_LOOPS(V, I)                                                                                 \
@@ -124,6 +132,9 @@ static int v_have[NV];
 VARIANT_LOOPS(ual, 0)
 VARIANT_LOOPS(generic, 1)
 VARIANT_LOOPS(avx2, 2)
+VARIANT_LOOPS(avx2_erms, 3)
+VARIANT_LOOPS(avx512, 4)
+VARIANT_LOOPS(avx512_erms, 5)
 
 typedef void loop_fn(long calls, void *d, const void *s, size_t n);
 
@@ -139,7 +150,7 @@ static const struct loop {
 #define VL(V, I)                                                                                            \
     {"copy_user_" #V, loop_copy_user_##V, I}, {"memcpy_" #V, loop_memcpy_##V, I},                          \
         {"clear_user_" #V, loop_clear_user_##V, I}, {"memset_" #V, loop_memset_##V, I},
-    VL(ual, 0) VL(generic, 1) VL(avx2, 2)
+    VL(ual, 0) VL(generic, 1) VL(avx2, 2) VL(avx2_erms, 3) VL(avx512, 4) VL(avx512_erms, 5)
 #undef VL
 };
 #define NLOOPS (sizeof loops / sizeof loops[0])
@@ -166,6 +177,12 @@ static const struct pair {
     {"clear_user_generic", "memset_generic", "clear_user generic vs memset generic", 0},
     {"copy_user_avx2", "memcpy_avx2", "copy_user avx2 vs memcpy avx2", 0},
     {"clear_user_avx2", "memset_avx2", "clear_user avx2 vs memset avx2", 0},
+    {"copy_user_avx2_erms", "memcpy_avx2_erms", "copy_user avx2_erms vs memcpy avx2_erms", 0},
+    {"clear_user_avx2_erms", "memset_avx2_erms", "clear_user avx2_erms vs memset avx2_erms", 0},
+    {"copy_user_avx512", "memcpy_avx512", "copy_user avx512 vs memcpy avx512", 0},
+    {"clear_user_avx512", "memset_avx512", "clear_user avx512 vs memset avx512", 0},
+    {"copy_user_avx512_erms", "memcpy_avx512_erms", "copy_user avx512_erms vs memcpy avx512_erms", 0},
+    {"clear_user_avx512_erms", "memset_avx512_erms", "clear_user avx512_erms vs memset avx512_erms", 0},
 };
 #define NPAIRS (sizeof pairs / sizeof pairs[0])
 
@@ -316,7 +333,8 @@ static int loop_available(const struct loop *l)
 
 int main(int argc, char **argv)
 {
-    int reps = 21, quick = 0, cpu = -1, fault = 0, bindings_only = 0;
+    int reps = 21, quick = 0, cpu = -1, fault = 0, bindings_only = 0, public_only = 0;
+    double warmup_ms = 300;
     double sample_us = 200;
     const char *csv_path = NULL, *only = NULL;
     size_t only_size = 8;
@@ -334,6 +352,10 @@ int main(int argc, char **argv)
             sample_us = atof(argv[++i]);
         else if (!strcmp(argv[i], "--cpu") && i + 1 < argc)
             cpu = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--warmup-ms") && i + 1 < argc)
+            warmup_ms = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--pairs") && i + 1 < argc)
+            public_only = !strcmp(argv[++i], "public");
         else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
             csv_path = argv[++i];
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
@@ -344,6 +366,7 @@ int main(int argc, char **argv)
             only_calls = strtol(argv[++i], NULL, 0);
         else {
             fprintf(stderr, "usage: altmem-uaccess-bench [--quick] [--reps R] [--sample-us U] [--cpu N] [--csv FILE]\n"
+                            "                            [--pairs public|all] [--warmup-ms MS]\n"
                             "       altmem-uaccess-bench --fault | --bindings\n"
                             "       altmem-uaccess-bench --only LOOP --size S --calls N\n");
             return 2;
@@ -407,7 +430,26 @@ int main(int argc, char **argv)
     /* The goal, over the public pairs: worst overhead at >= 256 B, worst extra
        ns below. */
     double worst_pct[2] = {-1e9, -1e9}, worst_ns[2] = {-1e9, -1e9};
-    for (size_t p = 0; p < NPAIRS; p++) {
+    size_t npairs = public_only ? 2 : NPAIRS;
+    /* Warm-up: every loop of the run, small and large sizes, aligned and not,
+       until warmup_ms has passed (at least one round). */
+    if (warmup_ms > 0) {
+        double t_end = now_ns() + warmup_ms * 1e6;
+        do {
+            for (size_t p = 0; p < npairs; p++) {
+                const struct loop *l[2] = {find_loop(pairs[p].a), find_loop(pairs[p].b)};
+                for (int k = 0; k < 2; k++) {
+                    if (!loop_available(l[k]))
+                        continue;
+                    for (size_t i = 0; i < nsizes; i++) {
+                        l[k]->fn(sizes[i] < 4096 ? 64 : 2, dst_buf, src_buf, sizes[i]);
+                        l[k]->fn(sizes[i] < 4096 ? 64 : 2, dst_buf + 1, src_buf + 3, sizes[i]);
+                    }
+                }
+            }
+        } while (now_ns() < t_end);
+    }
+    for (size_t p = 0; p < npairs; p++) {
         const struct loop *A = find_loop(pairs[p].a), *B = find_loop(pairs[p].b);
         if (!loop_available(A) || !loop_available(B)) {
             printf("\n%s: skipped (no such variant of all four routines that this CPU can run)\n", pairs[p].label);

@@ -29,7 +29,7 @@
 #define LD16B(v, p, L) UA_VLD16(v, p, L)
 #define ST16B(p, v, L, L8)                                                               \
     __asm__ goto("1:\tmovdqu %[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]")         \
-                 : : [mem] "m"(*(volatile __m128i_u *)(p)), [val] "x"(v) : "memory" : L, L8)
+                 : : [mem] "m"(*(__m128i_u *)(p)), [val] "x"(v) : "memory" : L, L8)
 #else
 /* Elsewhere a 16-byte block is two 8-byte words (two scalars, not a struct:
    GCC 12 for aarch64 crashes splitting a struct that asm goto writes); a fault

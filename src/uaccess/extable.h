@@ -37,20 +37,24 @@ struct altmem__extable_entry {
     ".long " from " - .\n\t.long " to " - .\n\t.popsection\n"
 
 #if defined(__x86_64__)
+/* The operands are plain (not volatile) lvalues: an asm goto is volatile
+   anyway (never dropped, merged or moved across another), stores clobber
+   memory, and GCC folds base + index + offset only into non-volatile memory
+   operands (with volatile ones it computes every address with its own lea). */
 #define UA_LD(insn, v, p, L)                                                     \
     __asm__ goto("1:\t" insn " %[mem], %[val]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
                  : [val] "=r"(v) : [mem] "m"(*(p)) : : L)
 #define UA_ST(insn, p, v, L)                                                     \
     __asm__ goto("1:\t" insn " %[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
                  : : [mem] "m"(*(p)), [val] "r"(v) : "memory" : L)
-#define UA_LD8(v, p, L) UA_LD("movb", v, (const volatile uint8_t *)(p), L)
-#define UA_LD16(v, p, L) UA_LD("movw", v, (const volatile u16_una *)(p), L)
-#define UA_LD32(v, p, L) UA_LD("movl", v, (const volatile u32_una *)(p), L)
-#define UA_LD64(v, p, L) UA_LD("movq", v, (const volatile u64_una *)(p), L)
-#define UA_ST8(p, v, L) UA_ST("movb", (volatile uint8_t *)(p), v, L)
-#define UA_ST16(p, v, L) UA_ST("movw", (volatile u16_una *)(p), v, L)
-#define UA_ST32(p, v, L) UA_ST("movl", (volatile u32_una *)(p), v, L)
-#define UA_ST64(p, v, L) UA_ST("movq", (volatile u64_una *)(p), v, L)
+#define UA_LD8(v, p, L) UA_LD("movb", v, (const uint8_t *)(p), L)
+#define UA_LD16(v, p, L) UA_LD("movw", v, (const u16_una *)(p), L)
+#define UA_LD32(v, p, L) UA_LD("movl", v, (const u32_una *)(p), L)
+#define UA_LD64(v, p, L) UA_LD("movq", v, (const u64_una *)(p), L)
+#define UA_ST8(p, v, L) UA_ST("movb", (uint8_t *)(p), v, L)
+#define UA_ST16(p, v, L) UA_ST("movw", (u16_una *)(p), v, L)
+#define UA_ST32(p, v, L) UA_ST("movl", (u32_una *)(p), v, L)
+#define UA_ST64(p, v, L) UA_ST("movq", (u64_una *)(p), v, L)
 
 
 /* Vector accessors.  UA_VMOV / UA_VREG: the instruction and register class;
@@ -68,10 +72,10 @@ struct altmem__extable_entry {
 #endif
 #define UA_VLD(T, v, p, L)                                                       \
     __asm__ goto("1:\t" UA_VMOV " %[mem], %[val]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
-                 : [val] "=" UA_VREG(v) : [mem] "m"(*(const volatile T *)(p)) : : L)
+                 : [val] "=" UA_VREG(v) : [mem] "m"(*(const T *)(p)) : : L)
 #define UA_VST(T, p, v, L)                                                       \
     __asm__ goto("1:\t" UA_VMOV " %[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
-                 : : [mem] "m"(*(volatile T *)(p)), [val] UA_VREG(v) : "memory" : L)
+                 : : [mem] "m"(*(T *)(p)), [val] UA_VREG(v) : "memory" : L)
 #define UA_VLD16(v, p, L) UA_VLD(__m128i_u, v, p, L)
 #define UA_VST16(p, v, L) UA_VST(__m128i_u, p, v, L)
 #if defined(__AVX__)
@@ -84,11 +88,11 @@ struct altmem__extable_entry {
 /* Non-temporal 64-byte store to a 64-aligned address. */
 #define UA_VST64NT(p, v, L)                                                      \
     __asm__ goto("1:\tvmovntdq %[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
-                 : : [mem] "m"(*(volatile __m512i *)(p)), [val] "v"(v) : "memory" : L)
+                 : : [mem] "m"(*(__m512i *)(p)), [val] "v"(v) : "memory" : L)
 #elif defined(__AVX__)
 #define UA_VST32NT(p, v, L)                                                      \
     __asm__ goto("1:\tvmovntdq %[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
-                 : : [mem] "m"(*(volatile __m256i *)(p)), [val] "x"(v) : "memory" : L)
+                 : : [mem] "m"(*(__m256i *)(p)), [val] "x"(v) : "memory" : L)
 #endif
 
 /* rep movsb / rep stosb of n bytes.  On a fault the entry leads to a stub that

@@ -94,32 +94,62 @@ INL size_t zfix(uintptr_t d, size_t n, size_t done)
 
 #define MAX altmem__ua_max
 
+/* The return value 0 goes to %rax on entry (an empty asm pins it there; the
+   xor is free), so that each small class can end in its own ret rather than
+   jump to a shared "xor; ret" (as RETURN_VALUE_IN_RAX in x86_vec.h). */
+#define ZERO_IN_RAX(v) __asm__("" : "+a"(v))
+
 /* ---- copy_user ------------------------------------------------------------------- */
 
-/* n > 8W: the loops and the string instruction. */
+/* rep movsb, out of line: its progress comes back through memory. */
+NOINL size_t cu_rep(uintptr_t d, uintptr_t s, size_t n)
+{
+    size_t left = n;
+    UA_REP_MOVSB(d, s, n, &left, frep);
+    return 0;
+frep:
+    return cfix(d, s, n, n - left);
+}
+
+/* n > 8W: the loops and the string instruction.  As memcpy's vcopy_fwd, the
+   last 4 vectors are loaded before the loop (a load that follows the loop's
+   stores at the same address mod 4096 would wait on them: 4K aliasing) and
+   stored after it; if one of those early loads faults, the loop runs anyway
+   and the tail is loaded again after it, where its fault has a progress. */
 INL size_t cu_large(uintptr_t d, uintptr_t s, size_t n, int erms)
 {
     size_t i;
-    uvec a, b, c, e;
-    int nt = n >= altmem__nt_threshold;
-    if (!nt && erms && n >= UA_COPY_ERMS_MIN && !ua_short_distance(d, s)) {
-        size_t left = n;
-        UA_REP_MOVSB(d, s, n, &left, frep);
-        return 0;
-    frep:
-        return cfix(d, s, n, n - left);
-    }
+    uvec a, b, c, e, h, t0, t1, t2, t3;
+    int nt = n >= altmem__nt_threshold, pre = 1;
+    if (!nt && erms && n >= UA_COPY_ERMS_MIN && !ua_short_distance(d, s))
+        return cu_rep(d, s, n);
     /* Head: the first 64 bytes unaligned; then dst is 64-aligned at i (1..64). */
-    LDV(a, s, f0);
+    LDV(h, s, f0);
 #if UA_W == 32
-    LDV(b, s + 32, f0);
+    LDV(a, s + 32, f0);
 #endif
-    STV(d, a, f0);
+    LDV(t0, s + n - 4 * W, ftail);
+    LDV(t1, s + n - 3 * W, ftail);
+    LDV(t2, s + n - 2 * W, ftail);
+    LDV(t3, s + n - W, ftail);
+body:
+    STV(d, h, f0);
 #if UA_W == 32
-    STV(d + 32, b, f32);
+    STV(d + 32, a, f32);
 #endif
     i = HEAD - (d & (HEAD - 1));
-    if (nt) {
+    if (!nt) {
+        for (; n - i > 4 * W; i += 4 * W) {
+            LDV(a, s + i, fi);
+            LDV(b, s + i + W, fi);
+            LDV(c, s + i + 2 * W, fi);
+            LDV(e, s + i + 3 * W, fi);
+            STV(d + i, a, fi);
+            STV(d + i + W, b, fi1);
+            STV(d + i + 2 * W, c, fi2);
+            STV(d + i + 3 * W, e, fi3);
+        }
+    } else {
         /* Whole lines streamed, 4 vectors per iteration. */
         for (; n - i > 4 * W; i += 4 * W) {
             LDV(a, s + i, fnt);
@@ -132,29 +162,32 @@ INL size_t cu_large(uintptr_t d, uintptr_t s, size_t n, int erms)
             STVNT(d + i + 3 * W, e, fnt3);
         }
         _mm_sfence();
-    } else {
-        for (; n - i > 4 * W; i += 4 * W) {
-            LDV(a, s + i, fi);
-            LDV(b, s + i + W, fi);
-            LDV(c, s + i + 2 * W, fi);
-            LDV(e, s + i + 3 * W, fi);
-            STV(d + i, a, fi);
-            STV(d + i + W, b, fi1);
-            STV(d + i + 2 * W, c, fi2);
-            STV(d + i + 3 * W, e, fi3);
-        }
     }
     /* Tail: the last 4 vectors (n - 4W <= i: they start inside the prefix). */
-    LDV(a, s + n - 4 * W, fi);
-    LDV(b, s + n - 3 * W, fi);
-    LDV(c, s + n - 2 * W, fi);
-    LDV(e, s + n - W, fi);
-    STV(d + n - 4 * W, a, fi);
-    STV(d + n - 3 * W, b, ft3);
-    STV(d + n - 2 * W, c, ft2);
-    STV(d + n - W, e, ft1);
+    if (__builtin_expect(!pre, 0)) {
+        LDV(t0, s + n - 4 * W, fi);
+        LDV(t1, s + n - 3 * W, fi);
+        LDV(t2, s + n - 2 * W, fi);
+        LDV(t3, s + n - W, fi);
+    }
+    STV(d + n - 4 * W, t0, fi);
+    STV(d + n - 3 * W, t1, ft3);
+    STV(d + n - 2 * W, t2, ft2);
+    STV(d + n - W, t3, ft1);
     VZU();
     return 0;
+ftail:
+    pre = 0;
+    t0 = t1 = t2 = t3 = VZERO(); /* loaded again after the loop */
+    goto body;
+fi3:
+    i += W;
+fi2:
+    i += W;
+fi1:
+    i += W;
+fi:
+    return cfix(d, s, n, MAX(i, HEAD));
 fnt3:
     i += W;
 fnt2:
@@ -163,14 +196,6 @@ fnt1:
     i += W;
 fnt:
     _mm_sfence();
-    return cfix(d, s, n, MAX(i, HEAD));
-fi3:
-    i += W;
-fi2:
-    i += W;
-fi1:
-    i += W;
-fi:
     return cfix(d, s, n, MAX(i, HEAD));
 ft3:
     return cfix(d, s, n, MAX(i, n - 3 * W));
@@ -190,30 +215,9 @@ f0:
 INL size_t cu_mid(uintptr_t d, uintptr_t s, size_t n, size_t (*large)(uintptr_t, uintptr_t, size_t))
 {
     uvec a, b, c, e, w, x, y, z;
-    if (n > 4 * W) {
-        if (n > 8 * W)
-            return large(d, s, n);
-        /* (4W, 8W]: 4 + 4 */
-        LDV(a, s, f0);
-        LDV(b, s + W, f0);
-        LDV(c, s + 2 * W, f0);
-        LDV(e, s + 3 * W, f0);
-        LDV(w, s + n - 4 * W, f0);
-        LDV(x, s + n - 3 * W, f0);
-        LDV(y, s + n - 2 * W, f0);
-        LDV(z, s + n - W, f0);
-        STV(d, a, f0);
-        STV(d + W, b, f1);
-        STV(d + 2 * W, c, f2);
-        STV(d + 3 * W, e, f3);
-        STV(d + n - 4 * W, w, f4);
-        STV(d + n - 3 * W, x, fn3);
-        STV(d + n - 2 * W, y, fn2);
-        STV(d + n - W, z, fn1);
-        VZU();
-        return 0;
-    }
-    /* (2W, 4W]: 2 + 2 */
+    if (n > 4 * W)
+        goto four;
+    /* (2W, 4W]: 2 + 2 (falls through, as in memcpy's mid) */
     LDV(a, s, f0);
     LDV(b, s + W, f0);
     LDV(y, s + n - 2 * W, f0);
@@ -221,6 +225,28 @@ INL size_t cu_mid(uintptr_t d, uintptr_t s, size_t n, size_t (*large)(uintptr_t,
     STV(d, a, f0);
     STV(d + W, b, f1);
     STV(d + n - 2 * W, y, f2);
+    STV(d + n - W, z, fn1);
+    VZU();
+    return 0;
+four:
+    if (n > 8 * W)
+        return large(d, s, n);
+    /* (4W, 8W]: 4 + 4 */
+    LDV(a, s, f0);
+    LDV(b, s + W, f0);
+    LDV(c, s + 2 * W, f0);
+    LDV(e, s + 3 * W, f0);
+    LDV(w, s + n - 4 * W, f0);
+    LDV(x, s + n - 3 * W, f0);
+    LDV(y, s + n - 2 * W, f0);
+    LDV(z, s + n - W, f0);
+    STV(d, a, f0);
+    STV(d + W, b, f1);
+    STV(d + 2 * W, c, f2);
+    STV(d + 3 * W, e, f3);
+    STV(d + n - 4 * W, w, f4);
+    STV(d + n - 3 * W, x, fn3);
+    STV(d + n - 2 * W, y, fn2);
     STV(d + n - W, z, fn1);
     VZU();
     return 0;
@@ -245,6 +271,8 @@ fn1:
 /* The entry: [0, 2W] inline, as memcpy's classes (one taken branch at most). */
 INL size_t cu_small(uintptr_t d, uintptr_t s, size_t n, size_t (*mid)(uintptr_t, uintptr_t, size_t))
 {
+    size_t ok = 0;
+    ZERO_IN_RAX(ok);
     if (n < 16)
         goto tiny;
     if (n < W)
@@ -258,7 +286,7 @@ INL size_t cu_small(uintptr_t d, uintptr_t s, size_t n, size_t (*mid)(uintptr_t,
         STV(d, a, f0v);
         STV(d + n - W, z, fWv);
         VZU();
-        return 0;
+        return ok;
     }
 small:
 #if UA_W == 64
@@ -269,7 +297,7 @@ small:
         UA_VST32(d, a, f0v);
         UA_VST32(d + n - 32, z, f32v);
         VZU();
-        return 0;
+        return ok;
     }
 #endif
     {                           /* [16, 32): 16 + 16 */
@@ -278,7 +306,7 @@ small:
         UA_VLD16(z, s + n - 16, f0);
         UA_VST16(d, a, f0);
         UA_VST16(d + n - 16, z, f16);
-        return 0;
+        return ok;
     }
 tiny:
     if (n >= 8) {               /* [8, 16): 8 + 8 */
@@ -287,7 +315,7 @@ tiny:
         UA_LD64(z, s + n - 8, f0);
         UA_ST64(d, a, f0);
         UA_ST64(d + n - 8, z, f8);
-        return 0;
+        return ok;
     }
     if (n >= 4) {               /* [4, 8): 4 + 4 */
         uint32_t a, z;
@@ -295,7 +323,7 @@ tiny:
         UA_LD32(z, s + n - 4, f0);
         UA_ST32(d, a, f0);
         UA_ST32(d + n - 4, z, f4);
-        return 0;
+        return ok;
     }
     if (n >= 2) {               /* [2, 4): 2 + 2 */
         uint16_t a, z;
@@ -303,14 +331,14 @@ tiny:
         UA_LD16(z, s + n - 2, f0);
         UA_ST16(d, a, f0);
         UA_ST16(d + n - 2, z, f2);
-        return 0;
+        return ok;
     }
     if (n) {                    /* 1 */
         uint8_t a;
         UA_LD8(a, s, f0);
         UA_ST8(d, a, f0);
     }
-    return 0;
+    return ok;
 fWv:
     return cfix(d, s, n, W);
 #if UA_W == 64
@@ -333,24 +361,36 @@ f0:
 
 /* ---- clear_user ------------------------------------------------------------------ */
 
+/* rep stosb, out of line: its progress comes back through memory. */
+NOINL size_t cl_rep(uintptr_t d, size_t n)
+{
+    size_t left = n;
+    UA_REP_STOSB(d, n, &left, frep);
+    return 0;
+frep:
+    return zfix(d, n, n - left);
+}
+
 INL size_t cl_large(uintptr_t d, size_t n, int erms)
 {
     size_t i;
     const uvec z = VZERO();
     int nt = n >= altmem__nt_threshold;
-    if (!nt && erms && n >= UA_CLEAR_ERMS_MIN) {
-        size_t left = n;
-        UA_REP_STOSB(d, n, &left, frep);
-        return 0;
-    frep:
-        return zfix(d, n, n - left);
-    }
+    if (!nt && erms && n >= UA_CLEAR_ERMS_MIN)
+        return cl_rep(d, n);
     STV(d, z, f0);
 #if UA_W == 32
     STV(d + 32, z, f32);
 #endif
     i = HEAD - (d & (HEAD - 1));
-    if (nt) {
+    if (!nt) {
+        for (; n - i > 4 * W; i += 4 * W) {
+            STV(d + i, z, fi);
+            STV(d + i + W, z, fi1);
+            STV(d + i + 2 * W, z, fi2);
+            STV(d + i + 3 * W, z, fi3);
+        }
+    } else {
         for (; n - i > 4 * W; i += 4 * W) {
             STVNT(d + i, z, fnt);
             STVNT(d + i + W, z, fnt1);
@@ -358,13 +398,6 @@ INL size_t cl_large(uintptr_t d, size_t n, int erms)
             STVNT(d + i + 3 * W, z, fnt3);
         }
         _mm_sfence();
-    } else {
-        for (; n - i > 4 * W; i += 4 * W) {
-            STV(d + i, z, fi);
-            STV(d + i + W, z, fi1);
-            STV(d + i + 2 * W, z, fi2);
-            STV(d + i + 3 * W, z, fi3);
-        }
     }
     STV(d + n - 4 * W, z, fi);
     STV(d + n - 3 * W, z, ft3);
@@ -372,6 +405,14 @@ INL size_t cl_large(uintptr_t d, size_t n, int erms)
     STV(d + n - W, z, ft1);
     VZU();
     return 0;
+fi3:
+    i += W;
+fi2:
+    i += W;
+fi1:
+    i += W;
+fi:
+    return zfix(d, n, MAX(i, HEAD));
 fnt3:
     i += W;
 fnt2:
@@ -380,14 +421,6 @@ fnt1:
     i += W;
 fnt:
     _mm_sfence();
-    return zfix(d, n, MAX(i, HEAD));
-fi3:
-    i += W;
-fi2:
-    i += W;
-fi1:
-    i += W;
-fi:
     return zfix(d, n, MAX(i, HEAD));
 ft3:
     return zfix(d, n, MAX(i, n - 3 * W));
@@ -406,23 +439,24 @@ f0:
 INL size_t cl_mid(uintptr_t d, size_t n, size_t (*large)(uintptr_t, size_t))
 {
     const uvec z = VZERO();
-    if (n > 4 * W) {
-        if (n > 8 * W)
-            return large(d, n);
-        STV(d, z, f0);          /* (4W, 8W]: 4 + 4 */
-        STV(d + W, z, f1);
-        STV(d + 2 * W, z, f2);
-        STV(d + 3 * W, z, f3);
-        STV(d + n - 4 * W, z, f4);
-        STV(d + n - 3 * W, z, fn3);
-        STV(d + n - 2 * W, z, fn2);
-        STV(d + n - W, z, fn1);
-        VZU();
-        return 0;
-    }
-    STV(d, z, f0);              /* (2W, 4W]: 2 + 2 */
+    if (n > 4 * W)
+        goto four;
+    STV(d, z, f0);              /* (2W, 4W]: 2 + 2 (falls through) */
     STV(d + W, z, f1);
     STV(d + n - 2 * W, z, f2);
+    STV(d + n - W, z, fn1);
+    VZU();
+    return 0;
+four:
+    if (n > 8 * W)
+        return large(d, n);
+    STV(d, z, f0);              /* (4W, 8W]: 4 + 4 */
+    STV(d + W, z, f1);
+    STV(d + 2 * W, z, f2);
+    STV(d + 3 * W, z, f3);
+    STV(d + n - 4 * W, z, f4);
+    STV(d + n - 3 * W, z, fn3);
+    STV(d + n - 2 * W, z, fn2);
     STV(d + n - W, z, fn1);
     VZU();
     return 0;
@@ -446,6 +480,8 @@ fn1:
 
 INL size_t cl_small(uintptr_t d, size_t n, size_t (*mid)(uintptr_t, size_t))
 {
+    size_t ok = 0;
+    ZERO_IN_RAX(ok);
     if (n < 16)
         goto tiny;
     if (n < W)
@@ -457,7 +493,7 @@ INL size_t cl_small(uintptr_t d, size_t n, size_t (*mid)(uintptr_t, size_t))
         STV(d, z, f0v);
         STV(d + n - W, z, fWv);
         VZU();
-        return 0;
+        return ok;
     }
 small:
 #if UA_W == 64
@@ -466,34 +502,34 @@ small:
         UA_VST32(d, z, f0v);
         UA_VST32(d + n - 32, z, f32v);
         VZU();
-        return 0;
+        return ok;
     }
 #endif
     {                           /* [16, 32): 16 + 16 */
         const __m128i z = _mm_setzero_si128();
         UA_VST16(d, z, f0);
         UA_VST16(d + n - 16, z, f16);
-        return 0;
+        return ok;
     }
 tiny:
     if (n >= 8) {               /* [8, 16): 8 + 8 */
         UA_ST64(d, (uint64_t)0, f0);
         UA_ST64(d + n - 8, (uint64_t)0, f8);
-        return 0;
+        return ok;
     }
     if (n >= 4) {               /* [4, 8): 4 + 4 */
         UA_ST32(d, (uint32_t)0, f0);
         UA_ST32(d + n - 4, (uint32_t)0, f4);
-        return 0;
+        return ok;
     }
     if (n >= 2) {               /* [2, 4): 2 + 2 */
         UA_ST16(d, (uint16_t)0, f0);
         UA_ST16(d + n - 2, (uint16_t)0, f2);
-        return 0;
+        return ok;
     }
     if (n)                      /* 1 */
         UA_ST8(d, (uint8_t)0, f0);
-    return 0;
+    return ok;
 fWv:
     return zfix(d, n, W);
 #if UA_W == 64
