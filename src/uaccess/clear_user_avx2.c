@@ -10,19 +10,17 @@
  *   - Every store is an extable accessor; stores go in ascending order and each
  *     fault label knows the progress (every byte below it zeroed, none above), so
  *     the fix-up goes on from there byte by byte for the exact count.
- * Size classes (ua_x86_vec.h): < 16 scalars, [16, 32) 16 + 16, [32, 64] 32 + 32
- * inline; (64, 256] 2 or 4 vectors from each end; above, an unaligned first 64
- * bytes, a 64-aligned 128-byte loop (non-temporal from the threshold), the last
- * 128 bytes; or rep stosb.
+ * Size classes (ua_x86_vec.h): < 16 scalars, [16, 32) 16 + 16, [32, 64] 32 + 32,
+ * (64, 256] 2 or 4 vectors from each end, all inline (as memcpy_avx2); above,
+ * out of line, an unaligned first 64 bytes, a 64-aligned 128-byte loop
+ * (non-temporal from the threshold), the last 128 bytes; or rep stosb.
  */
 #define UA_W 32
 #include "ua_x86_vec.h"
 
 NOINL size_t large_vec(uintptr_t d, size_t n) { return cl_large(d, n, 0); }
 NOINL size_t large_erms(uintptr_t d, size_t n) { return cl_large(d, n, 1); }
-NOINL size_t mid_vec(uintptr_t d, size_t n) { return cl_mid(d, n, large_vec); }
-NOINL size_t mid_erms(uintptr_t d, size_t n) { return cl_mid(d, n, large_erms); }
 
-size_t altmem_clear_user_avx2(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, mid_vec); }
+size_t altmem_clear_user_avx2(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, NULL, large_vec); }
 
-size_t altmem_clear_user_avx2_erms(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, mid_erms); }
+size_t altmem_clear_user_avx2_erms(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, NULL, large_erms); }

@@ -11,25 +11,23 @@
  *     size class loads before it stores and stores in ascending order, and each
  *     fault label knows the progress (every byte below it stored, none above), so
  *     the fix-up goes on from there byte by byte for the exact count.
- * Size classes (ua_x86_vec.h): < 16 scalars, [16, 32) 16 + 16, [32, 64] 32 + 32
- * inline; (64, 256] 2 or 4 vectors from each end; above, an unaligned first 64
- * bytes, a 64-aligned 128-byte loop (non-temporal from the threshold), the last
- * 128 bytes; or rep movsb.
+ * Size classes (ua_x86_vec.h): < 16 scalars, [16, 32) 16 + 16, [32, 64] 32 + 32,
+ * (64, 256] 2 or 4 vectors from each end, all inline (as memcpy_avx2); above,
+ * out of line, an unaligned first 64 bytes, a 64-aligned 128-byte loop
+ * (non-temporal from the threshold), the last 128 bytes; or rep movsb.
  */
 #define UA_W 32
 #include "ua_x86_vec.h"
 
 NOINL size_t large_vec(uintptr_t d, uintptr_t s, size_t n) { return cu_large(d, s, n, 0); }
 NOINL size_t large_erms(uintptr_t d, uintptr_t s, size_t n) { return cu_large(d, s, n, 1); }
-NOINL size_t mid_vec(uintptr_t d, uintptr_t s, size_t n) { return cu_mid(d, s, n, large_vec); }
-NOINL size_t mid_erms(uintptr_t d, uintptr_t s, size_t n) { return cu_mid(d, s, n, large_erms); }
 
 size_t altmem_copy_user_avx2(void *dst, const void *src, size_t n)
 {
-    return cu_small((uintptr_t)dst, (uintptr_t)src, n, mid_vec);
+    return cu_small((uintptr_t)dst, (uintptr_t)src, n, NULL, large_vec);
 }
 
 size_t altmem_copy_user_avx2_erms(void *dst, const void *src, size_t n)
 {
-    return cu_small((uintptr_t)dst, (uintptr_t)src, n, mid_erms);
+    return cu_small((uintptr_t)dst, (uintptr_t)src, n, NULL, large_erms);
 }

@@ -268,8 +268,10 @@ fn1:
     return cfix(d, s, n, n - W);
 }
 
-/* The entry: [0, 2W] inline, as memcpy's classes (one taken branch at most). */
-INL size_t cu_small(uintptr_t d, uintptr_t s, size_t n, size_t (*mid)(uintptr_t, uintptr_t, size_t))
+/* The entry: [0, 2W] inline, as memcpy's classes (one taken branch at most);
+   (2W, 8W] in mid() out of line (avx512) or inline (avx2, as memcpy_avx2). */
+INL size_t cu_small(uintptr_t d, uintptr_t s, size_t n, size_t (*mid)(uintptr_t, uintptr_t, size_t),
+                    size_t (*large)(uintptr_t, uintptr_t, size_t))
 {
     size_t ok = 0;
     ZERO_IN_RAX(ok);
@@ -277,8 +279,15 @@ INL size_t cu_small(uintptr_t d, uintptr_t s, size_t n, size_t (*mid)(uintptr_t,
         goto tiny;
     if (n < W)
         goto small;
-    if (n > 2 * W)
+    if (n > 2 * W) {
+#if UA_W == 32
+        (void)mid;
+        return cu_mid(d, s, n, large);
+#else
+        (void)large;
         return mid(d, s, n);
+#endif
+    }
     {                           /* [W, 2W]: W + W */
         uvec a, z;
         LDV(a, s, f0v);
@@ -478,7 +487,7 @@ fn1:
     return zfix(d, n, n - W);
 }
 
-INL size_t cl_small(uintptr_t d, size_t n, size_t (*mid)(uintptr_t, size_t))
+INL size_t cl_small(uintptr_t d, size_t n, size_t (*mid)(uintptr_t, size_t), size_t (*large)(uintptr_t, size_t))
 {
     size_t ok = 0;
     ZERO_IN_RAX(ok);
@@ -486,8 +495,15 @@ INL size_t cl_small(uintptr_t d, size_t n, size_t (*mid)(uintptr_t, size_t))
         goto tiny;
     if (n < W)
         goto small;
-    if (n > 2 * W)
+    if (n > 2 * W) {
+#if UA_W == 32
+        (void)mid;
+        return cl_mid(d, n, large);
+#else
+        (void)large;
         return mid(d, n);
+#endif
+    }
     {                           /* [W, 2W]: W + W */
         const uvec z = VZERO();
         STV(d, z, f0v);
