@@ -22,7 +22,10 @@
  *             file's last page, bytes past EOF in that page read as zero
  *   null_src  copy from NULL: r == n, nothing written
  *
- *   test_uaccess [--quick] [--only NAME] [--part NAME] [-v] | --self-test
+ *   test_uaccess [--quick] [--only NAME] [--part NAME] [--nt BYTES] [-v] | --self-test
+ *
+ * --nt BYTES lowers the non-temporal threshold, so that the streaming loops meet
+ * the holes too (uaccess.holes_nt: 0, every size that reaches a loop streams).
  *
  * --self-test feeds deliberately broken implementations to the same parts (each
  * in a child process) and fails unless every one is caught.
@@ -840,16 +843,22 @@ static int self_test(void)
 
 static void usage(const char *prog)
 {
-    printf("usage: %s [--quick] [--only NAME] [--part NAME] [-v] | --self-test\n  parts:", prog);
+    printf("usage: %s [--quick] [--only NAME] [--part NAME] [--nt BYTES] [-v] | --self-test\n  parts:", prog);
     for (size_t p = 0; p < NPARTS; p++)
         printf(" %s", parts[p].name);
     printf("\n");
 }
 
+/* The library's non-temporal threshold (src/select.c): --nt lowers it, so that
+   the variants' streaming loops meet the holes too (the default threshold is
+   above every size here). */
+extern size_t altmem__nt_threshold;
+
 int main(int argc, char **argv)
 {
     ua_init();
-    int selftest = 0;
+    int selftest = 0, nt_set = 0;
+    size_t nt_override = 0;
     const char *only = NULL, *only_part = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--self-test") == 0) {
@@ -864,6 +873,9 @@ int main(int argc, char **argv)
                 fprintf(stderr, "%s: no part '%s'\n", argv[0], only_part);
                 return 2;
             }
+        } else if (strcmp(argv[i], "--nt") == 0 && i + 1 < argc) {
+            nt_override = strtoull(argv[++i], NULL, 0);
+            nt_set = 1;
         } else if (strcmp(argv[i], "-v") == 0) {
             ua_verbose = 1;
         } else {
@@ -881,6 +893,11 @@ int main(int argc, char **argv)
     if (altmem_uaccess_install() != 0)
         ua_die("altmem_uaccess_install");
     make_arenas();
+    if (nt_set) {
+        altmem_nt_threshold(); /* the library is initialised: our value stays */
+        altmem__nt_threshold = nt_override;
+        printf("uaccess: non-temporal stores from %zu bytes (--nt)\n", nt_override);
+    }
 
     struct altmem_binding_info b1, b2;
     altmem_binding(ALTMEM_COPY_USER, &b1);

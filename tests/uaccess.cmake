@@ -6,6 +6,7 @@
 #                        buffers, both sides at once, wild pointers, large sizes,
 #                        SIGBUS from a truncated file mapping: exact r, exact dst
 #   uaccess.selftest     ... its checker against broken implementations
+#   uaccess.holes_nt     ... with the non-temporal threshold at 0 (streaming loops)
 #
 # Under an emulator (cross builds) --quick narrows the ranges.
 # Run just these: ctest -L uaccess
@@ -24,7 +25,10 @@ endif()
 altmem_test_exe(test_uaccess test_uaccess.c ${_ua_lib})
 add_test(NAME uaccess.holes COMMAND test_uaccess ${_ua_quick})
 add_test(NAME uaccess.selftest COMMAND test_uaccess --self-test)
-set_tests_properties(uaccess.holes uaccess.selftest PROPERTIES LABELS uaccess TIMEOUT 900)
+# The same with non-temporal stores from 0 bytes: every size that reaches a loop
+# streams (the default threshold is above every size of uaccess.holes).
+add_test(NAME uaccess.holes_nt COMMAND test_uaccess ${_ua_quick} --nt 0)
+set_tests_properties(uaccess.holes uaccess.selftest uaccess.holes_nt PROPERTIES LABELS uaccess TIMEOUT 900)
 
 # One process per scenario: altmem installs its handler once per process.
 altmem_test_exe(test_uaccess_chain test_uaccess_chain.c ${_ua_lib})

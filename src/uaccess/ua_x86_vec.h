@@ -93,6 +93,7 @@ INL size_t zfix(uintptr_t d, size_t n, size_t done)
 }
 
 #define MAX altmem__ua_max
+#define LAUNDER(x) __asm__("" : "+r"(x))
 
 /* The return value 0 goes to %rax on entry (an empty asm pins it there; the
    xor is free), so that each small class can end in its own ret rather than
@@ -114,57 +115,70 @@ frep:
 /* n > 8W: the loops and the string instruction.  As memcpy's vcopy_fwd, the
    last 4 vectors are loaded before the loop (a load that follows the loop's
    stores at the same address mod 4096 would wait on them: 4K aliasing) and
-   stored after it; if one of those early loads faults, the loop runs anyway
-   and the tail is loaded again after it, where its fault has a progress. */
-INL size_t cu_large(uintptr_t d, uintptr_t s, size_t n, int erms)
+   stored after it.  If one of those early loads faults, cu_large_late() does
+   the copy again with the tail loaded after the loop, where its fault has a
+   progress (nothing has been stored yet). */
+NOINL size_t cu_large_late(uintptr_t d, uintptr_t s, size_t n);
+NOINL size_t cu_nt(uintptr_t d, uintptr_t s, size_t n);
+
+/* nt: this is the non-temporal copy (from the threshold, out of line, the tail
+   loaded after the loop); pre: the tail is loaded before the loop. */
+INL size_t cu_large_body(uintptr_t d, uintptr_t s, size_t n, int erms, int pre, const int nt)
 {
-    size_t i;
+    size_t i, k = 0;
     uvec a, b, c, e, h, t0, t1, t2, t3;
-    int nt = n >= altmem__nt_threshold, pre = 1;
+    if (!nt && n >= altmem__nt_threshold)
+        return cu_nt(d, s, n);
     if (!nt && erms && n >= UA_COPY_ERMS_MIN && !ua_short_distance(d, s))
         return cu_rep(d, s, n);
-    /* Head: the first 64 bytes unaligned; then dst is 64-aligned at i (1..64). */
+/* Head: the first 64 bytes unaligned; then dst is 64-aligned at i (1..64). */
     LDV(h, s, f0);
 #if UA_W == 32
     LDV(a, s + 32, f0);
 #endif
-    LDV(t0, s + n - 4 * W, ftail);
-    LDV(t1, s + n - 3 * W, ftail);
-    LDV(t2, s + n - 2 * W, ftail);
-    LDV(t3, s + n - W, ftail);
-body:
+    if (pre) {
+        LDV(t0, s + n - 4 * W, ftail);
+        LDV(t1, s + n - 3 * W, ftail);
+        LDV(t2, s + n - 2 * W, ftail);
+        LDV(t3, s + n - W, ftail);
+    }
     STV(d, h, f0);
 #if UA_W == 32
     STV(d + 32, a, f32);
 #endif
     i = HEAD - (d & (HEAD - 1));
+    /* The loops: q = s + i, p = d + i, while more than 4W remain (base +
+       offset addresses and two adds, as memcpy's loop; on a fault i = p - d). */
+    uintptr_t p = d + i, q = s + i;
+    const uintptr_t pend = d + n - 4 * W;
     if (!nt) {
-        for (; n - i > 4 * W; i += 4 * W) {
-            LDV(a, s + i, fi);
-            LDV(b, s + i + W, fi);
-            LDV(c, s + i + 2 * W, fi);
-            LDV(e, s + i + 3 * W, fi);
-            STV(d + i, a, fi);
-            STV(d + i + W, b, fi1);
-            STV(d + i + 2 * W, c, fi2);
-            STV(d + i + 3 * W, e, fi3);
+        for (; p < pend; p += 4 * W, q += 4 * W) {
+            LDV(a, q, fl);
+            LDV(b, q + W, fl);
+            LDV(c, q + 2 * W, fl);
+            LDV(e, q + 3 * W, fl);
+            STV(p, a, fl);
+            STV(p + W, b, fl1);
+            STV(p + 2 * W, c, fl2);
+            STV(p + 3 * W, e, fl3);
         }
     } else {
         /* Whole lines streamed, 4 vectors per iteration. */
-        for (; n - i > 4 * W; i += 4 * W) {
-            LDV(a, s + i, fnt);
-            LDV(b, s + i + W, fnt);
-            LDV(c, s + i + 2 * W, fnt);
-            LDV(e, s + i + 3 * W, fnt);
-            STVNT(d + i, a, fnt);
-            STVNT(d + i + W, b, fnt1);
-            STVNT(d + i + 2 * W, c, fnt2);
-            STVNT(d + i + 3 * W, e, fnt3);
+        for (; p < pend; p += 4 * W, q += 4 * W) {
+            LDV(a, q, fnt);
+            LDV(b, q + W, fnt);
+            LDV(c, q + 2 * W, fnt);
+            LDV(e, q + 3 * W, fnt);
+            STVNT(p, a, fnt);
+            STVNT(p + W, b, fnt1);
+            STVNT(p + 2 * W, c, fnt2);
+            STVNT(p + 3 * W, e, fnt3);
         }
         _mm_sfence();
     }
+    i = p - d;
     /* Tail: the last 4 vectors (n - 4W <= i: they start inside the prefix). */
-    if (__builtin_expect(!pre, 0)) {
+    if (!pre) {
         LDV(t0, s + n - 4 * W, fi);
         LDV(t1, s + n - 3 * W, fi);
         LDV(t2, s + n - 2 * W, fi);
@@ -177,25 +191,35 @@ body:
     VZU();
     return 0;
 ftail:
-    pre = 0;
-    t0 = t1 = t2 = t3 = VZERO(); /* loaded again after the loop */
-    goto body;
-fi3:
-    i += W;
-fi2:
-    i += W;
-fi1:
-    i += W;
-fi:
-    return cfix(d, s, n, MAX(i, HEAD));
+    VZU();
+    return cu_large_late(d, s, n);
+    /* In the loops the stores before the faulting one add k; p goes through
+       an empty asm so that GCC sees no use of p + W, p + 2W, p + 3W (it would
+       keep each in a register of its own). */
+fl3:
+    k = 3 * W;
+    goto fl;
+fl2:
+    k = 2 * W;
+    goto fl;
+fl1:
+    k = W;
+fl:
+    LAUNDER(p);
+    return cfix(d, s, n, MAX(p - d + k, HEAD));
 fnt3:
-    i += W;
+    k = 3 * W;
+    goto fnt;
 fnt2:
-    i += W;
+    k = 2 * W;
+    goto fnt;
 fnt1:
-    i += W;
+    k = W;
 fnt:
     _mm_sfence();
+    LAUNDER(p);
+    return cfix(d, s, n, MAX(p - d + k, HEAD));
+fi:
     return cfix(d, s, n, MAX(i, HEAD));
 ft3:
     return cfix(d, s, n, MAX(i, n - 3 * W));
@@ -210,6 +234,11 @@ f32:
 f0:
     return cfix(d, s, n, 0);
 }
+
+NOINL size_t cu_large_late(uintptr_t d, uintptr_t s, size_t n) { return cu_large_body(d, s, n, 0, 0, 0); }
+NOINL size_t cu_nt(uintptr_t d, uintptr_t s, size_t n) { return cu_large_body(d, s, n, 0, 0, 1); }
+
+INL size_t cu_large(uintptr_t d, uintptr_t s, size_t n, int erms) { return cu_large_body(d, s, n, erms, 1, 0); }
 
 /* (2W, 8W]: two or four vectors from each end; above, the loops. */
 INL size_t cu_mid(uintptr_t d, uintptr_t s, size_t n, size_t (*large)(uintptr_t, uintptr_t, size_t))
@@ -380,11 +409,15 @@ frep:
     return zfix(d, n, n - left);
 }
 
-INL size_t cl_large(uintptr_t d, size_t n, int erms)
+NOINL size_t cl_nt(uintptr_t d, size_t n);
+
+/* nt: this is the non-temporal clear (from the threshold, out of line). */
+INL size_t cl_large_body(uintptr_t d, size_t n, int erms, const int nt)
 {
-    size_t i;
+    size_t i, k = 0;
     const uvec z = VZERO();
-    int nt = n >= altmem__nt_threshold;
+    if (!nt && n >= altmem__nt_threshold)
+        return cl_nt(d, n);
     if (!nt && erms && n >= UA_CLEAR_ERMS_MIN)
         return cl_rep(d, n);
     STV(d, z, f0);
@@ -392,44 +425,55 @@ INL size_t cl_large(uintptr_t d, size_t n, int erms)
     STV(d + 32, z, f32);
 #endif
     i = HEAD - (d & (HEAD - 1));
+    uintptr_t p = d + i;
+    const uintptr_t pend = d + n - 4 * W; /* while more than 4W remain */
     if (!nt) {
-        for (; n - i > 4 * W; i += 4 * W) {
-            STV(d + i, z, fi);
-            STV(d + i + W, z, fi1);
-            STV(d + i + 2 * W, z, fi2);
-            STV(d + i + 3 * W, z, fi3);
+        for (; p < pend; p += 4 * W) {
+            STV(p, z, fl);
+            STV(p + W, z, fl1);
+            STV(p + 2 * W, z, fl2);
+            STV(p + 3 * W, z, fl3);
         }
     } else {
-        for (; n - i > 4 * W; i += 4 * W) {
-            STVNT(d + i, z, fnt);
-            STVNT(d + i + W, z, fnt1);
-            STVNT(d + i + 2 * W, z, fnt2);
-            STVNT(d + i + 3 * W, z, fnt3);
+        for (; p < pend; p += 4 * W) {
+            STVNT(p, z, fnt);
+            STVNT(p + W, z, fnt1);
+            STVNT(p + 2 * W, z, fnt2);
+            STVNT(p + 3 * W, z, fnt3);
         }
         _mm_sfence();
     }
+    i = p - d;
     STV(d + n - 4 * W, z, fi);
     STV(d + n - 3 * W, z, ft3);
     STV(d + n - 2 * W, z, ft2);
     STV(d + n - W, z, ft1);
     VZU();
     return 0;
-fi3:
-    i += W;
-fi2:
-    i += W;
-fi1:
-    i += W;
-fi:
-    return zfix(d, n, MAX(i, HEAD));
+fl3:
+    k = 3 * W;
+    goto fl;
+fl2:
+    k = 2 * W;
+    goto fl;
+fl1:
+    k = W;
+fl:
+    LAUNDER(p);
+    return zfix(d, n, MAX(p - d + k, HEAD));
 fnt3:
-    i += W;
+    k = 3 * W;
+    goto fnt;
 fnt2:
-    i += W;
+    k = 2 * W;
+    goto fnt;
 fnt1:
-    i += W;
+    k = W;
 fnt:
     _mm_sfence();
+    LAUNDER(p);
+    return zfix(d, n, MAX(p - d + k, HEAD));
+fi:
     return zfix(d, n, MAX(i, HEAD));
 ft3:
     return zfix(d, n, MAX(i, n - 3 * W));
@@ -444,6 +488,10 @@ f32:
 f0:
     return zfix(d, n, 0);
 }
+
+NOINL size_t cl_nt(uintptr_t d, size_t n) { return cl_large_body(d, n, 0, 1); }
+
+INL size_t cl_large(uintptr_t d, size_t n, int erms) { return cl_large_body(d, n, erms, 0); }
 
 INL size_t cl_mid(uintptr_t d, size_t n, size_t (*large)(uintptr_t, size_t))
 {
