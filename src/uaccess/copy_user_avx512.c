@@ -21,8 +21,8 @@
 
 NOINL size_t large_vec(uintptr_t d, uintptr_t s, size_t n) { return cu_large(d, s, n, 0); }
 NOINL size_t large_erms(uintptr_t d, uintptr_t s, size_t n) { return cu_large(d, s, n, 1); }
-__attribute__((unused)) NOINL size_t mid_vec(uintptr_t d, uintptr_t s, size_t n) { return cu_mid(d, s, n, large_vec); }
-__attribute__((unused)) NOINL size_t mid_erms(uintptr_t d, uintptr_t s, size_t n) { return cu_mid(d, s, n, large_erms); }
+NOINL size_t mid_vec(uintptr_t d, uintptr_t s, size_t n) { return cu_mid(d, s, n, large_vec); }
+NOINL size_t mid_erms(uintptr_t d, uintptr_t s, size_t n) { return cu_mid(d, s, n, large_erms); }
 
 size_t altmem_copy_user_avx512(void *dst, const void *src, size_t n)
 {
