@@ -36,7 +36,7 @@ const struct altmem__variant altmem__variants[] = {
     /* memcpy, best first */
 #if defined(__x86_64__)
     ROW_COPY("avx512_erms", X86_AVX512 | X86_ERMS, altmem_memcpy_avx512_erms,
-             "avx512, with rep movsb from 32 KiB to nt (not at (dst-src) mod 4096 in 1..63)"),
+             "avx512, with rep movsb from 32 KiB (16 KiB co-aligned) to nt (not at (dst-src) mod 4096 in 1..63)"),
     ROW_COPY("avx512", X86_AVX512, altmem_memcpy_avx512,
              "64 B AVX-512: overlapping head/tail up to 512 B, 64-aligned 256 B loop, streaming above nt"),
     ROW_COPY("avx2_erms", X86_AVX2 | X86_ERMS, altmem_memcpy_avx2_erms,
@@ -55,7 +55,7 @@ const struct altmem__variant altmem__variants[] = {
     /* memmove */
 #if defined(__x86_64__)
     ROW_MOVE("avx512_erms", X86_AVX512 | X86_ERMS, altmem_memmove_avx512_erms,
-             "avx512, with rep movsb from 32 KiB to nt when src is not just ahead of dst"),
+             "avx512, with rep movsb from 32 KiB (16 KiB co-aligned) to nt when src is not just ahead of dst"),
     ROW_MOVE("avx512", X86_AVX512, altmem_memmove_avx512,
              "64 B AVX-512, loads before stores up to 512 B, direction by overlap, streaming above nt"),
     ROW_MOVE("avx2_erms", X86_AVX2 | X86_ERMS, altmem_memmove_avx2_erms,
