@@ -13,16 +13,17 @@
  *     fault label knows the progress (every byte below it stored, none above), so
  *     the fix-up goes on from there byte by byte for the exact count.
  * Size classes (ua_x86_vec.h): < 16 scalars, [16, 32) 16 + 16, [32, 64) 32 + 32,
- * [64, 128] 64 + 64 inline; (128, 512] 2 or 4 vectors from each end; above, a
- * 64-aligned 256-byte loop (non-temporal from the threshold) or rep movsb.
+ * [64, 128] 64 + 64, (128, 256] 2 x 64 from each end inline; (256, 512] 4 x 64
+ * from each end out of line; above, a 64-aligned 256-byte loop (non-temporal
+ * from the threshold) or rep movsb.
  */
 #define UA_W 64
 #include "ua_x86_vec.h"
 
 NOINL size_t large_vec(uintptr_t d, uintptr_t s, size_t n) { return cu_large(d, s, n, 0); }
 NOINL size_t large_erms(uintptr_t d, uintptr_t s, size_t n) { return cu_large(d, s, n, 1); }
-NOINL size_t mid_vec(uintptr_t d, uintptr_t s, size_t n) { return cu_mid(d, s, n, large_vec); }
-NOINL size_t mid_erms(uintptr_t d, uintptr_t s, size_t n) { return cu_mid(d, s, n, large_erms); }
+NOINL size_t mid_vec(uintptr_t d, uintptr_t s, size_t n) { return cu_mid(d, s, n, large_vec, 1); }
+NOINL size_t mid_erms(uintptr_t d, uintptr_t s, size_t n) { return cu_mid(d, s, n, large_erms, 1); }
 
 size_t altmem_copy_user_avx512(void *dst, const void *src, size_t n)
 {

@@ -241,10 +241,10 @@ NOINL size_t cu_nt(uintptr_t d, uintptr_t s, size_t n) { return cu_large_body(d,
 INL size_t cu_large(uintptr_t d, uintptr_t s, size_t n, int erms) { return cu_large_body(d, s, n, erms, 1, 0); }
 
 /* (2W, 8W]: two or four vectors from each end; above, the loops. */
-INL size_t cu_mid(uintptr_t d, uintptr_t s, size_t n, size_t (*large)(uintptr_t, uintptr_t, size_t))
+INL size_t cu_mid(uintptr_t d, uintptr_t s, size_t n, size_t (*large)(uintptr_t, uintptr_t, size_t), const int above4)
 {
     uvec a, b, c, e, w, x, y, z;
-    if (n > 4 * W)
+    if (above4 || n > 4 * W)    /* above4: the caller did (2W, 4W] itself */
         goto four;
     /* (2W, 4W]: 2 + 2 (falls through, as in memcpy's mid) */
     LDV(a, s, f0);
@@ -311,10 +311,26 @@ INL size_t cu_small(uintptr_t d, uintptr_t s, size_t n, size_t (*mid)(uintptr_t,
     if (n > 2 * W) {
 #if UA_W == 32
         (void)mid;
-        return cu_mid(d, s, n, large);
+        return cu_mid(d, s, n, large, 0);
 #else
+        /* avx512: (2W, 4W] falls through here, [W, 2W] is one taken branch
+           away.  memcpy_avx512 does (2W, 4W] in its mid(); this is one taken
+           branch less for copy_user's public entry, which has one more than
+           memcpy's (the lazy-install check before the patched branch). */
         (void)large;
-        return mid(d, s, n);
+        if (n > 4 * W)
+            return mid(d, s, n);
+        uvec a, b, y, z;
+        LDV(a, s, f0v);
+        LDV(b, s + W, f0v);
+        LDV(y, s + n - 2 * W, f0v);
+        LDV(z, s + n - W, f0v);
+        STV(d, a, f0v);
+        STV(d + W, b, fWv);
+        STV(d + n - 2 * W, y, f2Wv);
+        STV(d + n - W, z, fnWv);
+        VZU();
+        return ok;
 #endif
     }
     {                           /* [W, 2W]: W + W */
@@ -380,6 +396,10 @@ tiny:
 fWv:
     return cfix(d, s, n, W);
 #if UA_W == 64
+f2Wv:
+    return cfix(d, s, n, 2 * W);
+fnWv:
+    return cfix(d, s, n, n - W);
 f32v:
     return cfix(d, s, n, 32);
 #endif
