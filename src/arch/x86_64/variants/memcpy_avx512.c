@@ -10,6 +10,10 @@
  *   - Unaligned loads and stores are single, fast instructions (UAL).
  *   - The building blocks (x86_vec.h) load every byte of a size class up to
  *     512 before storing any, and the loops store 64-aligned (one line each).
+ *   - Above 512 bytes, below the rep movsb and streaming sizes, with the
+ *     regions apart and (dst - src) mod 4096 below 256, the loop runs backward
+ *     (x86_vec.h, alias_4k_ahead); the common forward case is tested first,
+ *     every test on the fall-through path.
  */
 #define VEC_BITS 512
 #include "x86_vec.h"
@@ -20,8 +24,10 @@ static __attribute__((noinline)) void *large(void *__restrict dst, const void *_
 {
     unsigned char *d = dst;
     const unsigned char *s = src;
-    if (n < altmem__nt_threshold)
+    if (likely(n < altmem__nt_threshold) && !alias_4k_ahead(d, s))
         vcopy_fwd(d, s, n);             /* (512, nt): 256 B loop, dst 64-aligned */
+    else if (n < altmem__nt_threshold)
+        vcopy_bwd(d, s, n);             /* (512, nt), dst just above src mod 4 KiB: backward */
     else
         vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
     return dst;

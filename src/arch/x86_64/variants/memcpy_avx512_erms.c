@@ -20,6 +20,10 @@
  *     short (dst - src) mod 4096 distances where rep movsb is slow on Zen 3.
  *   - The building blocks (x86_vec.h) load every byte of a size class up to
  *     512 before storing any, and the loops store 64-aligned (one line each).
+ *   - Above 512 bytes, below the rep movsb and streaming sizes, with the
+ *     regions apart and (dst - src) mod 4096 below 256, the loop runs backward
+ *     (x86_vec.h, alias_4k_ahead); the common forward case is tested first,
+ *     every test on the fall-through path.
  */
 #define VEC_BITS 512
 #include "x86_vec.h"
@@ -38,12 +42,18 @@ static __attribute__((noinline)) void *large(void *__restrict dst, const void *_
 {
     unsigned char *d = dst;
     const unsigned char *s = src;
-    if (n >= altmem__nt_threshold)
-        vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
-    else if (n >= erms_min(d, s) && !movsb_short_distance(d, s))
-        rep_movsb(d, s, n);             /* [16/32 KiB, nt): rep movsb         */
-    else
+    /* The common case first, every test on the fall-through path (each taken
+       branch here measured ~0.3 ns at 600 B-1 KiB). */
+    if (likely(n < altmem__nt_threshold) && likely(n < ERMS_MIN_COALIGNED || n < erms_min(d, s)) && !alias_4k_ahead(d, s))
         vcopy_fwd(d, s, n);             /* (512, 16/32 KiB): 256 B loop, dst 64-aligned */
+    else if (n < altmem__nt_threshold && n < erms_min(d, s))
+        vcopy_bwd(d, s, n);             /* (512, 16/32 KiB), dst just above src mod 4 KiB: backward */
+    else if (n < altmem__nt_threshold && !movsb_short_distance(d, s))
+        rep_movsb(d, s, n);             /* [16/32 KiB, nt): rep movsb         */
+    else if (n < altmem__nt_threshold)
+        vcopy_fwd(d, s, n);             /* [16/32 KiB, nt), (dst - src) mod 4 KiB in 1..63: loop */
+    else
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
     return dst;
 }
 

@@ -13,6 +13,10 @@
  *     256-byte block is loaded before it is stored.  Forward moves whose source
  *     runs at least 4 KiB ahead of the destination use rep movsb, 16 KiB ahead
  *     stream, as if apart: their stores land only on source bytes already read.
+ *   - Above 512 bytes, below the rep movsb and streaming sizes, with the
+ *     regions apart and (dst - src) mod 4096 below 256, the loop runs backward
+ *     (x86_vec.h, alias_4k_ahead); the common forward case is tested first,
+ *     every test on the fall-through path.
  */
 #include <stdint.h>
 
@@ -26,14 +30,25 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     unsigned char *d = dst;
     const unsigned char *s = src;
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
-    if (fwd < n && (n < altmem__nt_threshold || fwd < 4096))
-        vcopy_bwd(d, s, n);             /* dst inside (src, src+n): backward  */
-    else if (fwd < n)
+    /* The common case first, every test on the fall-through path. */
+    if (likely(fwd >= n) && likely(n < altmem__nt_threshold) && !alias_4k_ahead(d, s)) {
+        vcopy_fwd(d, s, n);             /* (512, nt): 256 B loop, dst 64-aligned */
+        return dst;
+    }
+    /* Backward when dst lies inside the source, or, apart and below the
+       streaming threshold, when dst is just above src mod 4 KiB (alias_4k_ahead). */
+    int back = fwd < n || (bwd >= n && n < altmem__nt_threshold && alias_4k_ahead(d, s));
+    /* Forward, the common case, first: on the fall-through path. */
+    if (likely(!back)) {
+        if (likely(n < altmem__nt_threshold) || bwd < NT_MIN_AHEAD)
+            vcopy_fwd(d, s, n);         /* forward (dst < src within a page too) */
+        else
+            vcopy_fwd_nt(d, s, n);      /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
+    } else if (n < altmem__nt_threshold || fwd < 4096) {
+        vcopy_bwd(d, s, n);             /* dst inside (src, src+n), or the 4 KiB alias: backward */
+    } else {
         vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src: backward, streaming */
-    else if (n < altmem__nt_threshold || bwd < NT_MIN_AHEAD)
-        vcopy_fwd(d, s, n);             /* forward (dst < src within a page too) */
-    else
-        vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
+    }
     return dst;
 }
 

@@ -245,6 +245,19 @@ INL void vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
     vst(d0, h);
 }
 
+/* (dst - src) mod 4096 in [0, 256), regions apart: a forward 256-byte loop's
+   loads would wait on stores just made whose addresses match in the low 12
+   bits (4 KiB aliasing: inside the call for 1..255, and, for 0, on the stores
+   of the previous call when the same buffers are copied again); a backward
+   loop's do not.  glibc 2.36 makes the same choice.  Measured (interleaved
+   A/B of two builds, 600 B-1 KiB): memcpy d+63 0.84-0.94x -> 1.0x glibc,
+   s+1/d+3 0.92-0.96x -> 1.0x, 0/0 0.84-0.96x -> 0.91-1.0x; 8 KiB s+1/d+3
+   1.05-1.10x -> 1.09-1.19x. */
+INL int alias_4k_ahead(const unsigned char *d, const unsigned char *s)
+{
+    return (((uintptr_t)d - (uintptr_t)s) & 4095) < 256;
+}
+
 /* Backward; correct unless dst lies below src inside its range.  Mirror image
    of vcopy_fwd: the first four vectors and the last one up front. */
 INL void vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
