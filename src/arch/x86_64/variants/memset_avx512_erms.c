@@ -29,7 +29,7 @@ static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
 {
     unsigned char *d = dst;
     __m128i x = set_c(c);
-    if (likely(n < ERMS_MIN))
+    if (likely(n < ERMS_MIN) && n < altmem__nt_threshold)  /* nt_threshold=0: every loop streams */
         vset_loop(d, vspread(x), n);     /* (512, 4 KiB): 256 B loop, dst 64-aligned */
     else if (n < altmem__nt_threshold)
         rep_stosb(d, c, n);              /* [4 KiB, nt): rep stosb             */
