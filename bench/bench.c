@@ -1735,6 +1735,8 @@ int altmem_bench_main(int argc, char **argv)
     char libc[64];
 #ifdef __GLIBC__
     snprintf(libc, sizeof libc, "glibc %s", gnu_get_libc_version());
+#elif defined(ALTMEM_BENCH_LIBC)
+    snprintf(libc, sizeof libc, "%s", ALTMEM_BENCH_LIBC); /* musl has no version call */
 #else
     snprintf(libc, sizeof libc, "libc");
 #endif
