@@ -12,18 +12,6 @@ extern altmem_memset_fn *altmem__memset_impl;
 extern altmem_copy_user_fn *altmem__copy_user_impl;
 extern altmem_clear_user_fn *altmem__clear_user_impl;
 
-/* copy_user / clear_user: internal entries behind altmem_copy_user()
-   (src/uaccess/handler.c); through the pointer in every non-patch build. */
-size_t altmem__copy_user_entry(void *dst, const void *src, size_t n)
-{
-    return __atomic_load_n(&altmem__copy_user_impl, __ATOMIC_RELAXED)(dst, src, n);
-}
-
-size_t altmem__clear_user_entry(void *dst, size_t n)
-{
-    return __atomic_load_n(&altmem__clear_user_impl, __ATOMIC_RELAXED)(dst, n);
-}
-
 /* What `altmem info` reports as "bound by" (src/select.c). */
 #if ALTMEM_BIND_MODE == ALTMEM_BIND_IFUNC
 const char altmem__entry_binding[] = "ifunc";
@@ -54,6 +42,20 @@ void *altmem_memcpy(void *__restrict dst, const void *__restrict src, size_t n)
     __attribute__((ifunc("resolve_memcpy")));
 void *altmem_memmove(void *dst, const void *src, size_t n) __attribute__((ifunc("resolve_memmove")));
 void *altmem_memset(void *dst, int c, size_t n) __attribute__((ifunc("resolve_memset")));
+/* copy_user / clear_user too: their variants check the lazy installation of the
+   fault handler themselves (src/uaccess/extable.h). */
+static altmem_copy_user_fn *resolve_copy_user(void)
+{
+    altmem_init();
+    return altmem__copy_user_impl;
+}
+static altmem_clear_user_fn *resolve_clear_user(void)
+{
+    altmem_init();
+    return altmem__clear_user_impl;
+}
+size_t altmem_copy_user(void *dst, const void *src, size_t n) __attribute__((ifunc("resolve_copy_user")));
+size_t altmem_clear_user(void *dst, size_t n) __attribute__((ifunc("resolve_clear_user")));
 
 #else
 /* One indirect jump each: a sibling call the compiler emits as `jmp *ptr`.  The
@@ -71,5 +73,17 @@ void *altmem_memmove(void *dst, const void *src, size_t n)
 void *altmem_memset(void *dst, int c, size_t n)
 {
     return __atomic_load_n(&altmem__memset_impl, __ATOMIC_RELAXED)(dst, c, n);
+}
+
+/* The variants check the lazy installation of the fault handler themselves
+   (src/uaccess/extable.h). */
+size_t altmem_copy_user(void *dst, const void *src, size_t n)
+{
+    return __atomic_load_n(&altmem__copy_user_impl, __ATOMIC_RELAXED)(dst, src, n);
+}
+
+size_t altmem_clear_user(void *dst, size_t n)
+{
+    return __atomic_load_n(&altmem__clear_user_impl, __ATOMIC_RELAXED)(dst, n);
 }
 #endif

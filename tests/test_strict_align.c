@@ -331,6 +331,14 @@ int main(int argc, char **argv)
     /* Each trap costs a signal delivery (several microseconds in a VM), and a
        ual variant traps in most cases: sample those unless asked not to. */
     long control_stride = argc > 1 && !strcmp(argv[1], "--full") ? 1 : 17;
+    /* The copy_user/clear_user variants install altmem's fault handler on their
+       first call: do it now, before AC is ever set (sigaction is libc code), and
+       before our SIGBUS handler, which then replaces it for SIGBUS and sees the
+       ual variants' alignment traps (altmem's would resume them at the fix-up). */
+    if (altmem_uaccess_install() != 0) {
+        printf("FAIL: altmem_uaccess_install\n");
+        return 1;
+    }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_sigbus;

@@ -21,6 +21,6 @@
 NOINL size_t large_vec(uintptr_t d, size_t n) { return cl_large(d, n, 0); }
 NOINL size_t large_erms(uintptr_t d, size_t n) { return cl_large(d, n, 1); }
 
-size_t altmem_clear_user_avx2(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, NULL, large_vec); }
+size_t altmem_clear_user_avx2(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, NULL, large_vec, altmem_clear_user_avx2); }
 
-size_t altmem_clear_user_avx2_erms(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, NULL, large_erms); }
+size_t altmem_clear_user_avx2_erms(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, NULL, large_erms, altmem_clear_user_avx2_erms); }

@@ -23,6 +23,6 @@ NOINL size_t large_erms(uintptr_t d, size_t n) { return cl_large(d, n, 1); }
 NOINL size_t mid_vec(uintptr_t d, size_t n) { return cl_mid(d, n, large_vec); }
 NOINL size_t mid_erms(uintptr_t d, size_t n) { return cl_mid(d, n, large_erms); }
 
-size_t altmem_clear_user_avx512(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, mid_vec, large_vec); }
+size_t altmem_clear_user_avx512(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, mid_vec, large_vec, altmem_clear_user_avx512); }
 
-size_t altmem_clear_user_avx512_erms(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, mid_erms, large_erms); }
+size_t altmem_clear_user_avx512_erms(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, mid_erms, large_erms, altmem_clear_user_avx512_erms); }

@@ -24,6 +24,9 @@ size_t altmem_clear_user_generic(void *dst, size_t n)
     size_t left = n;
     const uint64_t z = 0;
 
+    /* First use: install the fault handler (extable.h). */
+    if (UA_NOT_INSTALLED())
+        goto first_use;
     if (left >= 3 * W) {
         /* Head: bytes until d is word-aligned. */
         for (size_t head = (size_t)(-d & (W - 1)); head; head--, left--, d++)
@@ -51,4 +54,6 @@ fault8:
     d += 8;
 fault:
     return altmem__uaccess_bytes(d0, 0, n, d - d0, 1);
+first_use:
+    return altmem__clear_user_first(dst, n, altmem_clear_user_generic);
 }

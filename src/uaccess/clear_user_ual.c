@@ -23,6 +23,9 @@ size_t altmem_clear_user_ual(void *dst, size_t n)
     const uintptr_t d = (uintptr_t)dst;
     const uint64_t z = 0;
 
+    /* First use: install the fault handler (extable.h). */
+    if (UA_NOT_INSTALLED())
+        goto first_use;
     if (n <= 16) {
         if (n >= 8) {           /* [8, 16] */
             UA_ST64(d, z, f0);
@@ -72,4 +75,6 @@ f2:
     return altmem__uaccess_bytes(d, 0, n, 2, 1);
 f0:
     return altmem__uaccess_bytes(d, 0, n, 0, 1);
+first_use:
+    return altmem__clear_user_first(dst, n, altmem_clear_user_ual);
 }

@@ -24,10 +24,10 @@ NOINL size_t large_erms(uintptr_t d, uintptr_t s, size_t n) { return cu_large(d,
 
 size_t altmem_copy_user_avx2(void *dst, const void *src, size_t n)
 {
-    return cu_small((uintptr_t)dst, (uintptr_t)src, n, NULL, large_vec);
+    return cu_small((uintptr_t)dst, (uintptr_t)src, n, NULL, large_vec, altmem_copy_user_avx2);
 }
 
 size_t altmem_copy_user_avx2_erms(void *dst, const void *src, size_t n)
 {
-    return cu_small((uintptr_t)dst, (uintptr_t)src, n, NULL, large_erms);
+    return cu_small((uintptr_t)dst, (uintptr_t)src, n, NULL, large_erms, altmem_copy_user_avx2_erms);
 }

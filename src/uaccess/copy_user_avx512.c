@@ -27,10 +27,10 @@ NOINL size_t mid_erms(uintptr_t d, uintptr_t s, size_t n) { return cu_mid(d, s, 
 
 size_t altmem_copy_user_avx512(void *dst, const void *src, size_t n)
 {
-    return cu_small((uintptr_t)dst, (uintptr_t)src, n, mid_vec, large_vec);
+    return cu_small((uintptr_t)dst, (uintptr_t)src, n, mid_vec, large_vec, altmem_copy_user_avx512);
 }
 
 size_t altmem_copy_user_avx512_erms(void *dst, const void *src, size_t n)
 {
-    return cu_small((uintptr_t)dst, (uintptr_t)src, n, mid_erms, large_erms);
+    return cu_small((uintptr_t)dst, (uintptr_t)src, n, mid_erms, large_erms, altmem_copy_user_avx512_erms);
 }

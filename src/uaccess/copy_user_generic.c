@@ -38,6 +38,9 @@ size_t altmem_copy_user_generic(void *dst, const void *src, size_t n)
     uintptr_t d = d0, s = (uintptr_t)src;
     size_t left = n;
 
+    /* First use: install the fault handler (extable.h). */
+    if (UA_NOT_INSTALLED())
+        goto first_use;
     /* Fewer than 3 words: bytes. */
     if (left < 3 * W)
         goto bytes;
@@ -101,4 +104,6 @@ fault8:
     d += 8;
 fault:
     return altmem__uaccess_bytes(d0, (uintptr_t)src, n, d - d0, 0);
+first_use:
+    return altmem__copy_user_first(dst, src, n, altmem_copy_user_generic);
 }

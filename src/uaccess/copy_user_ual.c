@@ -53,6 +53,9 @@ size_t altmem_copy_user_ual(void *dst, const void *src, size_t n)
 {
     const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
 
+    /* First use: install the fault handler (extable.h). */
+    if (UA_NOT_INSTALLED())
+        goto first_use;
     if (n <= 16) {
         if (n >= 8) {           /* [8, 16] */
             uint64_t a, z;
@@ -144,4 +147,6 @@ f2:
     return altmem__uaccess_bytes(d, s, n, 2, 0);
 f0:
     return altmem__uaccess_bytes(d, s, n, 0, 0);
+first_use:
+    return altmem__copy_user_first(dst, src, n, altmem_copy_user_ual);
 }

@@ -196,4 +196,29 @@ size_t altmem__uaccess_bytes(uintptr_t dst, uintptr_t src, size_t n, size_t done
    of h bytes was stored before a loop that starts at i <= h. */
 static inline size_t altmem__ua_max(size_t a, size_t b) { return a > b ? a : b; }
 
+/* Lazy installation of the fault handler (src/uaccess/handler.c).  The public
+   altmem_copy_user / altmem_clear_user are the patched-branch stubs themselves
+   (src/arch/stubs.inc), so the first-use check lives here, at the top of every
+   variant: one load of a hidden flag and a branch predicted not taken,
+
+       if (UA_NOT_INSTALLED())
+           goto first_use;          // the label at the end of the function:
+       ...                          // GCC's source-order layout of the avx512
+   first_use:                       // files keeps the fast path falling through
+       return altmem__copy_user_first(dst, src, n, self);
+
+   The out-of-line (cold) first-use function installs the handler and calls
+   the variant (self) again, which then finds the flag set.  A tail call, not a
+   call that returns into the variant: the arguments would have to survive the
+   call, in callee-saved registers pushed on every call (GCC 12 does not
+   shrink-wrap them separately on x86_64).  If installing fails (sigaction
+   refused) it copies with altmem__uaccess_bytes instead of recursing; the next
+   call tries again, as before. */
+extern int altmem__uaccess_installed __attribute__((visibility("hidden")));
+#define UA_NOT_INSTALLED() __builtin_expect(!__atomic_load_n(&altmem__uaccess_installed, __ATOMIC_ACQUIRE), 0)
+__attribute__((cold, visibility("hidden"))) size_t
+altmem__copy_user_first(void *dst, const void *src, size_t n, size_t (*self)(void *, const void *, size_t));
+__attribute__((cold, visibility("hidden"))) size_t altmem__clear_user_first(void *dst, size_t n,
+                                                                            size_t (*self)(void *, size_t));
+
 #endif

@@ -1,6 +1,6 @@
 /*
- * The fault handler behind altmem_copy_user / altmem_clear_user, and the public
- * entry points that make sure it is installed.
+ * The fault handler behind altmem_copy_user / altmem_clear_user, and its lazy
+ * installation.
  *
  * A SIGSEGV or SIGBUS raised by the kernel at an instruction listed in the
  * exception table resumes at that entry's fix-up (the interrupted PC is
@@ -14,10 +14,13 @@
  *
  * Installed lazily, by the first call of copy_user or clear_user (or
  * altmem_uaccess_install()), not at load: a program that never uses them keeps
- * its signal dispositions untouched.  The first-use check is one load and a
- * predictable branch.  A program that replaces our handler afterwards gets its own
- * behaviour; calling altmem_uaccess_install() again puts ours in front of it and
- * chains to it.
+ * its signal dispositions untouched.  The public entry points are the
+ * patched-branch stubs (src/arch/stubs.inc) or the C entries of src/entry.c;
+ * the first-use check is at the top of every variant (extable.h: one load and a
+ * predictable branch), its slow path the cold functions at the end of this
+ * file.  A program that replaces our handler afterwards gets its own behaviour;
+ * calling altmem_uaccess_install() again puts ours in front of it and chains
+ * to it.
  */
 #include "../internal.h"
 #include "../os/os.h"
@@ -25,10 +28,6 @@
 
 extern const struct altmem__extable_entry __start_altmem_extable[] __attribute__((weak, visibility("hidden")));
 extern const struct altmem__extable_entry __stop_altmem_extable[] __attribute__((weak, visibility("hidden")));
-
-/* The entries' own addresses (src/arch/<arch>/entry.S or src/entry.c). */
-size_t altmem__copy_user_entry(void *dst, const void *src, size_t n);
-size_t altmem__clear_user_entry(void *dst, size_t n);
 
 uintptr_t altmem__extable_fixup(uintptr_t pc)
 {
@@ -53,33 +52,34 @@ static void fault_handler(int sig, void *info, void *ucontext)
     altmem__os_fault_chain(sig, info, ucontext);
 }
 
-static int installed;   /* 0 not yet, 1 installed (by any thread) */
+/* 0 not yet, 1 installed (by any thread); read by every variant (extable.h). */
+int altmem__uaccess_installed;
 
 int altmem_uaccess_install(void)
 {
     int r = altmem__os_fault_install(fault_handler);
     if (r == 0)
-        __atomic_store_n(&installed, 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&altmem__uaccess_installed, 1, __ATOMIC_RELEASE);
     return r == 0 ? 0 : -1;
 }
 
-/* No waiting: a first call racing another, or interrupting one from a signal
-   handler, installs too; the OS layer keeps one copy of ours and the handler
-   that was there before it. */
-static inline void ensure_installed(void)
+/* A variant's first call (its flag check failed): install, then run the
+   variant again, which now finds the flag set.  No waiting: a first call racing
+   another, or interrupting one from a signal handler, installs too; the OS
+   layer keeps one copy of ours and the handler that was there before it.  If
+   sigaction refused, copy anyway, with the byte-wise fix-up (it needs no
+   check), rather than call the variant into the same check again. */
+__attribute__((noinline, cold)) size_t altmem__copy_user_first(void *dst, const void *src, size_t n,
+                                                               size_t (*self)(void *, const void *, size_t))
 {
-    if (__builtin_expect(!__atomic_load_n(&installed, __ATOMIC_ACQUIRE), 0))
-        altmem_uaccess_install();
+    if (altmem_uaccess_install() == 0)
+        return self(dst, src, n);
+    return altmem__uaccess_bytes((uintptr_t)dst, (uintptr_t)src, n, 0, 0);
 }
 
-size_t altmem_copy_user(void *dst, const void *src, size_t n)
+__attribute__((noinline, cold)) size_t altmem__clear_user_first(void *dst, size_t n, size_t (*self)(void *, size_t))
 {
-    ensure_installed();
-    return altmem__copy_user_entry(dst, src, n);
-}
-
-size_t altmem_clear_user(void *dst, size_t n)
-{
-    ensure_installed();
-    return altmem__clear_user_entry(dst, n);
+    if (altmem_uaccess_install() == 0)
+        return self(dst, n);
+    return altmem__uaccess_bytes((uintptr_t)dst, 0, n, 0, 1);
 }

@@ -301,10 +301,13 @@ fn1:
 }
 
 /* The entry: [0, 2W] inline, as memcpy's classes (one taken branch at most);
-   (2W, 8W] in mid() out of line (avx512) or inline (avx2, as memcpy_avx2). */
+   (2W, 8W] in mid() out of line (avx512) or inline (avx2, as memcpy_avx2).
+   First, the first-use check (extable.h); self is the variant. */
 INL size_t cu_small(uintptr_t d, uintptr_t s, size_t n, size_t (*mid)(uintptr_t, uintptr_t, size_t),
-                    size_t (*large)(uintptr_t, uintptr_t, size_t))
+                    size_t (*large)(uintptr_t, uintptr_t, size_t), size_t (*self)(void *, const void *, size_t))
 {
+    if (UA_NOT_INSTALLED())
+        goto first_use;
     size_t ok = 0;
     ZERO_IN_RAX(ok);
     if (n < 16)
@@ -318,8 +321,8 @@ INL size_t cu_small(uintptr_t d, uintptr_t s, size_t n, size_t (*mid)(uintptr_t,
 #else
         /* avx512: (2W, 4W] falls through here, [W, 2W] is one taken branch
            away.  memcpy_avx512 does (2W, 4W] in its mid(); this is one taken
-           branch less for copy_user's public entry, which has one more than
-           memcpy's (the lazy-install check before the patched branch). */
+           branch less (chosen when copy_user's public entry had one more
+           than memcpy's: the lazy-install check, now the one above). */
         (void)large;
         if (n > 4 * W)
             return mid(d, s, n);
@@ -418,6 +421,8 @@ f2:
     return altmem__uaccess_bytes(d, s, n, 2, 0);
 f0:
     return altmem__uaccess_bytes(d, s, n, 0, 0);
+first_use:
+    return altmem__copy_user_first((void *)d, (const void *)s, n, self);
 }
 
 /* ---- clear_user ------------------------------------------------------------------ */
@@ -558,8 +563,11 @@ fn1:
     return zfix(d, n, n - W);
 }
 
-INL size_t cl_small(uintptr_t d, size_t n, size_t (*mid)(uintptr_t, size_t), size_t (*large)(uintptr_t, size_t))
+INL size_t cl_small(uintptr_t d, size_t n, size_t (*mid)(uintptr_t, size_t), size_t (*large)(uintptr_t, size_t),
+                    size_t (*self)(void *, size_t))
 {
+    if (UA_NOT_INSTALLED())     /* first use (extable.h); self is the variant */
+        goto first_use;
     size_t ok = 0;
     ZERO_IN_RAX(ok);
     if (n < 16)
@@ -635,6 +643,8 @@ f2:
     return altmem__uaccess_bytes(d, 0, n, 2, 1);
 f0:
     return altmem__uaccess_bytes(d, 0, n, 0, 1);
+first_use:
+    return altmem__clear_user_first((void *)d, n, self);
 }
 
 #endif
