@@ -57,7 +57,8 @@ ALTMEM_API void *altmem_memset(void *dst, int c, size_t n);
  * as SIGSEGV and SIGBUS are not blocked in the calling thread (a fault with them
  * blocked is fatal: the kernel's rule); the first call installs a SIGSEGV/SIGBUS
  * handler that passes every other fault to the handler installed before it
- * (docs/uaccess.md).
+ * (docs/uaccess.md); so does the first call of a copy_user/clear_user variant
+ * taken from altmem_variant().
  */
 ALTMEM_API size_t altmem_copy_user(void *dst, const void *src, size_t n);
 ALTMEM_API size_t altmem_clear_user(void *dst, size_t n);
