@@ -95,8 +95,15 @@ bad=0
 while read -r kind name lo hi _ insns _ accesses _ misaligned; do
     [ "$kind" = range ] || continue
     if [ "$accesses" -eq 0 ]; then
-        echo "misalign: $name ($lo-$hi) made no memory access at all: the range is wrong or never ran"
-        bad=1
+        case $name in
+        *.cold | *.cold.*)
+            # GCC's out-of-line part of a function's unlikely paths (here the
+            # first-use installer's tail call): watched, but it need not run.
+            echo "misalign: $name ($lo-$hi) made no memory access: an unlikely-path fragment, allowed" ;;
+        *)
+            echo "misalign: $name ($lo-$hi) made no memory access at all: the range is wrong or never ran"
+            bad=1 ;;
+        esac
     fi
     echo "misalign: $name: $insns instructions watched, $accesses accesses, $misaligned misaligned"
 done <"$out"
