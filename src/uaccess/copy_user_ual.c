@@ -14,9 +14,12 @@
  *   - Addresses are integers (uintptr_t): no C pointer arithmetic on the
  *     caller's pointers, which may be NULL, wild or at the end of the address
  *     space.
- * Size classes: [0,16] two overlapping accesses of the largest fitting width;
- * (16,64] 16-byte blocks and an overlapping last block; above, the first 16 bytes
- * unaligned, then 64-byte blocks stored 16-aligned, then as before.
+ * Size classes, as memcpy_ual's: [0,16) two overlapping accesses of the largest
+ * fitting width; [16,32] 16 + 16 and (32,64] 32 + 32 bytes from each end, every
+ * load before the first store; above, the first 16 bytes unaligned, 64-byte
+ * blocks stored 16-aligned while more than 64 bytes remain, then the last 64
+ * bytes unaligned (loaded after the loop, stored ascending: they begin inside
+ * the stored prefix).
  */
 #include "../variants/variants.h"
 #include "extable.h"
@@ -48,97 +51,189 @@
 #endif
 
 #define MAX altmem__ua_max
+#if defined(__x86_64__)
+/* The return value 0 goes to %rax on entry (an empty asm pins it there), so
+   that each size class can end in its own ret rather than jump to a shared
+   "xor; ret" (as in ua_x86_vec.h). */
+#define ZERO_IN_RAX(v) __asm__("" : "+a"(v))
+#else
+#define ZERO_IN_RAX(v) ((void)0)
+#endif
+/* Keeps p out of GCC's reach at a fault label, so that the loop does not keep
+   p + 16, p + 32, ... in registers of their own for the labels' arithmetic. */
+#define LAUNDER(x) __asm__("" : "+r"(x))
 
 size_t altmem_copy_user_ual(void *dst, const void *src, size_t n)
 {
     const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+    size_t k = 0;
 
     /* First use: install the fault handler (extable.h). */
     if (UA_NOT_INSTALLED())
         goto first_use;
-    if (n <= 16) {
-        if (n >= 8) {           /* [8, 16] */
-            uint64_t a, z;
-            UA_LD64(a, s, f0);
-            UA_LD64(z, s + n - 8, f0);
-            UA_ST64(d, a, f0);
-            UA_ST64(d + n - 8, z, f8);
-        } else if (n >= 4) {    /* [4, 7] */
-            uint32_t a, z;
-            UA_LD32(a, s, f0);
-            UA_LD32(z, s + n - 4, f0);
-            UA_ST32(d, a, f0);
-            UA_ST32(d + n - 4, z, f4);
-        } else if (n >= 2) {    /* [2, 3] */
-            uint16_t a, z;
-            UA_LD16(a, s, f0);
-            UA_LD16(z, s + n - 2, f0);
-            UA_ST16(d, a, f0);
-            UA_ST16(d + n - 2, z, f2);
-        } else if (n == 1) {    /* 1 */
-            uint8_t a;
-            UA_LD8(a, s, f0);
-            UA_ST8(d, a, f0);
-        }
-        return 0;
+    size_t ok = 0;
+    ZERO_IN_RAX(ok);
+    /* As memcpy_ual: above 64 out of the way, [32, 64] falls through. */
+    if (n > 64)
+        goto large;
+    if (n >= 32) {              /* [32, 64]: 32 + 32 */
+        BLOCK16(a);
+        BLOCK16(b);
+        BLOCK16(y);
+        BLOCK16(z);
+        LD16B(a, s, f0);
+        LD16B(b, s + 16, f0);
+        LD16B(y, s + n - 32, f0);
+        LD16B(z, s + n - 16, f0);
+        ST16B(d, a, f0, f8);
+        ST16B(d + 16, b, f16, f24);
+        ST16B(d + n - 32, y, f32, f32n24);
+        ST16B(d + n - 16, z, f32n16, f32n8);
+        return ok;
     }
-
-    size_t i = 0;
-    if (n > 64) {
+    if (n >= 16) {              /* [16, 32): 16 + 16 */
+        BLOCK16(a);
+        BLOCK16(z);
+        LD16B(a, s, f0);
+        LD16B(z, s + n - 16, f0);
+        ST16B(d, a, f0, f8);
+        ST16B(d + n - 16, z, f16, f16n8);
+        return ok;
+    }
+    if (n >= 8) {               /* [8, 16): 8 + 8 */
+        uint64_t a, z;
+        UA_LD64(a, s, f0);
+        UA_LD64(z, s + n - 8, f0);
+        UA_ST64(d, a, f0);
+        UA_ST64(d + n - 8, z, f8);
+        return ok;
+    }
+    if (n >= 4) {               /* [4, 8): 4 + 4 */
+        uint32_t a, z;
+        UA_LD32(a, s, f0);
+        UA_LD32(z, s + n - 4, f0);
+        UA_ST32(d, a, f0);
+        UA_ST32(d + n - 4, z, f4);
+        return ok;
+    }
+    if (n >= 2) {               /* [2, 4): 2 + 2 */
+        uint16_t a, z;
+        UA_LD16(a, s, f0);
+        UA_LD16(z, s + n - 2, f0);
+        UA_ST16(d, a, f0);
+        UA_ST16(d + n - 2, z, f2);
+        return ok;
+    }
+    if (n) {                    /* 1 */
+        uint8_t a;
+        UA_LD8(a, s, f0);
+        UA_ST8(d, a, f0);
+    }
+    return ok;
+large:
+    {
         /* Head: 16 unaligned bytes, then continue where dst is 16-aligned
            (the next block rewrites part of the head with the same bytes). */
         BLOCK16(h);
         LD16B(h, s, f0);
         ST16B(d, h, f0, f8);
-        i = 16 - (d & 15);
-        /* Body: 64 bytes per iteration, loaded before stored. */
-        for (; i + 64 <= n; i += 64) {
+    }
+    /* Body: 64 bytes per iteration, stores 16-aligned, loaded before stored,
+       while more than 64 remain; one pointer per stream with offsets. */
+    uintptr_t p = d + 16 - (d & 15), q = s + (p - d);
+    const size_t end = n - 64;
+    if (p - d < end) {
+        /* The iteration count up front: the loop is a count and two pointer
+           increments (as memcpy_ual's), no comparison with an end address
+           (d + n may wrap for a wild dst). */
+        size_t c = (end - (p - d) + 63) / 64;
+        do {
             BLOCK16(a);
             BLOCK16(b);
-            BLOCK16(c);
+            BLOCK16(c0);
             BLOCK16(e);
-            LD16B(a, s + i, fi);
-            LD16B(b, s + i + 16, fi);
-            LD16B(c, s + i + 32, fi);
-            LD16B(e, s + i + 48, fi);
-            ST16B(d + i, a, fi, fi8);
-            ST16B(d + i + 16, b, fi16, fi24);
-            ST16B(d + i + 32, c, fi32, fi40);
-            ST16B(d + i + 48, e, fi48, fi56);
-        }
+            LD16B(a, q, fl);
+            LD16B(b, q + 16, fl);
+            LD16B(c0, q + 32, fl);
+            LD16B(e, q + 48, fl);
+            ST16B(p, a, fl, fl8);
+            ST16B(p + 16, b, fl16, fl24);
+            ST16B(p + 32, c0, fl32, fl40);
+            ST16B(p + 48, e, fl48, fl56);
+            p += 64;
+            q += 64;
+        } while (--c);
     }
-    /* Tail: 16-byte blocks, then the last 16 bytes (overlapping). */
-    for (; i + 16 <= n; i += 16) {
-        BLOCK16(a);
-        LD16B(a, s + i, fi);
-        ST16B(d + i, a, fi, fi8);
-    }
-    if (i < n) {
+    {
+        /* Tail: the last 64 bytes, unaligned (n - 64 <= p - d: they begin inside
+           the stored prefix). */
+        BLOCK16(w);
+        BLOCK16(x);
+        BLOCK16(y);
         BLOCK16(z);
-        LD16B(z, s + n - 16, fi);
-        ST16B(d + n - 16, z, fi, fn8);
+        LD16B(w, s + n - 64, ft);
+        LD16B(x, s + n - 48, ft);
+        LD16B(y, s + n - 32, ft);
+        LD16B(z, s + n - 16, ft);
+        ST16B(d + n - 64, w, ft, ft8);
+        ST16B(d + n - 48, x, ft16, ft24);
+        ST16B(d + n - 32, y, ft32, ft40);
+        ST16B(d + n - 16, z, ft48, ft56);
     }
-    return 0;
-    /* Progress: [0, i) plus the words stored before the fault, and the 16-byte
-       head when there was one (the first block may start inside it). */
-fi56:
-    i += 8;
-fi48:
-    i += 8;
-fi40:
-    i += 8;
-fi32:
-    i += 8;
-fi24:
-    i += 8;
-fi16:
-    i += 8;
-fi8:
-    i += 8;
-fi:
-    return altmem__uaccess_bytes(d, s, n, MAX(i, n > 64 ? 16 : 0), 0);
-fn8:
-    return altmem__uaccess_bytes(d, s, n, MAX(i, n - 8), 0);
+    return ok;
+    /* Progress in the loop: [0, p - d) plus the words of this iteration stored
+       before the fault (k), and the 16-byte head (the first block may start
+       inside it). */
+fl56:
+    k += 8;
+fl48:
+    k += 8;
+fl40:
+    k += 8;
+fl32:
+    k += 8;
+fl24:
+    k += 8;
+fl16:
+    k += 8;
+fl8:
+    k += 8;
+fl:
+    LAUNDER(p);
+    return altmem__uaccess_bytes(d, s, n, MAX(p - d + k, 16), 0);
+    /* In the tail: the prefix [0, max(p - d, 16)) and the tail's words stored
+       before the fault, from n - 64. */
+ft56:
+    k += 8;
+ft48:
+    k += 8;
+ft40:
+    k += 8;
+ft32:
+    k += 8;
+ft24:
+    k += 8;
+ft16:
+    k += 8;
+ft8:
+    k += 8;
+ft:
+    LAUNDER(p);
+    return altmem__uaccess_bytes(d, s, n, MAX(MAX(p - d, 16), n - 64 + k), 0);
+f32n8:
+    return altmem__uaccess_bytes(d, s, n, MAX(32, n - 8), 0);
+f32n16:
+    return altmem__uaccess_bytes(d, s, n, MAX(32, n - 16), 0);
+f32n24:
+    return altmem__uaccess_bytes(d, s, n, MAX(32, n - 24), 0);
+f16n8:
+    return altmem__uaccess_bytes(d, s, n, MAX(16, n - 8), 0);
+f32:
+    return altmem__uaccess_bytes(d, s, n, 32, 0);
+f24:
+    return altmem__uaccess_bytes(d, s, n, 24, 0);
+f16:
+    return altmem__uaccess_bytes(d, s, n, 16, 0);
 f8:
     return altmem__uaccess_bytes(d, s, n, 8, 0);
 f4:
