@@ -118,20 +118,24 @@ struct altmem__extable_entry {
                  : "rdi", "rcx", "rax", "memory" : L)
 
 #elif defined(__aarch64__)
+/* Plain "m" operands (not volatile, not "Q"): GCC then folds base + offset (or
+   base + register) into the instruction, as on x86_64, instead of one add per
+   access.  The assembler turns an ldr/str whose offset the scaled form cannot
+   encode (negative, unaligned) into ldur/stur: still one instruction. */
 #define UA_LD(insn, w, v, p, L)                                                  \
     __asm__ goto("1:\t" insn " %" w "[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
-                 : [val] "=r"(v) : [mem] "Q"(*(p)) : : L)
+                 : [val] "=r"(v) : [mem] "m"(*(p)) : : L)
 #define UA_ST(insn, w, p, v, L)                                                  \
     __asm__ goto("1:\t" insn " %" w "[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
-                 : : [mem] "Q"(*(p)), [val] "r"(v) : "memory" : L)
-#define UA_LD8(v, p, L) UA_LD("ldrb", "w", v, (const volatile uint8_t *)(p), L)
-#define UA_LD16(v, p, L) UA_LD("ldrh", "w", v, (const volatile u16_una *)(p), L)
-#define UA_LD32(v, p, L) UA_LD("ldr", "w", v, (const volatile u32_una *)(p), L)
-#define UA_LD64(v, p, L) UA_LD("ldr", "x", v, (const volatile u64_una *)(p), L)
-#define UA_ST8(p, v, L) UA_ST("strb", "w", (volatile uint8_t *)(p), v, L)
-#define UA_ST16(p, v, L) UA_ST("strh", "w", (volatile u16_una *)(p), v, L)
-#define UA_ST32(p, v, L) UA_ST("str", "w", (volatile u32_una *)(p), v, L)
-#define UA_ST64(p, v, L) UA_ST("str", "x", (volatile u64_una *)(p), v, L)
+                 : : [mem] "m"(*(p)), [val] "r"(v) : "memory" : L)
+#define UA_LD8(v, p, L) UA_LD("ldrb", "w", v, (const uint8_t *)(p), L)
+#define UA_LD16(v, p, L) UA_LD("ldrh", "w", v, (const u16_una *)(p), L)
+#define UA_LD32(v, p, L) UA_LD("ldr", "w", v, (const u32_una *)(p), L)
+#define UA_LD64(v, p, L) UA_LD("ldr", "x", v, (const u64_una *)(p), L)
+#define UA_ST8(p, v, L) UA_ST("strb", "w", (uint8_t *)(p), v, L)
+#define UA_ST16(p, v, L) UA_ST("strh", "w", (u16_una *)(p), v, L)
+#define UA_ST32(p, v, L) UA_ST("str", "w", (u32_una *)(p), v, L)
+#define UA_ST64(p, v, L) UA_ST("str", "x", (u64_una *)(p), v, L)
 
 #elif defined(__riscv) || defined(__loongarch__)
 /* Register-indirect with no offset: one spelling that both assemblers accept. */
