@@ -38,10 +38,9 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     /* Backward when dst lies inside the source, or, apart and below the
        streaming threshold, when dst is just above src mod 4 KiB (alias_4k_ahead). */
     int back = fwd < n || (bwd >= n && n < altmem__nt_threshold && alias_4k_ahead(d, s));
-    /* Forward, the common case, first: on the fall-through path. */
     if (likely(!back)) {
         if (likely(n < altmem__nt_threshold) || bwd < NT_MIN_AHEAD)
-            vcopy_fwd(d, s, n);         /* forward (dst < src within a page too) */
+            vcopy_fwd(d, s, n);         /* dst < src overlapping (the 4 KiB alias case too), or src < 16 KiB ahead */
         else
             vcopy_fwd_nt(d, s, n);      /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
     } else if (n < altmem__nt_threshold || fwd < 4096) {
@@ -52,52 +51,6 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     return dst;
 }
 
-/* (128, ...): the classes of 2 and 4 vectors from each end, then the loops. */
-static __attribute__((noinline)) void *mid(void *dst, const void *src, size_t n)
-{
-    unsigned char *d = dst;
-    const unsigned char *s = src;
-    if (n <= 256)
-        vcopy_ht2(d, s, n);                 /* (128, 256]: 2 x 64 from each end */
-    else if (n <= 512)
-        vcopy_ht4(d, s, n);                 /* (256, 512]: 4 x 64 from each end */
-    else
-        return large(dst, src, n);          /* (512, ...): the loops above     */
-    return dst;
-}
-
-void *altmem_memmove_avx512(void *dst, const void *src, size_t n)
-{
-    unsigned char *d = dst;
-    const unsigned char *s = src;
-    RETURN_VALUE_IN_RAX(dst);
-    if (n < 16)
-        goto tiny;
-    if (n < 64)
-        goto small;
-    if (n > 128)
-        return mid(d, s, n);                /* (128, ...): mid(), above        */
-    vcopy_ht1(d, s, n);                     /* [64, 128]: 64 + 64              */
-    return dst;
-small:
-    if (n >= 32)
-        copy_ht32(d, s, n);                 /* [32, 64): 32 + 32               */
-    else
-        copy_ht16(d, s, n);                 /* [16, 32): 16 + 16               */
-    return dst;
-tiny:
-    if (n >= 8)
-        goto c8;
-    if (n >= 4)
-        goto c4;
-    if (n == 0)
-        return dst;
-    copy_1_3_bytes(d, s, n);                /* [1, 4): bytes 0, n/2, n - 1     */
-    return dst;
-c8:                                     /* [8, 16): 8 + 8                  */
-    copy_8_16(d, s, n);
-    return dst;
-c4:                                     /* [4, 8): 4 + 4                   */
-    copy_4_8(d, s, n);
-    return dst;
-}
+#define AVX512_ENTRY altmem_memmove_avx512
+#define AVX512_RESTRICT
+#include "avx512_copy_classes.h"
