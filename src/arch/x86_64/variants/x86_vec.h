@@ -109,14 +109,6 @@ INL void copy_4_8(unsigned char *d, const unsigned char *s, size_t n)
     st32(d + n - 4, b);
 }
 
-/* n in [2, 4]: 2 + 2 */
-INL void copy_2_4(unsigned char *d, const unsigned char *s, size_t n)
-{
-    uint16_t a = ld16(s), b = ld16(s + n - 2);
-    st16(d, a);
-    st16(d + n - 2, b);
-}
-
 /* n in [1, 3]: bytes 0, n/2 and n - 1 cover them all, no branch; every load
    before any store, so memmove may use it too. */
 INL void copy_1_3_bytes(unsigned char *d, const unsigned char *s, size_t n)
@@ -125,15 +117,6 @@ INL void copy_1_3_bytes(unsigned char *d, const unsigned char *s, size_t n)
     d[0] = a;
     d[n >> 1] = b;
     d[n - 1] = c;
-}
-
-/* n in [1, 3]: the first byte, and for n > 1 the last two (loaded first). */
-INL void copy_1_3(unsigned char *d, const unsigned char *s, size_t n)
-{
-    unsigned char a = *s;
-    if (n > 1)
-        st16(d + n - 2, ld16(s + n - 2));
-    *d = a;
 }
 
 /* n < 8: two overlapping scalar accesses per class, one byte for n == 1. */
@@ -421,14 +404,6 @@ INL void set_2_4(unsigned char *d, int c, size_t n)
     uint16_t v = (uint16_t)(0x0101u * (unsigned char)c);
     st16(d, v);
     st16(d + n - 2, v);
-}
-
-/* n in [1, 3]: the first byte, and for n > 1 the last two */
-INL void set_1_3(unsigned char *d, int c, size_t n)
-{
-    if (n > 1)
-        st16(d + n - 2, (uint16_t)(0x0101u * (unsigned char)c));
-    *d = (unsigned char)c;
 }
 
 /* n < 8; c is the byte itself */
