@@ -21,6 +21,11 @@
  *             MAP_PRIVATE) and clear into it (MAP_SHARED) stop at the end of the
  *             file's last page, bytes past EOF in that page read as zero
  *   null_src  copy from NULL: r == n, nothing written
+ *   huge      n near SIZE_MAX (SIZE_MAX - 2^k, k = 0..40), n that makes src + n or
+ *             dst + n wrap, huge n that does not wrap; faults on either side after
+ *             0..70000 accessible bytes; streaming and cached large paths
+ *   thresholds  sizes at each policy threshold -1/0/+1 (rep movsb/stosb starts,
+ *             the non-temporal threshold set within reach), holes on either side
  *
  *   test_uaccess [--quick] [--only NAME] [--part NAME] [--nt BYTES] [-v] | --self-test
  *
@@ -394,6 +399,124 @@ static void part_large(struct ua_ctx *c)
     }
 }
 
+/* The library's non-temporal threshold (src/select.c), which --nt and the parts
+   below set: the default is above every size these parts use. */
+extern size_t altmem__nt_threshold;
+
+/* Lengths near SIZE_MAX, lengths that make src + n or dst + n wrap around the
+   address space, and huge lengths that do not wrap (past the canonical range):
+   r must be n minus the bytes before the first inaccessible one, nothing written
+   outside [d, d + n - r).  Faults on either side after kd (ks) accessible bytes;
+   the non-temporal threshold at its default (huge n streams) and at SIZE_MAX
+   (the cached loops and rep movsb/stosb meet huge n).  Found this way: the x86
+   vector variants computed their loop bound as d + n - 4W, which wrapped, so the
+   loop never ran and the tail was stored below dst, and r was 0. */
+static void part_huge(struct ua_ctx *c)
+{
+    static struct ua_arena hs, hd[2], hs_open, hd_open;
+    static int made;
+    static const size_t ks_full[] = {0, 1, 100, 5000, 70000}, ks_quick[] = {0, 1, 100, 5000};
+    const size_t *ks = ua_quick ? ks_quick : ks_full;
+    const size_t nks = ua_quick ? sizeof ks_quick / sizeof ks_quick[0] : sizeof ks_full / sizeof ks_full[0];
+    const size_t kmax = ks[nks - 1];
+    const size_t pages = (kmax + 2 * UA_MARGIN) / ua_page + 2;
+    if (!made) {
+        ua_arena_make(&hs, UA_PROT_NONE, 1, pages, 1, 0x5eed0020);
+        ua_arena_make(&hd[0], UA_READONLY, 0, pages, 1, 0);
+        ua_arena_make(&hd[1], UA_PROT_NONE, 0, pages, 1, 0);
+        ua_arena_make(&hs_open, UA_OPEN, 1, pages, 1, 0x5eed0021);
+        ua_arena_make(&hd_open, UA_OPEN, 0, pages, 1, 0);
+        made = 1;
+    }
+    size_t fixed[64], nf = 0;
+    fixed[nf++] = SIZE_MAX;
+    for (int k = 0; k <= 40; k++)
+        fixed[nf++] = SIZE_MAX - ((size_t)1 << k);
+    const size_t more[] = {SIZE_MAX / 2, SIZE_MAX / 2 + 1, SIZE_MAX / 4, (size_t)1 << 62, ((size_t)1 << 47) - 1,
+                           (size_t)1 << 47, ((size_t)1 << 47) + 1, ((size_t)1 << 40) + 3};
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
+        fixed[nf++] = more[i];
+    const size_t nt_default = altmem__nt_threshold;
+    const size_t nts[2] = {nt_default, SIZE_MAX};
+    const int copy = c->im->r == ALTMEM_COPY_USER;
+    for (int ti = 0; ti < 2 && !c->stop; ti++) {
+        altmem__nt_threshold = nts[ti];
+        for (size_t ki = 0; ki < nks && !c->stop; ki++) {
+            const size_t k = ks[ki];
+            /* side 0: the destination faults after k bytes; 1: the source does */
+            for (int side = 0; side < (copy ? 2 : 1) && !c->stop; side++)
+                for (size_t mis = 0; mis < 2 && !c->stop; mis++) {
+                    const struct ua_arena *da = side ? &hd_open : &hd[(ki + mis) & 1];
+                    const struct ua_arena *sa = side ? &hs : &hs_open;
+                    unsigned char *d = side ? hd_open.lo + UA_MARGIN + 3 * mis : hd[(ki + mis) & 1].hole - k;
+                    const unsigned char *s = side ? hs.hole - k : hs_open.lo + 5 + 59 * mis;
+                    /* ... and the lengths that make each end land just past 2^64 */
+                    size_t ns[80], nn = 0;
+                    for (size_t i = 0; i < nf; i++)
+                        ns[nn++] = fixed[i];
+                    static const size_t wraps[] = {0, 1, 64, 4096};
+                    for (size_t w = 0; w < sizeof wraps / sizeof wraps[0]; w++) {
+                        ns[nn++] = (size_t)0 - (uintptr_t)d + wraps[w];
+                        if (copy)
+                            ns[nn++] = (size_t)0 - (uintptr_t)s + wraps[w];
+                    }
+                    for (size_t i = 0; i < nn && !c->stop; i++)
+                        ua_case(c, d, da, copy ? s : NULL, copy ? sa : NULL, ns[i]);
+                }
+        }
+    }
+    altmem__nt_threshold = nt_default;
+}
+
+/* Sizes at each policy threshold -1/0/+1 (rep movsb / rep stosb starts, and the
+   non-temporal threshold set to a size the sweep reaches), with the hole at the
+   edges, the middle and pseudo-random points, on either side. */
+static void part_thresholds(struct ua_ctx *c)
+{
+    static struct ua_arena ts[2], td[3], ts_open, td_open;
+    static int made;
+    const size_t top = 32768 + 2;
+    const size_t pages = top / ua_page + 2;
+    if (!made) {
+        for (int i = 0; i < 2; i++)
+            ua_arena_make(&ts[i], src_kinds[i], 1, pages, 1, 0x5eed0030 + (uint64_t)i);
+        for (int i = 0; i < 3; i++)
+            ua_arena_make(&td[i], dst_kinds[i], 0, pages, 1, 0);
+        ua_arena_make(&ts_open, UA_OPEN, 1, pages, 1, 0x5eed0032);
+        ua_arena_make(&td_open, UA_OPEN, 0, pages, 1, 0);
+        made = 1;
+    }
+    /* rep movsb/stosb: 2 KiB (glibc's rep_movsb_threshold is 2112), 4, 16 and
+       32 KiB (the variants' starts); the non-temporal threshold where set */
+    static const size_t starts[] = {2048, 2112, 4096, 16384, 32768};
+    const size_t nt_default = altmem__nt_threshold;
+    const size_t nts[] = {SIZE_MAX, 4097, 16383};
+    for (size_t ti = 0; ti < sizeof nts / sizeof nts[0] && !c->stop; ti++) {
+        altmem__nt_threshold = nts[ti];
+        size_t list[3 * (sizeof starts / sizeof starts[0] + 1)], nl = 0;
+        for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
+            for (size_t dlt = 0; dlt < 3; dlt++)
+                list[nl++] = starts[i] + dlt - 1;
+        if (nts[ti] != SIZE_MAX)
+            for (size_t dlt = 0; dlt < 3; dlt++)
+                list[nl++] = nts[ti] + dlt - 1;
+        for (size_t i = 0; i < nl && !c->stop; i++) {
+            size_t n = list[i], pos[128];
+            size_t np = positions(n, pos, sizeof pos / sizeof pos[0]);
+            for (size_t j = 0; j < np && !c->stop; j++) {
+                size_t k = pos[j], mis = (j + i) % 16;
+                if (c->im->r == ALTMEM_COPY_USER) {
+                    ua_case(c, td_open.lo + UA_MARGIN + mis, &td_open, ts[j & 1].hole - k, &ts[j & 1], n);
+                    ua_case(c, td[j % 3].hole - k, &td[j % 3], ts_open.lo + (mis * 7) % 64, &ts_open, n);
+                } else {
+                    ua_case(c, td[j % 3].hole - k, &td[j % 3], NULL, NULL, n);
+                }
+            }
+        }
+    }
+    altmem__nt_threshold = nt_default;
+}
+
 /* ---- SIGBUS: a file mapping truncated after mmap ----------------------------------------- */
 
 static int tmp_file(void)
@@ -537,7 +660,8 @@ struct part {
 static const struct part parts[] = {
     {"src_hole", part_src_hole, 0}, {"dst_hole", part_dst_hole, 0}, {"both", part_both, 0},
     {"wild", part_wild, 0},         {"large", part_large, 0},       {"sigbus", part_sigbus, 0},
-    {"null_dst", part_null_dst, 0}, {"null_src", part_null_src, 0},
+    {"null_dst", part_null_dst, 0}, {"null_src", part_null_src, 0}, {"huge", part_huge, 0},
+    {"thresholds", part_thresholds, 0},
 };
 #define NPARTS (sizeof parts / sizeof parts[0])
 
@@ -745,6 +869,23 @@ static size_t bkc_skip_hole(void *d, size_t n)
     return r;
 }
 
+/* The huge-n bug of the x86 vector variants: the tail stored below dst, r = 0. */
+static size_t bk_huge_wrap(void *d, const void *s, size_t n)
+{
+    if (n <= SIZE_MAX / 2)
+        return real_copy(d, s, n);
+    real_copy((unsigned char *)d - 1, s, 1);
+    return 0;
+}
+
+/* Loop bounds from d + n: a wrapping n copies nothing and claims nothing done. */
+static size_t bkc_huge_n(void *d, size_t n)
+{
+    if (n > UINTPTR_MAX - (uintptr_t)d)
+        return n;
+    return real_clear(d, n);
+}
+
 enum expect { EXPECT_FAIL, EXPECT_FAULT };
 
 struct broken {
@@ -790,6 +931,10 @@ static const struct broken broken[] = {
     BKZ("last-byte", "clears the buffer's last byte past the hole", bkc_last_byte, "dst_hole", EXPECT_FAIL),
     BKZ("skip-hole", "goes on past the hole", bkc_skip_hole, "dst_hole", EXPECT_FAIL),
     BKZ("ret0", "returns 0", bkc_ret0, "wild", EXPECT_FAIL),
+    BKC("huge-wrap", "n > SIZE_MAX/2: stores below dst, r = 0", bk_huge_wrap, "huge", EXPECT_FAIL),
+    BKC("ret0", "returns 0", bk_ret0, "thresholds", EXPECT_FAIL),
+    BKZ("huge-n", "d + n wraps: clears nothing, r = n", bkc_huge_n, "huge", EXPECT_FAIL),
+    BKZ("round8", "r rounded up to 8 bytes", bkc_round8, "thresholds", EXPECT_FAIL),
 };
 #undef BKC
 #undef BKZ
@@ -848,11 +993,6 @@ static void usage(const char *prog)
         printf(" %s", parts[p].name);
     printf("\n");
 }
-
-/* The library's non-temporal threshold (src/select.c): --nt lowers it, so that
-   the variants' streaming loops meet the holes too (the default threshold is
-   above every size here). */
-extern size_t altmem__nt_threshold;
 
 int main(int argc, char **argv)
 {

@@ -200,6 +200,23 @@ size_t altmem__uaccess_bytes(uintptr_t dst, uintptr_t src, size_t n, size_t done
    of h bytes was stored before a loop that starts at i <= h. */
 static inline size_t altmem__ua_max(size_t a, size_t b) { return a > b ? a : b; }
 
+/* How many of the n bytes from address a lie past the last byte of the address
+   space that can be touched: 0 for every region that fits below UINTPTR_MAX.
+   The top of the address space is never accessible from user space on any
+   supported architecture (the kernel's half; on x86_64 also non-canonical), so
+   a variant may treat address UINTPTR_MAX as the first inaccessible byte: do
+   the first n - past bytes and count `past` as not done.  The count stays exact
+   and no end address computed from n wraps around 2^64 (a loop bound d + n - k
+   that wraps ends a loop before it starts and aims its tail at addresses below
+   d).  Used where a variant computes end addresses: its loops, n > 8W on
+   x86_64; a smaller class that wraps starts inside the top 512 bytes, where its
+   first access faults with nothing stored. */
+static inline size_t altmem__ua_past_end(uintptr_t a, size_t n)
+{
+    const size_t room = UINTPTR_MAX - a;
+    return n > room ? n - room : 0;
+}
+
 /* Lazy installation of the fault handler (src/uaccess/handler.c).  The public
    altmem_copy_user / altmem_clear_user are the patched-branch stubs themselves
    (src/arch/stubs.inc), so the first-use check lives here, at the top of every

@@ -241,7 +241,22 @@ f0:
 NOINL size_t cu_large_late(uintptr_t d, uintptr_t s, size_t n) { return cu_large_body(d, s, n, 0, 0, 0); }
 NOINL size_t cu_nt(uintptr_t d, uintptr_t s, size_t n) { return cu_large_body(d, s, n, 0, 0, 1); }
 
-INL size_t cu_large(uintptr_t d, uintptr_t s, size_t n, int erms) { return cu_large_body(d, s, n, erms, 1, 0); }
+/* n (or the rest of the address space, if smaller) past the size classes: the
+   loops, or bytes if fewer than 8W are left below the top. */
+NOINL size_t cu_huge(uintptr_t d, uintptr_t s, size_t n)
+{
+    return n > 8 * W ? cu_large_late(d, s, n) : cfix(d, s, n, 0);
+}
+
+INL size_t cu_large(uintptr_t d, uintptr_t s, size_t n, int erms)
+{
+    /* A length that runs past the end of the address space (a garbage n): do
+       what lies below its top, count the rest as not copied (extable.h). */
+    const size_t past = altmem__ua_past_end(MAX(d, s), n);
+    if (__builtin_expect(past != 0, 0))
+        return past + cu_huge(d, s, n - past);
+    return cu_large_body(d, s, n, erms, 1, 0);
+}
 
 /* (2W, 8W]: two or four vectors from each end; above, the loops. */
 INL size_t cu_mid(uintptr_t d, uintptr_t s, size_t n, size_t (*large)(uintptr_t, uintptr_t, size_t), const int above4)
@@ -519,7 +534,18 @@ f0:
 
 NOINL size_t cl_nt(uintptr_t d, size_t n) { return cl_large_body(d, n, 0, 1); }
 
-INL size_t cl_large(uintptr_t d, size_t n, int erms) { return cl_large_body(d, n, erms, 0); }
+NOINL size_t cl_huge(uintptr_t d, size_t n)
+{
+    return n > 8 * W ? cl_large_body(d, n, 0, 0) : zfix(d, n, 0);
+}
+
+INL size_t cl_large(uintptr_t d, size_t n, int erms)
+{
+    const size_t past = altmem__ua_past_end(d, n); /* as cu_large */
+    if (__builtin_expect(past != 0, 0))
+        return past + cl_huge(d, n - past);
+    return cl_large_body(d, n, erms, 0);
+}
 
 INL size_t cl_mid(uintptr_t d, size_t n, size_t (*large)(uintptr_t, size_t))
 {

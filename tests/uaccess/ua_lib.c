@@ -311,18 +311,20 @@ static int hole_bad(const struct ua_arena *a, int write)
 
 size_t ua_first_bad(const struct ua_arena *a, const unsigned char *p, size_t n, int write)
 {
-    uintptr_t b = (uintptr_t)p, e = b + n;
+    /* In lengths, not end addresses: n may be anything up to SIZE_MAX, and
+       p + n may wrap around the address space. */
+    uintptr_t b = (uintptr_t)p;
     uintptr_t lo = (uintptr_t)a->lo, end = (uintptr_t)a->end;
     uintptr_t h0 = (uintptr_t)a->hole, h1 = h0 + ua_page;
     if (n == 0)
         return 0;
-    if (b < lo || (write && a->is_src))
+    if (b < lo || b >= end || (write && a->is_src))
         return 0;
     size_t first = n;
-    if (hole_bad(a, write) && b < h1 && e > h0)
+    if (hole_bad(a, write) && b < h1 && (b >= h0 || n > h0 - b))
         first = b >= h0 ? 0 : (size_t)(h0 - b);
-    if (e > end && (size_t)(end - b) < first)
-        first = b >= end ? 0 : (size_t)(end - b);
+    if (n > end - b && (size_t)(end - b) < first)
+        first = (size_t)(end - b);
     return first;
 }
 
@@ -373,7 +375,9 @@ static int check_dst(struct ua_ctx *c, unsigned char *d, const struct ua_arena *
     size_t r_exp = n - done;
     struct seg seg[3];
     size_t nseg = dst_segments(da, seg);
-    uintptr_t w0 = (uintptr_t)d - UA_MARGIN, w1 = (uintptr_t)d + n + UA_MARGIN;
+    /* The window to check, clipped to the address space (n may be huge). */
+    uintptr_t w0 = (uintptr_t)d - UA_MARGIN;
+    uintptr_t w1 = n > UINTPTR_MAX - UA_MARGIN - (uintptr_t)d ? UINTPTR_MAX : (uintptr_t)d + n + UA_MARGIN;
     uintptr_t pd = (uintptr_t)d, pdone = pd + done;
     size_t wrong = 0;
     intptr_t first_wrong = 0;
