@@ -38,5 +38,19 @@ if [ -n "$inner" ]; then
     echo "Skipped inside the sub-suites (docs/arch-notes.md says why these cannot run there):"
     printf '%s\n' "$inner"
 fi
-echo "$((total - failed - ${#skipped[@]})) passed, $failed failed, ${#skipped[@]} skipped"
+# In CI (.ci/run sets ALTMEM_SKIPS_FATAL=1) every tool a test needs was installed by
+# scripts/install-deps.sh or install-cross-deps.sh, so a skipped test means an install
+# step is missing: count it as failed.  ALTMEM_SKIP_OK (a regular expression) names
+# tests whose skip depends on the machine, not on a package: none by default.
+passed=$((total - failed - ${#skipped[@]})) nskip=${#skipped[@]}
+if [ "${ALTMEM_SKIPS_FATAL:-0}" = 1 ] && [ ${#skipped[@]} -gt 0 ]; then
+    for t in "${skipped[@]}"; do
+        if [ -n "${ALTMEM_SKIP_OK:-}" ] && [[ $t =~ $ALTMEM_SKIP_OK ]]; then
+            continue
+        fi
+        echo "check-summary: $t was skipped; with ALTMEM_SKIPS_FATAL=1 (CI) that is a failure: the install scripts should have provided what it needs"
+        failed=$((failed + 1)) nskip=$((nskip - 1))
+    done
+fi
+echo "$passed passed, $failed failed, $nskip skipped"
 [ "$failed" -eq 0 ]

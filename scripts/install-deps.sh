@@ -7,7 +7,8 @@
 #   cmake              3.25 (the project needs >= 3.20)
 #   pkg-config         the pkg-config example test
 #   clang-19 lld-19    the clang-19 -Werror build (scripts/sanitize.sh) and cross builds
-#   libclang-rt-19-dev clang-19's ASan/UBSan runtime (scripts/sanitize.sh)
+#   libclang-rt-19-dev clang-19's ASan/UBSan runtime and libFuzzer (scripts/sanitize.sh, scripts/fuzz.sh)
+#   llvm-19            llvm-objcopy-19: tests/check_encode_asm.sh extracts clang-19's branch encodings
 #   binutils           objdump, nm, readelf (tests that inspect the built objects)
 #   util-linux         setpriv (tests that run the CLI with changed privileges)
 #   musl-tools         musl-gcc: a static musl program linked with libaltmem-libc.a
@@ -22,7 +23,7 @@
 # skipped without clang-19).
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config clang-19 lld-19 libclang-rt-19-dev binutils util-linux musl-tools git
+packages=(build-essential cmake pkg-config clang-19 lld-19 libclang-rt-19-dev llvm-19 binutils util-linux musl-tools git
           python3 gnuplot-nox valgrind)
 
 missing=()

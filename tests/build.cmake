@@ -10,6 +10,7 @@
 #                              the prefix (CMAKE_PREFIX_PATH), built, the demos run
 #   build.example_pkgconfig    examples/Makefile with pkg-config: shared build, run
 #   build.example_pkgconfig_static   the same with -static and pkg-config --static
+#   build.check_summary        scripts/check-summary.sh: a skip fails the run in CI
 #   build.sanitize             scripts/sanitize.sh: a clang-19 build in <build>/sanitize
 #                              with ALTMEM_SANITIZE=address,undefined and -Werror, and
 #                              its ctest; skipped (exit 77) without clang-19 or its
@@ -236,3 +237,9 @@ add_test(NAME build.sanitize
 # that, so it does not run alongside the other tests and disturb their timings.
 set_tests_properties(build.sanitize PROPERTIES LABELS "build;sanitize" SKIP_RETURN_CODE 77
                      TIMEOUT 2700 PROCESSORS 2)
+
+# The closing summary of `make check`: in CI (ALTMEM_SKIPS_FATAL=1) a skipped test
+# is a failure, since the install scripts provide every tool (checked on made-up output).
+add_test(NAME build.check_summary
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/check_summary_selftest.sh ${PROJECT_SOURCE_DIR}/scripts)
+set_tests_properties(build.check_summary PROPERTIES LABELS build)

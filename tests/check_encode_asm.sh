@@ -11,7 +11,7 @@ broken=
 CC=${CLANG:-clang-19}
 OBJCOPY=${OBJCOPY:-llvm-objcopy-19}
 if ! command -v "$CC" >/dev/null 2>&1 || ! command -v "$OBJCOPY" >/dev/null 2>&1; then
-    echo "SKIPPED: $CC or $OBJCOPY not installed (scripts/install-deps.sh installs clang-19)"
+    echo "SKIPPED: $CC or $OBJCOPY not installed (scripts/install-deps.sh installs clang-19 and llvm-19)"
     exit 77
 fi
 tmp=$(mktemp -d) || exit 1
