@@ -26,6 +26,8 @@
  *             0..70000 accessible bytes; streaming and cached large paths
  *   thresholds  sizes at each policy threshold -1/0/+1 (rep movsb/stosb starts,
  *             the non-temporal threshold set within reach), holes on either side
+ *   overlap   copy with src and dst overlapping (outside the contract): r exact,
+ *             nothing outside [d, d + n - r) changed; contents unspecified
  *
  *   test_uaccess [--quick] [--only NAME] [--part NAME] [--nt BYTES] [-v] | --self-test
  *
@@ -517,6 +519,80 @@ static void part_thresholds(struct ua_ctx *c)
     altmem__nt_threshold = nt_default;
 }
 
+/* Overlapping src and dst, which the contract excludes (as memcpy's): the bytes
+   copied are then unspecified, but the call must still be safe and exact where
+   it can be: r == n - (bytes before the first inaccessible one on either side),
+   and nothing outside [d, d + n - r) changes.  Both in one writable arena with a
+   PROT_NONE hole, at distances on both sides and with the hole inside either. */
+static void part_overlap(struct ua_ctx *c)
+{
+    static struct ua_arena oa;
+    static unsigned char *pattern;
+    static int made;
+    if (c->im->r != ALTMEM_COPY_USER)
+        return;
+    if (!made) {
+        ua_arena_make(&oa, UA_PROT_NONE, 0, LO_PAGES, HI_PAGES, 0);
+        pattern = malloc((size_t)(oa.end - oa.lo));
+        if (!pattern)
+            ua_die("malloc");
+        uint64_t x = 0x0ddba11;
+        for (size_t i = 0; i < (size_t)(oa.end - oa.lo); i++) {
+            x = x * 6364136223846793005u + 1442695040888963407u;
+            pattern[i] = (unsigned char)(x >> 56);
+        }
+        made = 1;
+    }
+    const size_t P = ua_page;
+    static const size_t ns[] = {1, 2, 5, 7, 8, 15, 16, 17, 21, 31, 33, 64, 65, 100, 101, 129, 256, 257, 513, 1000, 2049, 4096, 4101};
+    static const long dists[] = {1, -1, 3, -3, 8, -8, 16, -16, 63, -63, 64, -64, 100, -100, 1000, -1000};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0] && !c->stop; i++) {
+        size_t n = ns[i];
+        for (size_t j = 0; j < sizeof dists / sizeof dists[0] && !c->stop; j++) {
+            long dist = dists[j]; /* s = d + dist */
+            if ((size_t)(dist < 0 ? -dist : dist) >= n)
+                continue; /* not an overlap */
+            /* d well inside the low pages; then d + n runs into the hole, then s does */
+            unsigned char *bases[3] = {oa.lo + P + 1000, oa.hole - n / 2, oa.hole - n / 3 - (size_t)(dist > 0 ? dist : 0)};
+            for (int b = 0; b < 3 && !c->stop; b++) {
+                unsigned char *d = bases[b];
+                unsigned char *s = d + dist;
+                if (s < oa.lo + UA_MARGIN || d < oa.lo + UA_MARGIN)
+                    continue;
+                memcpy(oa.lo, pattern, (size_t)(oa.hole - oa.lo));
+                memcpy(oa.hole + P, pattern + (oa.hole + P - oa.lo), (size_t)(oa.end - oa.hole - P));
+                size_t kd = ua_first_bad(&oa, d, n, 1), ks = ua_first_bad(&oa, s, n, 0);
+                size_t done = kd < ks ? kd : ks;
+                ua_cur_begin(c, d, s, n);
+                size_t r = c->im->copy(d, s, n);
+                ua_cur_end();
+                c->cases++;
+                size_t wrong = 0, first = 0;
+                for (unsigned char *q = oa.lo; q < oa.end; q++) {
+                    if (q == oa.hole) {
+                        q += P - 1;
+                        continue;
+                    }
+                    if (q >= d && q < d + done)
+                        continue;
+                    if (*q != pattern[q - oa.lo] && !wrong++)
+                        first = (size_t)(q - oa.lo);
+                }
+                if (r != n - done || wrong) {
+                    ua_fail(c);
+                    if (!c->quiet && c->failures <= c->max_print)
+                        printf("FAIL copy_user/%s [overlap] n=%zu s=d%+ld d=hole%+ld: expected r=%zu, got r=%zu; "
+                               "%zu bytes changed outside [d, d + n - r) (first at arena+%zu)\n",
+                               c->im->name, n, dist, (long)(d - oa.hole), n - done, r, wrong, first);
+                }
+            }
+        }
+    }
+    /* leave the arena at UA_BG for ua_sweep */
+    memset(oa.lo, UA_BG, (size_t)(oa.hole - oa.lo));
+    memset(oa.hole + P, UA_BG, (size_t)(oa.end - oa.hole - P));
+}
+
 /* ---- SIGBUS: a file mapping truncated after mmap ----------------------------------------- */
 
 static int tmp_file(void)
@@ -661,7 +737,7 @@ static const struct part parts[] = {
     {"src_hole", part_src_hole, 0}, {"dst_hole", part_dst_hole, 0}, {"both", part_both, 0},
     {"wild", part_wild, 0},         {"large", part_large, 0},       {"sigbus", part_sigbus, 0},
     {"null_dst", part_null_dst, 0}, {"null_src", part_null_src, 0}, {"huge", part_huge, 0},
-    {"thresholds", part_thresholds, 0},
+    {"thresholds", part_thresholds, 0}, {"overlap", part_overlap, 0},
 };
 #define NPARTS (sizeof parts / sizeof parts[0])
 
@@ -935,6 +1011,8 @@ static const struct broken broken[] = {
     BKC("ret0", "returns 0", bk_ret0, "thresholds", EXPECT_FAIL),
     BKZ("huge-n", "d + n wraps: clears nothing, r = n", bkc_huge_n, "huge", EXPECT_FAIL),
     BKZ("round8", "r rounded up to 8 bytes", bkc_round8, "thresholds", EXPECT_FAIL),
+    BKC("overwrite-end", "writes dst[n] when n % 16 == 5", bk_overwrite_end, "overlap", EXPECT_FAIL),
+    BKC("off-by-one", "r one too many", bk_off_by_one, "overlap", EXPECT_FAIL),
 };
 #undef BKC
 #undef BKZ
