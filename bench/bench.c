@@ -842,6 +842,15 @@ static const char *size_label(uint64_t n, char *buf, size_t len)
     return buf;
 }
 
+static const char *size_label_never(uint64_t n, char *buf, size_t len)
+{
+    if (n == UINT64_MAX) {
+        snprintf(buf, len, "never");
+        return buf;
+    }
+    return size_label(n, buf, len);
+}
+
 /* About four significant digits without an exponent: 1.94, 19.4, 1940. */
 static const char *num(double v, char *buf, size_t len)
 {
@@ -1059,7 +1068,7 @@ static int pin_cpu(int want, char *msg, size_t len)
 }
 
 struct header {
-    char date[64], cpu[512], libc[64], build[160], bound[160], pinned[160], load[160], nt[64];
+    char date[64], cpu[512], libc[64], build[160], bound[160], pinned[160], load[160], nt[512];
 };
 
 static void print_header(int argc, char **argv, const struct options *o, const char *libc, const char *pinned,
@@ -1089,8 +1098,19 @@ static void print_header(int argc, char **argv, const struct options *o, const c
                                      altmem_routine_name((enum altmem_routine)r), bi.variant, bi.bound_by);
     }
     snprintf(h->pinned, sizeof h->pinned, "%s", pinned);
-    size_t nt = altmem_nt_threshold();
-    snprintf(h->nt, sizeof h->nt, "%s", size_label(nt, c1, sizeof c1));
+    {
+        struct altmem_policy_info p;
+        altmem_policy(&p);
+        char n1[32], n2[32], m0[32], m1[32], m2[32], s0[32], s1[32], s2[32];
+        snprintf(h->nt, sizeof h->nt,
+                 "copies stream from %s, memset from %s; rep movsb from %s/%s/%s, rep stosb from %s/%s/%s "
+                 "(16/32/64-byte _erms variants)%s",
+                 size_label_never(p.nt_copy, n1, sizeof n1), size_label_never(p.nt_memset, n2, sizeof n2),
+                 size_label_never(p.rep_movsb[0], m0, sizeof m0), size_label_never(p.rep_movsb[1], m1, sizeof m1),
+                 size_label_never(p.rep_movsb[2], m2, sizeof m2), size_label_never(p.rep_stosb[0], s0, sizeof s0),
+                 size_label_never(p.rep_stosb[1], s1, sizeof s1), size_label_never(p.rep_stosb[2], s2, sizeof s2),
+                 p.overridden ? "; set in ALTMEM_TUNABLES" : "");
+    }
     double load[3];
     h->load[0] = '\0';
     if (getloadavg(load, 3) == 3)
@@ -1106,8 +1126,7 @@ static void print_header(int argc, char **argv, const struct options *o, const c
     printf("build:    %s\n", h->build);
     printf("bound:    %s\n", h->bound);
     printf("          (the bench calls each variant directly, not through the binding)\n");
-    printf("nt:       the SIMD variants stream (non-temporal stores) from %s (ALTMEM_TUNABLES nt_threshold)\n",
-           h->nt);
+    printf("policy:   %s (`altmem info` names the rules)\n", h->nt);
     for (size_t i = 0; i < altmem_variant_count(); i++) {
         struct altmem_variant_info v;
         if (altmem_variant(i, &v) == 0 && !v.runnable && v.routine <= ALTMEM_MEMSET)

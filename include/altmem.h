@@ -117,6 +117,44 @@ ALTMEM_API void altmem_cpu(struct altmem_cpu_info *out);
    (docs/tunables.md).  After altmem_init() if it has not run yet. */
 ALTMEM_API size_t altmem_nt_threshold(void);
 
+/* ---- Policy: when the x86_64 variants change strategy ------------------- */
+
+/* Set once at start-up by a table of per-CPU rules (each a published rule or a
+   measurement, with its source), then ALTMEM_TUNABLES setting by setting
+   (docs/tunables.md).  Sizes in bytes; SIZE_MAX = never.  Index 0, 1, 2 of
+   the arrays: the 16-, 32- and 64-byte variants (erms, avx2_erms,
+   avx512_erms, and the copy_user/clear_user variants of the same names).
+   Other architectures have these values too, and no variant that reads them. */
+struct altmem_policy_info {
+    int wide_vectors;              /* 1: 512-bit variants may be bound by default  */
+    size_t nt_copy;                /* memcpy, memmove, copy_user: non-temporal from */
+    size_t nt_memset;              /* memset, clear_user: non-temporal from         */
+    size_t rep_movsb[3];           /* the _erms copies: rep movsb from              */
+    size_t rep_movsb_coaligned;    /* avx512_erms, (dst ^ src) % 64 == 0            */
+    size_t rep_stosb[3];           /* the _erms sets: rep stosb from                */
+    size_t movsb_short_distance;   /* no rep movsb at (dst - src) % 4096 in 1..this */
+    unsigned overridden;           /* ALTMEM_POLICY_* that ALTMEM_TUNABLES set      */
+};
+#define ALTMEM_POLICY_NT_COPY   1u
+#define ALTMEM_POLICY_NT_MEMSET 2u
+#define ALTMEM_POLICY_MOVSB     4u
+#define ALTMEM_POLICY_STOSB     8u
+#define ALTMEM_POLICY_SHORT     16u
+
+/* Fills *out (after altmem_init() if it has not run yet). */
+ALTMEM_API void altmem_policy(struct altmem_policy_info *out);
+
+struct altmem_rule_info {
+    const char *name;              /* "intel-avx512-no-vnni"                        */
+    const char *when;              /* which CPUs, and why, in words                 */
+    const char *changes;           /* what it sets                                  */
+    const char *source;            /* the published rule or the measurement         */
+    int applied;                   /* 1 if it matched this CPU                      */
+};
+/* Row i of the rule table, in the order applied (a later row overrides an
+   earlier one).  Returns 0, or -1 when i is past the end. */
+ALTMEM_API int altmem_policy_rule(unsigned i, struct altmem_rule_info *out);
+
 /* ---- Variants and bindings ---------------------------------------------- */
 
 enum altmem_routine {

@@ -7,6 +7,7 @@
 #define ALTMEM_INTERNAL_H
 
 #include "altmem.h"
+#include "policy.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -37,10 +38,18 @@ int altmem__variant_find(enum altmem_routine r, const char *name, size_t len);
 
 /* ---- CPU detection (src/cpu/) ------------------------------------------- */
 
+/* x86_64 identity, for the per-CPU rules (src/policy.c); zero elsewhere. */
+enum altmem__vendor { ALTMEM__VENDOR_UNKNOWN, ALTMEM__VENDOR_INTEL, ALTMEM__VENDOR_AMD, ALTMEM__VENDOR_OTHER };
+#define ALTMEM__ID_AVX_VNNI   (1u << 0) /* CPUID.(7,1):EAX[4], the VEX-encoded AVX-VNNI */
+#define ALTMEM__ID_HYPERVISOR (1u << 1) /* CPUID.1:ECX[31]                               */
+
 struct altmem__cpu {
     const char *arch;
     uint64_t features;
     size_t l1d_bytes, l2_bytes, l3_bytes;
+    int vendor;                           /* enum altmem__vendor                */
+    unsigned family, model, stepping;     /* x86 display family / model          */
+    uint32_t idflags;                     /* ALTMEM__ID_*                        */
     char notes[160];
 };
 
@@ -69,6 +78,14 @@ struct altmem__tunables {
     int no_patch;                         /* bind=pointer: leave sites alone    */
     int nt_set;                           /* nt_threshold=BYTES was given       */
     size_t nt_threshold;                  /* ... and its value                  */
+    int memset_nt_set;                    /* memset_nt_threshold=BYTES          */
+    size_t memset_nt_threshold;
+    int movsb_set;                        /* rep_movsb_threshold=BYTES          */
+    size_t movsb;
+    int stosb_set;                        /* rep_stosb_threshold=BYTES          */
+    size_t stosb;
+    int short_set;                        /* rep_movsb_short_distance=N (0..4095) */
+    size_t short_distance;
 };
 
 typedef void altmem__warn_fn(const char *line, size_t len, void *ctx);
@@ -78,6 +95,39 @@ typedef void altmem__warn_fn(const char *line, size_t len, void *ctx);
    applied.  Returns the number of warnings. */
 int altmem__tunables_parse(const char *value, struct altmem__tunables *out,
                            altmem__warn_fn *warn, void *ctx);
+
+/* ---- Policy (src/policy.c) ----------------------------------------------- */
+
+/* When the x86_64 variants switch strategy.  Widths index 0, 1, 2 = the 16-,
+   32- and 64-byte variants (erms, avx2_erms, avx512_erms and their copy_user /
+   clear_user namesakes).  (size_t)-1 = never. */
+struct altmem__policy {
+    int allow512;                 /* 512-bit variants may be bound by default   */
+    int no512_rule;               /* ... else the rule that said no, or -1      */
+    size_t nt_copy;               /* memcpy, memmove, copy_user: streaming from  */
+    size_t nt_set;                /* memset, clear_user: streaming from          */
+    size_t movsb[3];              /* rep movsb from, per width                   */
+    size_t movsb_coaligned;       /* ... 64-byte width, src, dst equally aligned */
+    size_t stosb[3];              /* rep stosb from, per width                   */
+    size_t short_distance;        /* no rep movsb at (dst - src) mod 4096 in 1..this */
+    uint32_t rules;               /* bit i: altmem__policy_rules[i] applied       */
+};
+
+struct altmem__policy_rule {
+    const char *name;             /* "intel-avx512-no-vnni"                          */
+    const char *when;             /* in words: which CPUs, and why                   */
+    const char *changes;          /* what it sets                                    */
+    const char *source;           /* a published rule, or a measurement in docs/perf/ */
+    int (*match)(const struct altmem__cpu *cpu);
+    void (*apply)(const struct altmem__cpu *cpu, struct altmem__policy *p);
+};
+extern const struct altmem__policy_rule altmem__policy_rules[];
+extern const size_t altmem__policy_rule_count;
+
+/* The rules' choice for this CPU: pure, no side effects (tests/test_select.c). */
+void altmem__policy_for(const struct altmem__cpu *cpu, struct altmem__policy *out);
+/* Sets the variables below (altmem__bind does, before binding any variant). */
+void altmem__policy_install(const struct altmem__policy *p);
 
 /* ---- Selection (src/select.c) ------------------------------------------- */
 
@@ -102,7 +152,9 @@ struct altmem__state {
     int secure;
     struct altmem__bound bound[ALTMEM_ROUTINE_COUNT];
     char patch_note[120];                 /* why sites were not patched, or ""  */
-    size_t nt_threshold;                  /* non-temporal stores from this size */
+    size_t nt_threshold;                  /* = policy.nt_copy                   */
+    struct altmem__policy policy;         /* the rules' choice, then ALTMEM_TUNABLES */
+    struct altmem__policy rules_policy;   /* the rules' choice alone            */
 };
 
 /* The whole decision, with no side effects: from detected CPU, the raw
@@ -114,8 +166,6 @@ void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int sec
 /* Size from which the SIMD variants use non-temporal stores, derived from the
    cache sizes when ALTMEM_TUNABLES does not set nt_threshold (src/select.c). */
 size_t altmem__nt_default(const struct altmem__cpu *cpu);
-/* The value the variants read (set by altmem__bind; src/arch/x86_64/variants/). */
-extern size_t altmem__nt_threshold __attribute__((visibility("hidden")));
 
 /* Installs a decision: points every routine's entry at its variant. */
 void altmem__bind(const struct altmem__state *st);

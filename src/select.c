@@ -187,6 +187,35 @@ static void warn_line(altmem__warn_fn *warn, void *ctx, struct altmem__text *t)
         warn(t->buf, t->len, ctx);
 }
 
+/* A variant the policy keeps out of the default walk: 512-bit registers where
+   the rules say they lower the clock. */
+static int ruled_out(const struct altmem__variant *v, const struct altmem__policy *p)
+{
+    return !p->allow512 && (v->requires & ALTMEM_FEAT_SIMD512);
+}
+
+/* The rule that cleared allow512. */
+static const char *rule_name_512(const struct altmem__policy *p)
+{
+    return p->no512_rule >= 0 ? altmem__policy_rules[p->no512_rule].name : "?";
+}
+
+/* Field by field (no struct copy: clang would call memcpy, freestanding). */
+static void policy_copy(struct altmem__policy *d, const struct altmem__policy *s)
+{
+    d->allow512 = s->allow512;
+    d->no512_rule = s->no512_rule;
+    d->nt_copy = s->nt_copy;
+    d->nt_set = s->nt_set;
+    for (int w = 0; w < 3; w++) {
+        d->movsb[w] = s->movsb[w];
+        d->stosb[w] = s->stosb[w];
+    }
+    d->movsb_coaligned = s->movsb_coaligned;
+    d->short_distance = s->short_distance;
+    d->rules = s->rules;
+}
+
 void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int secure,
                     struct altmem__state *out, altmem__warn_fn *warn, void *ctx)
 {
@@ -197,6 +226,11 @@ void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int sec
     out->cpu.l1d_bytes = cpu->l1d_bytes;
     out->cpu.l2_bytes = cpu->l2_bytes;
     out->cpu.l3_bytes = cpu->l3_bytes;
+    out->cpu.vendor = cpu->vendor;
+    out->cpu.family = cpu->family;
+    out->cpu.model = cpu->model;
+    out->cpu.stepping = cpu->stepping;
+    out->cpu.idflags = cpu->idflags;
     for (size_t i = 0; i < sizeof out->cpu.notes; i++)
         out->cpu.notes[i] = cpu->notes[i];
     out->secure = secure;
@@ -207,6 +241,8 @@ void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int sec
     out->tun.no_patch = 0;
     out->tun.nt_set = 0;
     out->tun.nt_threshold = 0;
+    out->tun.memset_nt_set = out->tun.movsb_set = out->tun.stosb_set = out->tun.short_set = 0;
+    out->tun.memset_nt_threshold = out->tun.movsb = out->tun.stosb = out->tun.short_distance = 0;
     out->patch_note[0] = '\0';
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++)
         out->tun.pin[r] = -1;
@@ -229,17 +265,33 @@ void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int sec
         out->tun.force &= ~bad;
     }
     out->active = (cpu->features & ~out->tun.mask) | out->tun.force;
-    out->nt_threshold = out->tun.nt_set ? out->tun.nt_threshold : altmem__nt_default(cpu);
+    /* The rules' policy for this CPU, then ALTMEM_TUNABLES setting by setting. */
+    altmem__policy_for(&out->cpu, &out->rules_policy);
+    struct altmem__policy *pol = &out->policy;
+    policy_copy(pol, &out->rules_policy);
+    if (out->tun.nt_set)
+        pol->nt_copy = pol->nt_set = out->tun.nt_threshold;
+    if (out->tun.memset_nt_set)
+        pol->nt_set = out->tun.memset_nt_threshold;
+    if (out->tun.movsb_set)
+        pol->movsb[0] = pol->movsb[1] = pol->movsb[2] = pol->movsb_coaligned = out->tun.movsb;
+    if (out->tun.stosb_set)
+        pol->stosb[0] = pol->stosb[1] = pol->stosb[2] = out->tun.stosb;
+    if (out->tun.short_set)
+        pol->short_distance = out->tun.short_distance;
+    out->nt_threshold = pol->nt_copy;
 
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
         struct altmem__bound *b = &out->bound[r];
         struct altmem__text why = {b->why, sizeof b->why, 0};
         b->why[0] = '\0';
 
-        /* First variant, in preference order, whose requirements hold. */
+        /* First variant, in preference order, whose requirements hold and
+           that the rules allow (a pin below may still choose any runnable one). */
         int best = -1;
         for (size_t i = 0; i < altmem__variant_total; i++) {
-            if ((int)altmem__variants[i].routine == r && runnable(&altmem__variants[i], out->active)) {
+            if ((int)altmem__variants[i].routine == r && runnable(&altmem__variants[i], out->active) &&
+                !ruled_out(&altmem__variants[i], pol)) {
                 best = (int)i;
                 break;
             }
@@ -263,9 +315,15 @@ void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int sec
                 continue;
             altmem__text_puts(&why, skipped++ ? ", " : "; skipped ");
             altmem__text_puts(&why, v->name);
-            altmem__text_puts(&why, " (lacks ");
-            altmem__text_features(&why, v->requires & ~out->active, "+");
-            altmem__text_puts(&why, ")");
+            if (runnable(v, out->active)) {
+                altmem__text_puts(&why, " (rule ");
+                altmem__text_puts(&why, rule_name_512(pol));
+                altmem__text_puts(&why, ")");
+            } else {
+                altmem__text_puts(&why, " (lacks ");
+                altmem__text_features(&why, v->requires & ~out->active, "+");
+                altmem__text_puts(&why, ")");
+            }
         }
         if (out->tun.mask & cpu->features) {
             altmem__text_puts(&why, "; masked by " ALTMEM_TUNABLES_ENV ": ");
@@ -329,8 +387,6 @@ size_t altmem__nt_default(const struct altmem__cpu *cpu)
     return t ? t : (size_t)16 << 20;
 }
 
-/* Until altmem_init(): never (the generic variants are bound then anyway). */
-size_t altmem__nt_threshold = (size_t)-1;
 
 static void ensure_init(void);
 
@@ -353,8 +409,8 @@ altmem_clear_user_fn *altmem__clear_user_impl = altmem_clear_user_generic;
 
 void altmem__bind(const struct altmem__state *st)
 {
-    /* Before the pointers: a variant bound below reads it. */
-    __atomic_store_n(&altmem__nt_threshold, st->nt_threshold, __ATOMIC_RELEASE);
+    /* Before the pointers: a variant bound below reads them. */
+    altmem__policy_install(&st->policy);
     __atomic_store_n(&altmem__memcpy_impl, altmem__variants[st->bound[ALTMEM_MEMCPY].variant].fn.memcpy,
                      __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__memmove_impl, altmem__variants[st->bound[ALTMEM_MEMMOVE].variant].fn.memmove,
@@ -408,6 +464,9 @@ void altmem_init(void)
         return;
     }
     struct altmem__cpu cpu;
+    cpu.vendor = ALTMEM__VENDOR_UNKNOWN;   /* the x86 identity; other architectures leave it */
+    cpu.family = cpu.model = cpu.stepping = 0;
+    cpu.idflags = 0;
     altmem__cpu_detect(&cpu);
     int found;
     int secure = altmem__os_getauxval(23 /* AT_SECURE */, &found) != 0;
@@ -455,6 +514,40 @@ void altmem_cpu(struct altmem_cpu_info *out)
     out->l3_bytes = st->cpu.l3_bytes;
     out->secure = st->secure;
     out->notes = st->cpu.notes;
+}
+
+void altmem_policy(struct altmem_policy_info *out)
+{
+    ensure_init();
+    const struct altmem__state *st = &altmem__global;
+    const struct altmem__policy *p = &st->policy;
+    out->wide_vectors = p->allow512;
+    out->nt_copy = p->nt_copy;
+    out->nt_memset = p->nt_set;
+    for (int w = 0; w < 3; w++) {
+        out->rep_movsb[w] = p->movsb[w];
+        out->rep_stosb[w] = p->stosb[w];
+    }
+    out->rep_movsb_coaligned = p->movsb_coaligned;
+    out->movsb_short_distance = p->short_distance;
+    out->overridden = (st->tun.nt_set ? ALTMEM_POLICY_NT_COPY | ALTMEM_POLICY_NT_MEMSET : 0) |
+                      (st->tun.memset_nt_set ? ALTMEM_POLICY_NT_MEMSET : 0) |
+                      (st->tun.movsb_set ? ALTMEM_POLICY_MOVSB : 0) | (st->tun.stosb_set ? ALTMEM_POLICY_STOSB : 0) |
+                      (st->tun.short_set ? ALTMEM_POLICY_SHORT : 0);
+}
+
+int altmem_policy_rule(unsigned i, struct altmem_rule_info *out)
+{
+    if (i >= altmem__policy_rule_count)
+        return -1;
+    ensure_init();
+    const struct altmem__policy_rule *r = &altmem__policy_rules[i];
+    out->name = r->name;
+    out->when = r->when;
+    out->changes = r->changes;
+    out->source = r->source;
+    out->applied = (int)(altmem__global.policy.rules >> i & 1);
+    return 0;
 }
 
 size_t altmem_variant_count(void)

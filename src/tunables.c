@@ -8,7 +8,12 @@
  *          verbose[=0|1]                         print each binding at start-up
  *          debug[=0|1]                           print every patch site rewritten
  *          bind=patch|pointer                    pointer: never rewrite code
- *          nt_threshold=BYTES[K|M|G]             non-temporal stores from this size
+ *          nt_threshold=BYTES[K|M|G]             non-temporal stores from this size (all routines)
+ *          memset_nt_threshold=BYTES             ... for memset and clear_user only
+ *          rep_movsb_threshold=BYTES             rep movsb from this size (the _erms copies)
+ *          rep_stosb_threshold=BYTES             rep stosb from this size (the _erms sets)
+ *          rep_movsb_short_distance=N            no rep movsb at (dst - src) mod 4096 in 1..N (0..4095)
+ *          (BYTES: a count up to 2^48 with an optional K, M or G suffix, or "never")
  *
  * Each bad part produces one warning naming it and is skipped; the rest applies.
  * No libc: this runs in the library constructor and in freestanding builds.
@@ -40,7 +45,7 @@ static void put_quoted(struct altmem__text *t, const char *s, size_t n)
 /* One warning: PREFIX what 'bad' rest (ignored) */
 static void warn3(struct parser *p, const char *what, const char *bad, size_t badlen, const char *rest)
 {
-    char line[256];
+    char line[512];
     struct altmem__text t = {line, sizeof line, 0};
     altmem__text_puts(&t, PREFIX);
     altmem__text_puts(&t, what);
@@ -121,9 +126,16 @@ static void parse_pin(struct parser *p, int routine, const char *key, size_t key
     }
 }
 
-/* nt_threshold=BYTES with an optional K, M or G (powers of 1024); at most 2^48. */
-static void parse_nt(struct parser *p, const char *v, size_t n)
+/* BYTES with an optional K, M or G (powers of 1024), at most 2^48, or "never"
+   ((size_t)-1); on success *out and *set are written, else one warning names
+   the setting and the value. */
+static void parse_bytes(struct parser *p, const char *key, const char *v, size_t n, size_t *out, int *set)
 {
+    if (altmem__eq_nocase(v, n, "never")) {
+        *out = (size_t)-1;
+        *set = 1;
+        return;
+    }
     size_t i = 0, x = 0;
     for (; i < n && v[i] >= '0' && v[i] <= '9' && x <= (UINT64_C(1) << 48); i++)
         x = x * 10 + (size_t)(v[i] - '0');
@@ -134,11 +146,29 @@ static void parse_nt(struct parser *p, const char *v, size_t n)
         i += shift != 99;
     }
     if (i == 0 || i != n || shift == 99 || x > (UINT64_C(1) << 48) >> shift) {
-        warn3(p, "nt_threshold takes a byte count up to 256T (suffix K, M or G), not ", v, n, "");
+        char what[96];
+        struct altmem__text w = {what, sizeof what, 0};
+        altmem__text_puts(&w, key);
+        altmem__text_puts(&w, " takes a byte count up to 256T (suffix K, M or G) or never, not ");
+        warn3(p, what, v, n, "");
         return;
     }
-    p->t->nt_threshold = x << shift;
-    p->t->nt_set = 1;
+    *out = x << shift;
+    *set = 1;
+}
+
+/* rep_movsb_short_distance=N, 0..4095 */
+static void parse_short(struct parser *p, const char *v, size_t n)
+{
+    size_t i = 0, x = 0;
+    for (; i < n && v[i] >= '0' && v[i] <= '9' && x < 4096; i++)
+        x = x * 10 + (size_t)(v[i] - '0');
+    if (i == 0 || i != n || x > 4095) {
+        warn3(p, "rep_movsb_short_distance takes 0..4095, not ", v, n, "");
+        return;
+    }
+    p->t->short_distance = x;
+    p->t->short_set = 1;
 }
 
 static void parse_item(struct parser *p, const char *s, size_t n)
@@ -177,8 +207,29 @@ static void parse_item(struct parser *p, const char *s, size_t n)
             warn3(p, "bind takes patch or pointer, not ", v, vn, "");
         return;
     }
-    if (altmem__eq_nocase(s, k, "nt_threshold")) {
-        parse_nt(p, v, vn);
+    static const struct {
+        const char *key;
+        size_t off_value, off_set;
+    } sizes[] = {
+        {"nt_threshold", __builtin_offsetof(struct altmem__tunables, nt_threshold),
+         __builtin_offsetof(struct altmem__tunables, nt_set)},
+        {"memset_nt_threshold", __builtin_offsetof(struct altmem__tunables, memset_nt_threshold),
+         __builtin_offsetof(struct altmem__tunables, memset_nt_set)},
+        {"rep_movsb_threshold", __builtin_offsetof(struct altmem__tunables, movsb),
+         __builtin_offsetof(struct altmem__tunables, movsb_set)},
+        {"rep_stosb_threshold", __builtin_offsetof(struct altmem__tunables, stosb),
+         __builtin_offsetof(struct altmem__tunables, stosb_set)},
+    };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        if (altmem__eq_nocase(s, k, sizes[i].key)) {
+            char *base = (char *)p->t;
+            parse_bytes(p, sizes[i].key, v, vn, (size_t *)(base + sizes[i].off_value),
+                        (int *)(base + sizes[i].off_set));
+            return;
+        }
+    }
+    if (altmem__eq_nocase(s, k, "rep_movsb_short_distance")) {
+        parse_short(p, v, vn);
         return;
     }
     if (altmem__eq_nocase(s, k, "all")) {
@@ -200,7 +251,8 @@ static void parse_item(struct parser *p, const char *s, size_t n)
     if (k == 0)
         warn3(p, "setting with no name: ", s, n, "");
     else
-        warn3(p, "unknown setting ", s, k, "; known: hwcaps memcpy memmove memset copy_user clear_user all verbose debug bind nt_threshold");
+        warn3(p, "unknown setting ", s, k, "; known: hwcaps memcpy memmove memset copy_user clear_user all verbose debug bind nt_threshold "
+              "memset_nt_threshold rep_movsb_threshold rep_stosb_threshold rep_movsb_short_distance");
 }
 
 int altmem__tunables_parse(const char *value, struct altmem__tunables *out,

@@ -44,6 +44,52 @@ static void print_size(const char *label, size_t bytes)
         printf("  %-5s %zu KiB\n", label, bytes >> 10);
 }
 
+/* "32 KiB", "1 MiB", "100 B", "never" */
+static const char *size_words(size_t n, char *buf, size_t len)
+{
+    if (n == (size_t)-1)
+        snprintf(buf, len, "never");
+    else if (n >= (1u << 20) && n % (1u << 20) == 0)
+        snprintf(buf, len, "%zu MiB", n >> 20);
+    else if (n >= 1024 && n % 1024 == 0)
+        snprintf(buf, len, "%zu KiB", n >> 10);
+    else
+        snprintf(buf, len, "%zu B", n);
+    return buf;
+}
+
+/* The policy (what the x86_64 variants read) and the rules behind it. */
+static void print_policy(void)
+{
+    struct altmem_policy_info p;
+    altmem_policy(&p);
+    char a[32], b[32], c[32], d[32];
+    const char *tun = " (ALTMEM_TUNABLES)";
+    printf("policy (when the variants change strategy; per-CPU rules below, ALTMEM_TUNABLES overrides):\n");
+    printf("  512-bit variants    %s\n", p.wide_vectors ? "may be bound" : "not bound by default (a pin still can)");
+    printf("  rep movsb from      %s / %s / %s (16/32/64-byte variants), %s co-aligned%s  [rep_movsb_threshold]\n",
+           size_words(p.rep_movsb[0], a, sizeof a), size_words(p.rep_movsb[1], b, sizeof b),
+           size_words(p.rep_movsb[2], c, sizeof c), size_words(p.rep_movsb_coaligned, d, sizeof d),
+           p.overridden & ALTMEM_POLICY_MOVSB ? tun : "");
+    printf("  rep stosb from      %s / %s / %s%s  [rep_stosb_threshold]\n", size_words(p.rep_stosb[0], a, sizeof a),
+           size_words(p.rep_stosb[1], b, sizeof b), size_words(p.rep_stosb[2], c, sizeof c),
+           p.overridden & ALTMEM_POLICY_STOSB ? tun : "");
+    printf("  non-temporal from   %s for copies%s  [nt_threshold], %s for memset%s  [memset_nt_threshold]\n",
+           size_words(p.nt_copy, a, sizeof a), p.overridden & ALTMEM_POLICY_NT_COPY ? tun : "",
+           size_words(p.nt_memset, b, sizeof b), p.overridden & ALTMEM_POLICY_NT_MEMSET ? tun : "");
+    if (p.movsb_short_distance)
+        printf("  no rep movsb at     (dst - src) mod 4096 in 1..%zu%s  [rep_movsb_short_distance]\n",
+               p.movsb_short_distance, p.overridden & ALTMEM_POLICY_SHORT ? tun : "");
+    else
+        printf("  no rep movsb at     (no short-distance rule)%s  [rep_movsb_short_distance]\n",
+               p.overridden & ALTMEM_POLICY_SHORT ? tun : "");
+    printf("rules applied (in order; a later one overrides):\n");
+    struct altmem_rule_info r;
+    for (unsigned i = 0; altmem_policy_rule(i, &r) == 0; i++)
+        if (r.applied)
+            printf("  %-21s %s: %s\n  %-21s source: %s\n", r.name, r.when, r.changes, "", r.source);
+}
+
 static const char *reason_word(enum altmem_bind_reason r)
 {
     switch (r) {
@@ -78,15 +124,7 @@ static int cmd_info(void)
     print_size("L1d", cpu.l1d_bytes);
     print_size("L2", cpu.l2_bytes);
     print_size("L3", cpu.l3_bytes);
-    size_t nt = altmem_nt_threshold();
-    printf("non-temporal stores from ");
-    if (nt >= (1u << 20) && nt % (1u << 20) == 0)
-        printf("%zu MiB", nt >> 20);
-    else if (nt >= 1024 && nt % 1024 == 0)
-        printf("%zu KiB", nt >> 10);
-    else
-        printf("%zu B", nt);
-    printf(" (SIMD variants; ALTMEM_TUNABLES nt_threshold=BYTES)\n");
+    print_policy();
 
     printf("\n%-10s %-11s %-11s %-15s %s\n", "routine", "bound to", "reason", "bound by", "why");
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {

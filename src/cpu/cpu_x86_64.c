@@ -50,14 +50,22 @@ void altmem__cpu_detect(struct altmem__cpu *out)
     vendor[12] = '\0';
 
     unsigned family = 0, model = 0;
+    out->vendor = altmem__eq_nocase(vendor, 12, "GenuineIntel")   ? ALTMEM__VENDOR_INTEL
+                  : altmem__eq_nocase(vendor, 12, "AuthenticAMD") ? ALTMEM__VENDOR_AMD
+                                                                  : ALTMEM__VENDOR_OTHER;
+    out->idflags = 0;
+    out->stepping = 0;
     if (max >= 1) {
         __cpuid(1, a, b, c, d);
         family = (a >> 8) & 0xf;
         model = (a >> 4) & 0xf;
+        out->stepping = a & 0xf;
         if (family == 0xf)
             family += (a >> 20) & 0xff;
         if (family >= 6)
             model |= ((a >> 16) & 0xf) << 4;
+        if (c & (1u << 31))
+            out->idflags |= ALTMEM__ID_HYPERVISOR;
         if (d & (1u << 26))
             out->features |= ALTMEM_FEAT_SIMD128;           /* SSE2 */
         int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
@@ -77,6 +85,12 @@ void altmem__cpu_detect(struct altmem__cpu *out)
                 out->features |= ALTMEM_FEAT_ERMS;
             if (d & (1u << 4))
                 out->features |= ALTMEM_FEAT_FSRM;
+            if (a >= 1) {       /* a: leaf 7's highest subleaf */
+                unsigned a1, b1, c1, d1;
+                __cpuid_count(7, 1, a1, b1, c1, d1);
+                if (ymm_ok && (a1 & (1u << 4)))
+                    out->idflags |= ALTMEM__ID_AVX_VNNI;
+            }
         }
     }
 
@@ -95,6 +109,8 @@ void altmem__cpu_detect(struct altmem__cpu *out)
         out->l3_bytes = (size_t)(d >> 18) << 19;
     }
 
+    out->family = family;
+    out->model = model;
     struct altmem__text t = {out->notes, sizeof out->notes, 0};
     altmem__text_puts(&t, vendor);
     altmem__text_puts(&t, " family ");

@@ -13,9 +13,10 @@
  *     [W, 2W] W + W: inline, no call; (2W, 4W] and (4W, 8W] two and four vectors
  *     from each end, out of line; above, an unaligned first 64 bytes, a 64-aligned
  *     loop of 4 vectors, the last 4 vectors unaligned.  With erms, rep movsb
- *     (rep stosb) from UA_COPY_ERMS_MIN (UA_CLEAR_ERMS_MIN) to the non-temporal
- *     threshold, as the memcpy / memset variant of the same name (not at (dst -
- *     src) mod 4096 in 1..63); from the threshold, non-temporal stores.
+ *     (rep stosb) from the policy's start for this width (src/policy.c) to the
+ *     non-temporal threshold, as the memcpy / memset variant of the same name
+ *     (not at the policy's short (dst - src) mod 4096 distances); from the
+ *     threshold, non-temporal stores.
  *   - Every size class loads all its bytes before its first store (src and dst
  *     do not overlap); stores go in ascending address order: each store begins at
  *     or below the end of the stored prefix, so at every fault label the variant
@@ -38,7 +39,7 @@
 #include "extable.h"
 #include "uaccess_variants.h"
 
-extern size_t altmem__nt_threshold __attribute__((visibility("hidden")));
+#include "../policy.h"
 
 #define INL static inline __attribute__((always_inline))
 #define NOINL static __attribute__((noinline))
@@ -57,11 +58,11 @@ typedef __m512i uvec;
 #else
 #define VZU() ((void)0)
 #endif
-/* memcpy_avx512_erms: rep movsb from 32 KiB (since 44990ef from 16 KiB when src
-   and dst are equally aligned mod 64); here the loop measured as fast as
-   memcpy at 16 KiB aligned (docs/uaccess.md), so 32 KiB throughout. */
-#define UA_COPY_ERMS_MIN 32768
-#define UA_CLEAR_ERMS_MIN 4096  /* memset_avx512_erms: rep stosb from 4 KiB  */
+/* The policy's starts for the 64-byte width (src/policy.c), as memcpy_avx512_erms
+   and memset_avx512_erms; not memcpy's co-aligned start: here the loop measured
+   as fast as memcpy at 16 KiB aligned (docs/uaccess.md). */
+#define UA_COPY_ERMS_MIN altmem__rep_movsb_start[2]
+#define UA_CLEAR_ERMS_MIN altmem__rep_stosb_start[2]
 #elif UA_W == 32
 #ifndef __AVX2__
 #error "UA_W 32 needs -mavx2"
@@ -72,16 +73,17 @@ typedef __m256i uvec;
 #define STVNT(p, v, L) UA_VST32NT(p, v, L)
 #define VZERO() _mm256_setzero_si256()
 #define VZU() _mm256_zeroupper()
-#define UA_COPY_ERMS_MIN 4096   /* memcpy_avx2_erms: rep movsb from 4 KiB */
-#define UA_CLEAR_ERMS_MIN 4096  /* memset_avx2_erms: rep stosb from 4 KiB */
+#define UA_COPY_ERMS_MIN altmem__rep_movsb_start[1]  /* as memcpy_avx2_erms */
+#define UA_CLEAR_ERMS_MIN altmem__rep_stosb_start[1] /* as memset_avx2_erms */
 #else
 #error "define UA_W (32 or 64) before including ua_x86_vec.h"
 #endif
 #define W ((size_t)UA_W)
 #define HEAD ((size_t)64)       /* the loops' unaligned head: one line */
 
-/* (dst - src) mod 4096 in [1, 63]: rep movsb is slow there on Zen 3 (x86_vec.h). */
-INL int ua_short_distance(uintptr_t d, uintptr_t s) { return ((d - s) & 4095) - 1 < 63; }
+/* (dst - src) mod 4096 in [1, the policy's distance]: rep movsb is slow there on
+   Zen 3 (x86_vec.h). */
+INL int ua_short_distance(uintptr_t d, uintptr_t s) { return ((d - s) & 4095) - 1 < altmem__movsb_short_distance; }
 
 INL size_t cfix(uintptr_t d, uintptr_t s, size_t n, size_t done)
 {
@@ -459,7 +461,7 @@ INL size_t cl_large_body(uintptr_t d, size_t n, int erms, const int nt)
 {
     size_t i, k = 0;
     const uvec z = VZERO();
-    if (!nt && n >= altmem__nt_threshold)
+    if (!nt && n >= altmem__memset_nt_threshold)
         return cl_nt(d, n);
     if (!nt && erms && n >= UA_CLEAR_ERMS_MIN)
         return cl_rep(d, n);

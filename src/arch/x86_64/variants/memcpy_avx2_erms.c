@@ -7,12 +7,12 @@
  *   - rep movsb from 4 KiB: on the machine of docs/performance.md it ran
  *     0.65-0.72x glibc at 2 KiB against 0.77-0.83x for the AVX2 loop, even at
  *     3 KiB, and ahead from 4 KiB (1.04 against 0.93; 8 KiB 1.01 against 0.81).
- *     Not where (dst - src) mod 4096 is 1..63, slow on Zen 3 (DESIGN.md).
+ *     Not where (dst - src) mod 4096 is 1..63, slow on AMD Zen 3 (glibc BZ 30994; src/policy.c).
  */
 #define VEC_BITS 256
 #include "x86_vec.h"
 
-#define ERMS_MIN 4096                    /* below: the vector loop wins        */
+#define ERMS_MIN altmem__rep_movsb_start[1] /* below: the vector loop wins (src/policy.c) */
 
 /* The sizes that loop: kept out of line, so that the small classes above need
    no registers saved or copied on entry. */

@@ -33,8 +33,8 @@
 #define VEC_BITS 512
 #include "x86_vec.h"
 
-#define ERMS_MIN 32768                   /* below: the vector loop wins ...    */
-#define ERMS_MIN_COALIGNED 16384         /* ... or, src and dst equally aligned, below this */
+#define ERMS_MIN altmem__rep_movsb_start[2] /* below: the vector loop wins ... (src/policy.c) */
+#define ERMS_MIN_COALIGNED altmem__rep_movsb_start_coaligned /* ... or, src and dst equally aligned, below this */
 
 /* (The fast paths test n < ERMS_MIN_COALIGNED first, which decides most calls
    without looking at the alignment.) */

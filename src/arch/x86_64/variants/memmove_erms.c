@@ -6,14 +6,14 @@
  *   - As memmove_sse2 (SSE2, the x86_64 baseline: no compiler flag).
  *   - rep movsb from 2 KiB: there it ran 0.64-0.73x glibc against 0.50-0.62x
  *     for the SSE2 loop (docs/performance.md).  Not where (dst - src) mod 4096
- *     is 1..63, slow on Zen 3 (DESIGN.md).
+ *     is 1..63, slow on AMD Zen 3 (glibc BZ 30994; src/policy.c).
  */
 #include <stdint.h>
 
 #define VEC_BITS 128
 #include "x86_vec.h"
 
-#define ERMS_MIN 2048                    /* below: the vector loop wins        */
+#define ERMS_MIN altmem__rep_movsb_start[0] /* below: the vector loop wins (src/policy.c) */
 
 /* The sizes that loop: kept out of line, so that the small classes above need
    no registers saved or copied on entry. */

@@ -17,7 +17,7 @@ static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
 {
     unsigned char *d = dst;
     __m128i x = set_c(c);
-    if (n < altmem__nt_threshold)
+    if (n < altmem__memset_nt_threshold)
         vset_loop(d, vspread(x), n);     /* (256, nt): 128 B loop, dst 32-aligned */
     else
         vset_nt(d, vspread(x), n);       /* [nt, ...): streaming stores        */

@@ -12,7 +12,7 @@
 #define VEC_BITS 256
 #include "x86_vec.h"
 
-#define ERMS_MIN 4096                    /* below: the vector loop wins        */
+#define ERMS_MIN altmem__rep_stosb_start[1] /* below: the vector loop wins (src/policy.c) */
 
 /* The sizes that loop: kept out of line, so that the small classes above need
    no registers saved or copied on entry. */
@@ -20,9 +20,9 @@ static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
 {
     unsigned char *d = dst;
     __m128i x = set_c(c);
-    if (likely(n < ERMS_MIN) && n < altmem__nt_threshold)  /* nt_threshold=0: every loop streams */
+    if (likely(n < ERMS_MIN) && n < altmem__memset_nt_threshold)  /* nt_threshold=0: every loop streams */
         vset_loop(d, vspread(x), n);     /* (256, ERMS_MIN): 128 B loop        */
-    else if (n < altmem__nt_threshold)
+    else if (n < altmem__memset_nt_threshold)
         rep_stosb(d, c, n);             /* [ERMS_MIN, nt): rep stosb          */
     else
         vset_nt(d, vspread(x), n);       /* [nt, ...): streaming stores        */

@@ -5,10 +5,7 @@
 
 #include <stddef.h>
 
-/* Copies and sets of at least this many bytes use non-temporal stores (when
-   source and destination do not overlap).  Set once by altmem_init() from the
-   cache sizes or ALTMEM_TUNABLES nt_threshold=BYTES (src/select.c). */
-extern size_t altmem__nt_threshold __attribute__((visibility("hidden")));
+#include "../../../policy.h" /* the thresholds these variants read */
 
 void *altmem_memcpy_avx512_erms(void *__restrict dst, const void *__restrict src, size_t n);
 void *altmem_memcpy_avx512(void *__restrict dst, const void *__restrict src, size_t n);

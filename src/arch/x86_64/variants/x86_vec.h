@@ -341,12 +341,12 @@ INL void vcopy_bwd_nt(unsigned char *d, const unsigned char *s, size_t n)
 /* ---- String instructions (ERMS) ---------------------------------------------- */
 
 /* (dst - src) mod 4096 in [1, 63]: where rep movsb falls to 1.5-2.7 GB/s on
-   Zen 3 (DESIGN.md; 21-42 GB/s at other distances).  The ERMS variants keep
+   AMD Zen 3 (21-42 GB/s at other distances; glibc BZ 30994).  The ERMS variants keep
    their vector loop there; on the machine of docs/performance.md the two run at
    the same speed at these distances, so the guard costs nothing measurable. */
 INL int movsb_short_distance(const unsigned char *d, const unsigned char *s)
 {
-    return (((uintptr_t)d - (uintptr_t)s) & 4095) - 1 < 63;
+    return (((uintptr_t)d - (uintptr_t)s) & 4095) - 1 < altmem__movsb_short_distance;
 }
 
 INL void rep_movsb(unsigned char *d, const unsigned char *s, size_t n)

@@ -1,0 +1,147 @@
+/*
+ * Policy: *when* the variants switch strategy, as data set once at start-up.
+ *
+ * A variant is a vector width and its size-class code; the sizes at which it
+ * turns to rep movsb / rep stosb, to non-temporal stores, whether it avoids
+ * rep movsb at short (dst - src) distances, and whether 512-bit variants may
+ * be bound at all are decided here, by one table of per-CPU rules.  Each rule
+ * is a pure function of the CPU's identity (vendor, family, model, feature
+ * bits, cache sizes) with its source: a published rule (glibc's
+ * sysdeps/x86/cpu-features.c and dl-cacheinfo.h) or a measurement recorded in
+ * docs/perf/ with its command.  Later rows override earlier ones.  The values
+ * land in the variables below, which the x86_64 variants read above their
+ * small size classes; ALTMEM_TUNABLES overrides each (src/tunables.c,
+ * docs/tunables.md).  No libc: this runs in the library constructor and in
+ * freestanding builds.
+ */
+#include "internal.h"
+
+#define K ((size_t)1 << 10)
+#define M ((size_t)1 << 20)
+#define NEVER ((size_t)-1)
+
+/* ---- The variables the variants read ------------------------------------ */
+
+/* Until altmem_init(): never (the generic variants are bound then anyway),
+   and the rules' defaults for the rest, so a variant called early is right. */
+size_t altmem__nt_threshold = NEVER;
+size_t altmem__memset_nt_threshold = NEVER;
+size_t altmem__rep_movsb_start[3] = {2 * K, 4 * K, 32 * K};
+size_t altmem__rep_movsb_start_coaligned = 16 * K;
+size_t altmem__rep_stosb_start[3] = {2 * K, 4 * K, 4 * K};
+size_t altmem__movsb_short_distance = 63;
+
+void altmem__policy_install(const struct altmem__policy *p)
+{
+    __atomic_store_n(&altmem__nt_threshold, p->nt_copy, __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__memset_nt_threshold, p->nt_set, __ATOMIC_RELEASE);
+    for (int w = 0; w < 3; w++) {
+        __atomic_store_n(&altmem__rep_movsb_start[w], p->movsb[w], __ATOMIC_RELEASE);
+        __atomic_store_n(&altmem__rep_stosb_start[w], p->stosb[w], __ATOMIC_RELEASE);
+    }
+    __atomic_store_n(&altmem__rep_movsb_start_coaligned, p->movsb_coaligned, __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__movsb_short_distance, p->short_distance, __ATOMIC_RELEASE);
+}
+
+/* ---- The rules ------------------------------------------------------------ */
+
+static int is_amd(const struct altmem__cpu *c) { return c->vendor == ALTMEM__VENDOR_AMD; }
+
+/* Every CPU: the values measured on the machine of docs/performance.md. */
+static int m_always(const struct altmem__cpu *c) { (void)c; return 1; }
+static void a_defaults(const struct altmem__cpu *c, struct altmem__policy *p)
+{
+    p->allow512 = 1;
+    p->nt_copy = p->nt_set = altmem__nt_default(c);
+    p->movsb[0] = 2 * K;
+    p->movsb[1] = 4 * K;
+    p->movsb[2] = 32 * K;
+    p->movsb_coaligned = 16 * K;
+    p->stosb[0] = 2 * K;
+    p->stosb[1] = p->stosb[2] = 4 * K;
+    p->short_distance = 63;
+}
+
+/* Intel with AVX-512 but without AVX-VNNI (Skylake-SP .. Ice Lake-SP): the
+   core clock drops while 512-bit loads and stores run, and for ~0.7 ms after
+   the last one; glibc then prefers its 256-bit variants. */
+static int m_intel_no_vnni(const struct altmem__cpu *c)
+{
+    return c->vendor == ALTMEM__VENDOR_INTEL && (c->features & ALTMEM_FEAT_SIMD512) &&
+           !(c->idflags & ALTMEM__ID_AVX_VNNI);
+}
+static void a_no512(const struct altmem__cpu *c, struct altmem__policy *p)
+{
+    (void)c;
+    p->allow512 = 0;
+}
+
+/* AMD Zen (family 0x17 and later): non-temporal from 3/4 of the L3, glibc's
+   value there (shared / 4, floored at 3/4 of the per-thread share, which is
+   the whole L3 on AMD). */
+static int m_amd_zen(const struct altmem__cpu *c) { return is_amd(c) && c->family >= 0x17; }
+static void a_amd_nt(const struct altmem__cpu *c, struct altmem__policy *p)
+{
+    if (c->l3_bytes)
+        p->nt_copy = p->nt_set = c->l3_bytes / 4 * 3;
+}
+
+/* AMD Zen: rep stosb never (glibc: "the vectorized loop is slightly better
+   than ERMS" on Zen 3+), rep movsb never (glibc 2.40+, BZ 30994: slow at some
+   alignments, and in many cases slower than the vector loop). */
+static void a_amd_no_string(const struct altmem__cpu *c, struct altmem__policy *p)
+{
+    (void)c;
+    p->stosb[0] = p->stosb[1] = p->stosb[2] = NEVER;
+    p->movsb[0] = p->movsb[1] = p->movsb[2] = p->movsb_coaligned = NEVER;
+}
+
+/* AMD family 0x1A (Zen 5), measured on model 2 in a KVM guest
+   (docs/perf/amd-family26-model2.md): rep movsb from 32 KiB beats the vector
+   loop 1.8-2.5x at 32-256 KiB and 1.37x at 256 MiB, the loop wins below (also
+   co-aligned); rep stosb loses to the loop 1.5x below 256 KiB and wins from
+   1 MiB (1.09-1.36x); streaming copies never win up to 256 MiB (19.5 vs 29.4
+   GB/s), a streaming memset only ties from the L3 size and loses 3x below. */
+static int m_amd_zen5(const struct altmem__cpu *c) { return is_amd(c) && c->family == 0x1a; }
+static void a_amd_zen5(const struct altmem__cpu *c, struct altmem__policy *p)
+{
+    p->movsb[0] = p->movsb[1] = p->movsb[2] = p->movsb_coaligned = 32 * K;
+    size_t l2 = c->l2_bytes ? c->l2_bytes : 1 * M;
+    p->stosb[0] = p->stosb[1] = p->stosb[2] = l2;
+    p->nt_copy = NEVER;
+    p->nt_set = c->l3_bytes ? c->l3_bytes : 32 * M;
+}
+
+const struct altmem__policy_rule altmem__policy_rules[] = {
+    {"defaults", "every CPU", "rep movsb from 2/4/32 KiB (16/32/64-byte variants; 16 KiB co-aligned), rep stosb from 2/4/4 KiB, "
+     "non-temporal from LLC/4 (at most 16 x L2), no rep movsb at (dst - src) mod 4096 in 1..63",
+     "measured on Intel family 6 model 167 (docs/performance.md); the short distances on AMD Zen 3 (BZ 30994)",
+     m_always, a_defaults},
+    {"intel-avx512-no-vnni", "Intel with AVX-512 but without AVX-VNNI: 512-bit vectors lower the clock",
+     "no 512-bit variant bound by default", "glibc sysdeps/x86/cpu-features.c (Prefer_No_AVX512)",
+     m_intel_no_vnni, a_no512},
+    {"amd-zen-nt", "AMD family 0x17 and later (Zen)", "non-temporal from 3/4 of the L3",
+     "glibc sysdeps/x86/dl-cacheinfo.h (shared / 4, at least 3/4 of the per-thread share)", m_amd_zen, a_amd_nt},
+    {"amd-zen-no-string", "AMD family 0x17 and later (Zen): rep movsb/stosb slower than the vector loop",
+     "no rep movsb, no rep stosb", "glibc sysdeps/x86/dl-cacheinfo.h (BZ 30994; rep_stosb_threshold SIZE_MAX on AMD)",
+     m_amd_zen, a_amd_no_string},
+    {"amd-zen5", "AMD family 0x1A (Zen 5)",
+     "rep movsb from 32 KiB, rep stosb from the L2 size, no streaming copies, streaming memset from the L3 size",
+     "measured, AMD family 26 model 2 (KVM): docs/perf/amd-family26-model2.md", m_amd_zen5, a_amd_zen5},
+};
+const size_t altmem__policy_rule_count = sizeof altmem__policy_rules / sizeof altmem__policy_rules[0];
+
+void altmem__policy_for(const struct altmem__cpu *cpu, struct altmem__policy *out)
+{
+    out->rules = 0;
+    out->no512_rule = -1;
+    for (size_t i = 0; i < altmem__policy_rule_count; i++) {
+        if (altmem__policy_rules[i].match(cpu)) {
+            int was = i ? out->allow512 : 1;
+            altmem__policy_rules[i].apply(cpu, out);
+            out->rules |= (uint32_t)1 << i;
+            if (was && !out->allow512)
+                out->no512_rule = (int)i;
+        }
+    }
+}
