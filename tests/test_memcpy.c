@@ -13,6 +13,7 @@ static const struct tl_part parts[] = {
     {"sweep", tl_part_copy_sweep}, /* n 0..1024 x src offset 0..63 x dst 0..63 */
     {"large", tl_part_copy_large}, /* 2 KiB .. 64 MiB                          */
     {"nt", tl_part_copy_nt},       /* sizes around lowered non-temporal thresholds */
+    {"string", tl_part_copy_string}, /* sizes around rep movsb starts (ALTMEM_TUNABLES) */
 };
 
 int main(int argc, char **argv)

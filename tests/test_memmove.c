@@ -97,6 +97,31 @@ static void part_nt(struct tl_ctx *c)
     tl_nt_set((size_t)-1);
 }
 
+/* Around rep movsb starts (set through ALTMEM_TUNABLES): disjoint, then
+   overlapping both ways, where rep movsb must not run forward over source
+   bytes not yet read. */
+static void part_string(struct tl_ctx *c)
+{
+    tl_part_copy_string(c);
+    struct tl_buf *ob = &tl_env.ovl;
+    unsigned char *s = ob->mem + tl_env.page + 3;
+    for (size_t ti = 0; ti < tl_string_threshold_count && !c->stop; ti++)
+        for (size_t sd = 0; sd < 4096 && !c->stop; sd += 4095) {
+            tl_string_set(tl_string_thresholds[ti], sd);
+            size_t sizes[16];
+            size_t count = tl_nt_sizes(tl_string_thresholds[ti], sizes, 16);
+            for (size_t i = 0; i < count; i++) {
+                size_t n = sizes[i];
+                const size_t dists[] = {1, 63, 64, 4095, 4096, 4097, 8191, n / 2, n - 1};
+                for (size_t d = 0; d < sizeof dists / sizeof dists[0]; d++) {
+                    tl_copy(c, ob, s + dists[d], s, n);
+                    tl_copy(c, ob, s, s + dists[d], n);
+                }
+            }
+        }
+    tl_policy_set(NULL);
+}
+
 static const struct tl_part parts[] = {
     {"zero", tl_part_copy_zero},   /* n == 0 with NULL and guard-page pointers */
     {"same", tl_part_copy_same},   /* dst == src                               */
@@ -107,6 +132,7 @@ static const struct tl_part parts[] = {
     {"overlap-guard", part_overlap_guard}, /* the same, flush against guard pages */
     {"far", part_far},             /* page-sized distances, 64 KiB and 1 MiB   */
     {"nt", part_nt},               /* around lowered non-temporal thresholds   */
+    {"string", part_string},       /* around rep movsb starts, overlaps too    */
 };
 
 /* ---- Broken memmoves: right for disjoint regions, wrong direction somewhere ---- */

@@ -121,6 +121,25 @@ static void part_nt(struct tl_ctx *c)
     tl_nt_set((size_t)-1);
 }
 
+/* Around rep stosb starts (set through ALTMEM_TUNABLES), never streaming. */
+static void part_string(struct tl_ctx *c)
+{
+    static const size_t offs[] = {0, 1, 3, 17, 32, 63};
+    struct tl_buf *db = &tl_env.dst;
+    for (size_t ti = 0; ti < tl_string_threshold_count && !c->stop; ti++) {
+        tl_string_set(tl_string_thresholds[ti], 0);
+        size_t sizes[16];
+        size_t count = tl_nt_sizes(tl_string_thresholds[ti], sizes, 16);
+        for (size_t i = 0; i < count; i++) {
+            size_t n = sizes[i];
+            for (size_t o = 0; o < sizeof offs / sizeof offs[0]; o++)
+                tl_set(c, db, db->mem + tl_env.page + offs[o], fill_for(n, o), n);
+            tl_set(c, db, tl_buf_end(db, n), fill_for(n, 64), n);
+        }
+    }
+    tl_policy_set(NULL);
+}
+
 static const struct tl_part parts[] = {
     {"zero", part_zero},     /* n == 0 with NULL and guard-page pointers  */
     {"guard", part_guard},   /* windows flush against PROT_NONE pages     */
@@ -129,6 +148,7 @@ static const struct tl_part parts[] = {
     {"wide", part_wide},     /* c outside 0..255: only the low byte counts */
     {"large", part_large},   /* 2 KiB .. 64 MiB                           */
     {"nt", part_nt},         /* around lowered non-temporal thresholds    */
+    {"string", part_string}, /* around rep stosb starts                   */
 };
 
 /* ---- Broken memsets: each right but for one bug ---- */

@@ -617,6 +617,161 @@ static void x86_rows(void)
 #endif
 }
 
+/* ---- Per-CPU rules (src/policy.c): every row, on CPUs no session can run --- */
+
+#define KB ((size_t)1 << 10)
+#define MB ((size_t)1 << 20)
+#define NEVER ((size_t)-1)
+
+struct rule_case {
+    const char *what;
+    int vendor;
+    unsigned family, model;
+    uint32_t idflags;
+    uint64_t features;
+    size_t l2, l3;
+    /* expected */
+    const char *memcpy_variant;
+    size_t nt_copy, nt_set, movsb2, movsb_coal, stosb2, short_distance;
+    const char *rules;            /* the applied rules' names, space-separated */
+};
+
+static void policy_rules(void)
+{
+    const uint64_t x86 = UAL | ALTMEM_FEAT_SIMD128 | ALTMEM_FEAT_SIMD256 | ALTMEM_FEAT_ERMS | ALTMEM_FEAT_FSRM;
+    const uint64_t x512 = x86 | ALTMEM_FEAT_SIMD512;
+    const int I = ALTMEM__VENDOR_INTEL, A = ALTMEM__VENDOR_AMD, X = ALTMEM__VENDOR_OTHER;
+    static const char *const dflt = "defaults";
+    const struct rule_case cases[] = {
+        /* Skylake-SP, Cascade Lake: AVX-512, no AVX-VNNI (glibc Prefer_No_AVX512) */
+        {"Skylake-SP 6/0x55", I, 6, 0x55, 0, x512, 1 * MB, 32 * MB, "avx2_erms", 8 * MB, 8 * MB, 32 * KB, 16 * KB,
+         4 * KB, 63, "defaults intel-avx512-no-vnni"},
+        /* Ice Lake-SP (the model 106 machine of issue 11) */
+        {"Ice Lake-SP 6/0x6a", I, 6, 0x6a, 0, x512, 2 * MB, 48 * MB, "avx2_erms", 12 * MB, 12 * MB, 32 * KB, 16 * KB,
+         4 * KB, 63, "defaults intel-avx512-no-vnni"},
+        /* Sapphire Rapids: AVX-VNNI, 512-bit allowed */
+        {"Sapphire Rapids 6/0x8f", I, 6, 0x8f, ALTMEM__ID_AVX_VNNI, x512, 2 * MB, 105 * MB, "avx512_erms", 26880 * KB,
+         26880 * KB, 32 * KB, 16 * KB, 4 * KB, 63, "defaults"},
+        /* the family 6 model 167 guest of docs/performance.md (480 MiB L3 reported) */
+        {"Intel 6/167 KVM", I, 6, 167, ALTMEM__ID_AVX_VNNI | ALTMEM__ID_HYPERVISOR, x512, 2 * MB, 480 * MB,
+         "avx512_erms", 32 * MB, 32 * MB, 32 * KB, 16 * KB, 4 * KB, 63, "defaults"},
+        /* an Intel without AVX-512: the rule does not apply */
+        {"Intel Alder Lake 6/0x97", I, 6, 0x97, ALTMEM__ID_AVX_VNNI, x86, 1280 * KB, 30 * MB, "avx2_erms",
+         7680 * KB, 7680 * KB, 32 * KB, 16 * KB, 4 * KB, 63, "defaults"},
+        /* Zen 2, Zen 3 (AVX2): glibc's AMD rules */
+        {"Zen 2 0x17/0x31", A, 0x17, 0x31, 0, x86 & ~ALTMEM_FEAT_FSRM, 512 * KB, 16 * MB, "avx2_erms", 12 * MB,
+         12 * MB, NEVER, NEVER, NEVER, 63, "defaults amd-zen-nt amd-zen-no-string"},
+        {"Zen 3 0x19/0x01", A, 0x19, 0x01, 0, x86, 512 * KB, 32 * MB, "avx2_erms", 24 * MB, 24 * MB, NEVER, NEVER,
+         NEVER, 63, "defaults amd-zen-nt amd-zen-no-string"},
+        /* Zen 4: AVX-512, allowed on AMD */
+        {"Zen 4 0x19/0x11", A, 0x19, 0x11, ALTMEM__ID_AVX_VNNI, x512, 1 * MB, 32 * MB, "avx512_erms", 24 * MB,
+         24 * MB, NEVER, NEVER, NEVER, 63, "defaults amd-zen-nt amd-zen-no-string"},
+        /* Zen 5: measured (docs/perf/amd-family26-model2.md) */
+        {"Zen 5 0x1a/0x02", A, 0x1a, 0x02, ALTMEM__ID_AVX_VNNI | ALTMEM__ID_HYPERVISOR, x512, 1 * MB, 32 * MB,
+         "avx512_erms", NEVER, 32 * MB, 32 * KB, 32 * KB, 1 * MB, 0, "defaults amd-zen-nt amd-zen-no-string amd-zen5"},
+        {"Zen 5, caches unknown", A, 0x1a, 0x44, 0, x512, 0, 0, "avx512_erms", NEVER, 32 * MB, 32 * KB, 32 * KB,
+         1 * MB, 0, "defaults amd-zen-nt amd-zen-no-string amd-zen5"},
+        /* pre-Zen AMD (family 0x15): defaults only */
+        {"AMD 0x15", A, 0x15, 0x02, 0, x86, 2 * MB, 8 * MB, "avx2_erms", 2 * MB, 2 * MB, 32 * KB, 16 * KB, 4 * KB,
+         63, "defaults"},
+        /* a vendor we do not know, and a CPU we cannot identify at all */
+        {"other vendor", X, 7, 0x5b, 0, x512, 512 * KB, 32 * MB, "avx512_erms", 8 * MB, 8 * MB, 32 * KB, 16 * KB,
+         4 * KB, 63, "defaults"},
+        {"unidentified", ALTMEM__VENDOR_UNKNOWN, 0, 0, 0, UAL, 0, 0, "ual", 16 * MB, 16 * MB, 32 * KB, 16 * KB,
+         4 * KB, 63, "defaults"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const struct rule_case *k = &cases[i];
+        struct altmem__cpu c = make_cpu("x86_64", k->features);
+        c.vendor = k->vendor;
+        c.family = k->family;
+        c.model = k->model;
+        c.idflags = k->idflags;
+        c.l2_bytes = k->l2;
+        c.l3_bytes = k->l3;
+        struct altmem__policy p;
+        memset(&p, 0xee, sizeof p);
+        altmem__policy_for(&c, &p);
+        CHECK(p.nt_copy == k->nt_copy && p.nt_set == k->nt_set, "%s: nt %zu/%zu, expected %zu/%zu", k->what,
+              p.nt_copy, p.nt_set, k->nt_copy, k->nt_set);
+        CHECK(p.movsb[2] == k->movsb2 && p.movsb_coaligned == k->movsb_coal && p.stosb[2] == k->stosb2,
+              "%s: movsb %zu (co-aligned %zu), stosb %zu; expected %zu, %zu, %zu", k->what, p.movsb[2],
+              p.movsb_coaligned, p.stosb[2], k->movsb2, k->movsb_coal, k->stosb2);
+        CHECK(p.short_distance == k->short_distance, "%s: short distance %zu, expected %zu", k->what,
+              p.short_distance, k->short_distance);
+        char names[200] = "";
+        for (size_t r = 0; r < altmem__policy_rule_count; r++)
+            if (p.rules >> r & 1)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? " " : "",
+                         altmem__policy_rules[r].name);
+        CHECK(!strcmp(names, k->rules), "%s: rules '%s', expected '%s'", k->what, names, k->rules);
+#if defined(__x86_64__)
+        /* ... and the decision: the rules' variant, no warning. */
+        decide(&c, NULL, 0);
+        CHECK(!strcmp(bound_name(ALTMEM_MEMCPY), k->memcpy_variant), "%s: memcpy bound %s, expected %s", k->what,
+              bound_name(ALTMEM_MEMCPY), k->memcpy_variant);
+        CHECK(st.policy.nt_copy == k->nt_copy, "%s: decide's policy differs from the rules'", k->what);
+        expect_warnings(k->what, 0);
+        if (!p.allow512) {
+            CHECK(strstr(st.bound[ALTMEM_MEMCPY].why, "rule intel-avx512-no-vnni") != NULL,
+                  "%s: why does not name the rule: '%s'", k->what, st.bound[ALTMEM_MEMCPY].why);
+            decide(&c, "memcpy=avx512_erms", 0); /* a pin still can */
+            CHECK(!strcmp(bound_name(ALTMEM_MEMCPY), "avx512_erms"), "%s: pin avx512_erms not honoured", k->what);
+        }
+#endif
+    }
+    /* Every row says where it comes from. */
+    for (size_t r = 0; r < altmem__policy_rule_count; r++) {
+        const struct altmem__policy_rule *row = &altmem__policy_rules[r];
+        CHECK(row->name && row->when && row->changes && row->source &&
+                  (strstr(row->source, "glibc") || strstr(row->source, "measured")),
+              "rule %zu has no published or measured source", r);
+    }
+    CHECK(!strcmp(altmem__policy_rules[0].name, dflt), "row 0 is not the defaults");
+
+    /* ALTMEM_TUNABLES overrides setting by setting, with validated values. */
+    struct altmem__cpu z5 = make_cpu("x86_64", x512);
+    z5.vendor = A;
+    z5.family = 0x1a;
+    z5.l2_bytes = 1 * MB;
+    z5.l3_bytes = 32 * MB;
+    const struct {
+        const char *value;
+        int warnings;
+        size_t nt_copy, nt_set, movsb, stosb, shortd;
+    } ov[] = {
+        {"rep_movsb_threshold=64K", 0, NEVER, 32 * MB, 64 * KB, 1 * MB, 0},
+        {"rep_movsb_threshold=never:rep_stosb_threshold=2048", 0, NEVER, 32 * MB, NEVER, 2 * KB, 0},
+        {"nt_threshold=16M", 0, 16 * MB, 16 * MB, 32 * KB, 1 * MB, 0},
+        {"nt_threshold=16M:memset_nt_threshold=never", 0, 16 * MB, NEVER, 32 * KB, 1 * MB, 0},
+        {"rep_movsb_short_distance=63", 0, NEVER, 32 * MB, 32 * KB, 1 * MB, 63},
+        {"rep_movsb_short_distance=4095", 0, NEVER, 32 * MB, 32 * KB, 1 * MB, 4095},
+        {"rep_movsb_short_distance=4096", 1, NEVER, 32 * MB, 32 * KB, 1 * MB, 0},
+        {"rep_movsb_short_distance=-1", 1, NEVER, 32 * MB, 32 * KB, 1 * MB, 0},
+        {"rep_stosb_threshold=12X", 1, NEVER, 32 * MB, 32 * KB, 1 * MB, 0},
+        {"rep_stosb_threshold=", 1, NEVER, 32 * MB, 32 * KB, 1 * MB, 0},
+        {"rep_movsb_threshold=1T", 1, NEVER, 32 * MB, 32 * KB, 1 * MB, 0},
+        {"memset_nt_threshold=nevermore", 1, NEVER, 32 * MB, 32 * KB, 1 * MB, 0},
+        {"rep_movsb_threshold=0:rep_stosb_threshold=0", 0, NEVER, 32 * MB, 0, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof ov / sizeof ov[0]; i++) {
+        decide(&z5, ov[i].value, 0);
+        expect_warnings(ov[i].value, ov[i].warnings);
+        const struct altmem__policy *p = &st.policy;
+        CHECK(p->nt_copy == ov[i].nt_copy && p->nt_set == ov[i].nt_set && p->movsb[0] == ov[i].movsb &&
+                  p->movsb[2] == ov[i].movsb && p->movsb_coaligned == ov[i].movsb && p->stosb[1] == ov[i].stosb &&
+                  p->short_distance == ov[i].shortd,
+              "%s: policy nt %zu/%zu movsb %zu stosb %zu short %zu", ov[i].value, p->nt_copy, p->nt_set, p->movsb[0],
+              p->stosb[1], p->short_distance);
+        CHECK(st.rules_policy.movsb[2] == 32 * KB, "%s: the rules' own policy was changed", ov[i].value);
+    }
+    /* In AT_SECURE processes none of it applies. */
+    decide(&z5, "rep_movsb_threshold=64K:nt_threshold=1M", 1);
+    CHECK(st.policy.movsb[2] == 32 * KB && st.policy.nt_copy == NEVER, "secure: policy overrides applied");
+    printf("policy: %zu CPUs through the rule table (%zu rules), %zu overrides\n", sizeof cases / sizeof cases[0],
+           altmem__policy_rule_count, sizeof ov / sizeof ov[0]);
+}
+
 int main(void)
 {
     /* UAL alone, and nothing at all: so that on x86_64, whose SIMD rows need
@@ -637,6 +792,7 @@ int main(void)
     malformed();
     nt_threshold();
     x86_rows();
+    policy_rules();
     printf("select: %d checks, %d failures: %s\n", checks, failures, failures ? "FAILED" : "passed");
     return failures ? 1 : 0;
 }

@@ -575,15 +575,68 @@ void tl_part_copy_large(struct tl_ctx *c)
 const size_t tl_nt_thresholds[] = {0, 600, 4096, 65536 + 3};
 const size_t tl_nt_threshold_count = sizeof tl_nt_thresholds / sizeof tl_nt_thresholds[0];
 
+static void policy_warn(const char *line, size_t len, void *ctx)
+{
+    (void)ctx;
+    fprintf(stderr, "testlib: the test's own ALTMEM_TUNABLES value was refused: %.*s\n", (int)len, line);
+    exit(2);
+}
+
+void tl_policy_set(const char *value)
+{
+    static struct altmem__state st;
+    altmem_init();
+    if (!value) {
+        altmem__policy_install(&altmem__global.policy);
+        return;
+    }
+    altmem__decide(&altmem__global.cpu, value, 0, &st, policy_warn, NULL);
+    altmem__policy_install(&st.policy);
+}
+
 void tl_nt_set(size_t threshold)
 {
-    static size_t saved;
-    static int have;
-    if (!have) {
-        saved = altmem_nt_threshold();
-        have = 1;
+    char v[64];
+    if (threshold == (size_t)-1) {
+        tl_policy_set(NULL);
+        return;
     }
-    altmem__nt_threshold = threshold == (size_t)-1 ? saved : threshold;
+    snprintf(v, sizeof v, "nt_threshold=%zu", threshold);
+    tl_policy_set(v);
+}
+
+/* rep movsb / rep stosb from each of these (every width), streaming never, with
+   the short-distance rule off and at its widest. */
+const size_t tl_string_thresholds[] = {600, 4096 + 3, 65536 + 3};
+const size_t tl_string_threshold_count = sizeof tl_string_thresholds / sizeof tl_string_thresholds[0];
+
+void tl_string_set(size_t threshold, size_t short_distance)
+{
+    char v[160];
+    snprintf(v, sizeof v, "rep_movsb_threshold=%zu:rep_stosb_threshold=%zu:nt_threshold=never:rep_movsb_short_distance=%zu",
+             threshold, threshold, short_distance);
+    tl_policy_set(v);
+}
+
+void tl_part_copy_string(struct tl_ctx *c)
+{
+    /* (dst - src) mod 4096 of these: 0, 2, -63, 6, 63, -16, 32, 0, and 4096 apart */
+    static const size_t pairs[][2] = {{0, 0}, {1, 3}, {63, 0}, {7, 13}, {0, 63}, {33, 17}, {16, 48}, {5, 5}};
+    static const size_t shorts[] = {0, 4095};
+    struct tl_buf *db = &tl_env.dst, *sb = &tl_env.src;
+    for (size_t ti = 0; ti < tl_string_threshold_count && !c->stop; ti++)
+        for (size_t si = 0; si < 2 && !c->stop; si++) {
+            tl_string_set(tl_string_thresholds[ti], shorts[si]);
+            size_t sizes[16];
+            size_t count = tl_nt_sizes(tl_string_thresholds[ti], sizes, 16);
+            for (size_t i = 0; i < count; i++) {
+                size_t n = sizes[i];
+                for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
+                    tl_copy(c, db, db->mem + tl_env.page + pairs[p][1], sb->mem + tl_env.page + pairs[p][0], n);
+                tl_copy(c, db, tl_buf_end(db, n), tl_buf_end(sb, n), n);
+            }
+        }
+    tl_policy_set(NULL);
 }
 
 size_t tl_nt_sizes(size_t t, size_t *out, size_t cap)

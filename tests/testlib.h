@@ -143,6 +143,17 @@ extern const size_t tl_nt_threshold_count;
 size_t tl_nt_sizes(size_t threshold, size_t *out, size_t cap);
 void tl_nt_set(size_t threshold);   /* (size_t)-1 restores the library's value */
 
+/* The policy the variants read, set through ALTMEM_TUNABLES' code path (the
+   parser and altmem__decide on this CPU, then installed); NULL restores what
+   altmem_init() chose.  A value the parser refuses ends the test (exit 2). */
+void tl_policy_set(const char *value);
+/* rep movsb / rep stosb from each of tl_string_thresholds (every width), never
+   streaming; short_distance 0 (rep movsb at any distance) or 4095. */
+extern const size_t tl_string_thresholds[];
+extern const size_t tl_string_threshold_count;
+void tl_string_set(size_t threshold, size_t short_distance);
+void tl_part_copy_string(struct tl_ctx *c); /* sizes around rep movsb starts */
+
 /* ---- Negative controls ------------------------------------------------------ */
 
 enum tl_expect {
