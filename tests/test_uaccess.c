@@ -40,6 +40,7 @@
  */
 #define _GNU_SOURCE
 #include "uaccess/ua_lib.h"
+#include "internal.h" /* altmem__decide, altmem__policy_install */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -401,9 +402,38 @@ static void part_large(struct ua_ctx *c)
     }
 }
 
-/* The library's non-temporal threshold (src/select.c), which --nt and the parts
-   below set: the default is above every size these parts use. */
-extern size_t altmem__nt_threshold;
+/* The policy the variants read (src/policy.c), which --nt and the parts below
+   set through ALTMEM_TUNABLES' own code path (the parser and altmem__decide on
+   this CPU, then installed): its default thresholds are above most sizes here. */
+static void ua_policy_warn(const char *line, size_t len, void *ctx)
+{
+    (void)ctx;
+    fprintf(stderr, "test_uaccess: the test's own ALTMEM_TUNABLES value was refused: %.*s\n", (int)len, line);
+    exit(2);
+}
+
+static void policy_set(const char *value)
+{
+    static struct altmem__state st;
+    altmem_init();
+    if (!value) {
+        altmem__policy_install(&altmem__global.policy);
+        return;
+    }
+    altmem__decide(&altmem__global.cpu, value, 0, &st, ua_policy_warn, NULL);
+    altmem__policy_install(&st.policy);
+}
+
+/* Streaming from nt for every routine ((size_t)-1: never); the rest as bound. */
+static void nt_set(size_t nt)
+{
+    char v[64];
+    if (nt == (size_t)-1)
+        snprintf(v, sizeof v, "nt_threshold=never");
+    else
+        snprintf(v, sizeof v, "nt_threshold=%zu", nt);
+    policy_set(v);
+}
 
 /* Lengths near SIZE_MAX, lengths that make src + n or dst + n wrap around the
    address space, and huge lengths that do not wrap (past the canonical range):
@@ -438,11 +468,12 @@ static void part_huge(struct ua_ctx *c)
                            (size_t)1 << 47, ((size_t)1 << 47) + 1, ((size_t)1 << 40) + 3};
     for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
         fixed[nf++] = more[i];
-    const size_t nt_default = altmem__nt_threshold;
-    const size_t nts[2] = {nt_default, SIZE_MAX};
     const int copy = c->im->r == ALTMEM_COPY_USER;
     for (int ti = 0; ti < 2 && !c->stop; ti++) {
-        altmem__nt_threshold = nts[ti];
+        if (ti == 0)
+            nt_set(0);          /* every huge n streams */
+        else
+            policy_set("nt_threshold=never:rep_movsb_threshold=4096:rep_stosb_threshold=4096"); /* cached, rep */
         for (size_t ki = 0; ki < nks && !c->stop; ki++) {
             const size_t k = ks[ki];
             /* side 0: the destination faults after k bytes; 1: the source does */
@@ -467,7 +498,7 @@ static void part_huge(struct ua_ctx *c)
                 }
         }
     }
-    altmem__nt_threshold = nt_default;
+    policy_set(NULL);
 }
 
 /* Sizes at each policy threshold -1/0/+1 (rep movsb / rep stosb starts, and the
@@ -488,20 +519,27 @@ static void part_thresholds(struct ua_ctx *c)
         ua_arena_make(&td_open, UA_OPEN, 0, pages, 1, 0);
         made = 1;
     }
-    /* rep movsb/stosb: 2 KiB (glibc's rep_movsb_threshold is 2112), 4, 16 and
-       32 KiB (the variants' starts); the non-temporal threshold where set */
+    /* rep movsb/stosb starts of 2 KiB (glibc's rep_movsb_threshold is 2112), 4,
+       16 and 32 KiB, set for every width; the non-temporal threshold where set */
     static const size_t starts[] = {2048, 2112, 4096, 16384, 32768};
-    const size_t nt_default = altmem__nt_threshold;
     const size_t nts[] = {SIZE_MAX, 4097, 16383};
-    for (size_t ti = 0; ti < sizeof nts / sizeof nts[0] && !c->stop; ti++) {
-        altmem__nt_threshold = nts[ti];
-        size_t list[3 * (sizeof starts / sizeof starts[0] + 1)], nl = 0;
-        for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
+    for (size_t ti = 0; ti < sizeof nts / sizeof nts[0] * (sizeof starts / sizeof starts[0]) && !c->stop; ti++) {
+        const size_t nt = nts[ti / (sizeof starts / sizeof starts[0])];
+        const size_t start = starts[ti % (sizeof starts / sizeof starts[0])];
+        char v[160], ntv[32];
+        if (nt == SIZE_MAX)
+            snprintf(ntv, sizeof ntv, "never");
+        else
+            snprintf(ntv, sizeof ntv, "%zu", nt);
+        snprintf(v, sizeof v, "rep_movsb_threshold=%zu:rep_stosb_threshold=%zu:rep_movsb_short_distance=%d:nt_threshold=%s",
+                 start, start, (int)(ti & 1) * 63, ntv);
+        policy_set(v);
+        size_t list[6], nl = 0;
+        for (size_t dlt = 0; dlt < 3; dlt++)
+            list[nl++] = start + dlt - 1;
+        if (nt != SIZE_MAX)
             for (size_t dlt = 0; dlt < 3; dlt++)
-                list[nl++] = starts[i] + dlt - 1;
-        if (nts[ti] != SIZE_MAX)
-            for (size_t dlt = 0; dlt < 3; dlt++)
-                list[nl++] = nts[ti] + dlt - 1;
+                list[nl++] = nt + dlt - 1;
         for (size_t i = 0; i < nl && !c->stop; i++) {
             size_t n = list[i], pos[128];
             size_t np = positions(n, pos, sizeof pos / sizeof pos[0]);
@@ -516,7 +554,7 @@ static void part_thresholds(struct ua_ctx *c)
             }
         }
     }
-    altmem__nt_threshold = nt_default;
+    policy_set(NULL);
 }
 
 /* Overlapping src and dst, which the contract excludes (as memcpy's): the bytes
@@ -1075,7 +1113,7 @@ static void usage(const char *prog)
 int main(int argc, char **argv)
 {
     ua_init();
-    int selftest = 0, nt_set = 0;
+    int selftest = 0, nt_given = 0;
     size_t nt_override = 0;
     const char *only = NULL, *only_part = NULL;
     for (int i = 1; i < argc; i++) {
@@ -1093,7 +1131,7 @@ int main(int argc, char **argv)
             }
         } else if (strcmp(argv[i], "--nt") == 0 && i + 1 < argc) {
             nt_override = strtoull(argv[++i], NULL, 0);
-            nt_set = 1;
+            nt_given = 1;
         } else if (strcmp(argv[i], "-v") == 0) {
             ua_verbose = 1;
         } else {
@@ -1111,9 +1149,8 @@ int main(int argc, char **argv)
     if (altmem_uaccess_install() != 0)
         ua_die("altmem_uaccess_install");
     make_arenas();
-    if (nt_set) {
-        altmem_nt_threshold(); /* the library is initialised: our value stays */
-        altmem__nt_threshold = nt_override;
+    if (nt_given) {
+        nt_set(nt_override);
         printf("uaccess: non-temporal stores from %zu bytes (--nt)\n", nt_override);
     }
 
