@@ -9,7 +9,7 @@ PREFIX   ?= /usr/local
 BENCH_ARGS ?=
 CMAKE_ARGS ?=
 
-.PHONY: all build check bench install clean check-cross
+.PHONY: all build check bench install clean check-cross fuzz
 
 all: build
 
@@ -38,6 +38,13 @@ check-cross: $(addprefix check-,$(CROSS_TARGETS))
 # About a minute: every variant, a byte loop and libc, sizes 8 B..64 MiB.
 bench: build
 	$(BUILD)/tools/altmem bench $(BENCH_ARGS)
+
+# Differential fuzzing (docs/fuzzing.md): every libFuzzer target for FUZZ_SECONDS
+# each, in build-fuzz (clang-19, ASan+UBSan); FUZZ_ARGS="--target fuzz_mem --jobs 2".
+FUZZ_SECONDS ?= 300
+FUZZ_ARGS ?=
+fuzz:
+	scripts/fuzz.sh --time $(FUZZ_SECONDS) $(FUZZ_ARGS) build-fuzz
 
 install: build
 	$(CMAKE) --install $(BUILD) --prefix $(PREFIX)

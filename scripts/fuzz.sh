@@ -1,0 +1,325 @@
+#!/bin/bash
+# Differential fuzzing with libFuzzer (docs/fuzzing.md).
+#
+#   scripts/fuzz.sh --smoke [--target NAME] [BUILD_DIR]
+#       build, then run each target FUZZ_SMOKE_RUNS (20000) executions over its seed
+#       corpus (tests/fuzz/corpus/<target>/, never written: new inputs go to a scratch
+#       corpus in BUILD_DIR/smoke/), then over each of its regression inputs
+#       (tests/fuzz/regress/<target>/*, with FUZZ_STRICT=1): each must pass, except
+#       files named known-*, the reproducers of open library bugs (which the harnesses
+#       otherwise tolerate), which must still fail (when one passes, the bug is fixed:
+#       rename the file without known-, and drop the tolerance from the harness)
+#   scripts/fuzz.sh --time SECONDS [--target NAME] [--jobs N] [BUILD_DIR]
+#       build, then fuzz each target (or NAME) for SECONDS (-max_total_time) with a
+#       working corpus BUILD_DIR/corpus/<target> (seeded from the committed corpus and
+#       kept between runs), N targets at a time (default 1); crash artefacts go to
+#       BUILD_DIR/findings/<target>/, logs to BUILD_DIR/logs/; prints per target the
+#       executions, exec/s, libFuzzer's final cov: and ft:, corpus size and findings
+#   scripts/fuzz.sh --self-test [--target NAME] [BUILD_DIR]
+#       the negative control: each target with its planted bug (FUZZ_PLANT=1, a broken
+#       implementation next to the real ones, see each harness's header) must report
+#       a finding within FUZZ_SELFTEST_RUNS (200000) executions from its seeds
+#
+# BUILD_DIR defaults to build-fuzz in the source tree.  It is configured with
+# CC=clang-19, ALTMEM_FUZZ=ON and ALTMEM_SANITIZE=fuzzer-no-link,address,undefined
+# (the library and the harnesses get libFuzzer's coverage instrumentation, ASan and
+# UBSan; cmake/AltmemFlags.cmake), ALTMEM_NESTED=ON; only the fuzz targets are built.
+#
+# Exit status: 0 pass; 1 a finding, a build failure, or a failed self-test; 77 when
+# clang-19 or libFuzzer (libclang-rt-19-dev) is missing -- with
+# ALTMEM_SANITIZE_REQUIRED=1 (CI) that is 1 too, as in scripts/sanitize.sh.
+#
+# Environment: ALTMEM_FUZZ_CC (default clang-19), JOBS (build jobs, default nproc),
+# FUZZ_SMOKE_RUNS, FUZZ_SELFTEST_RUNS, ASAN_OPTIONS / UBSAN_OPTIONS (defaults below),
+# FUZZ_ARGS (extra libFuzzer flags for every run).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+src=$(cd "$here/.." && pwd)
+cc=${ALTMEM_FUZZ_CC:-clang-19}
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+targets_all="fuzz_mem fuzz_uaccess fuzz_tunables fuzz_encode"
+
+usage() {
+    sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//' >&2
+    exit 2
+}
+
+mode="" seconds="" only="" par=1 build=""
+while [ $# -gt 0 ]; do
+    case $1 in
+    --smoke | --self-test) mode=${1#--} ;;
+    --time)
+        mode=time
+        seconds=${2:-}
+        shift
+        case $seconds in '' | *[!0-9]*) echo "fuzz.sh: --time needs a number of seconds" >&2; exit 2 ;; esac
+        ;;
+    --target)
+        only=${2:-}
+        shift
+        case " $targets_all " in *" $only "*) ;; *) echo "fuzz.sh: unknown target '$only' (known: $targets_all)" >&2; exit 2 ;; esac
+        ;;
+    --jobs)
+        par=${2:-}
+        shift
+        case $par in '' | *[!0-9]* | 0) echo "fuzz.sh: --jobs needs a positive number" >&2; exit 2 ;; esac
+        ;;
+    -h | --help) usage ;;
+    -*) echo "fuzz.sh: unknown option $1" >&2; usage ;;
+    *) build=$1 ;;
+    esac
+    shift
+done
+[ -n "$mode" ] || usage
+build=${build:-$src/build-fuzz}
+targets=${only:-$targets_all}
+
+# The caller's make (`make fuzz`, `make check`) exports a jobserver we cannot use.
+unset MAKEFLAGS MFLAGS MAKELEVEL
+
+skip() {
+    echo "fuzz.sh: SKIPPED: $*" >&2
+    if [ "${ALTMEM_SANITIZE_REQUIRED:-0}" = 1 ]; then
+        echo "fuzz.sh: ALTMEM_SANITIZE_REQUIRED=1, so this is a failure" >&2
+        exit 1
+    fi
+    exit 77
+}
+
+# ---- Can we build and run a libFuzzer target at all? ---------------------------------
+if ! command -v "$cc" >/dev/null 2>&1; then
+    skip "$cc not found. Install it with scripts/install-deps.sh (Debian packages clang-19 libclang-rt-19-dev)."
+fi
+mkdir -p "$build"
+build=$(cd "$build" && pwd)
+probe_dir=$(mktemp -d "$build/probe.XXXXXX")
+trap 'rm -rf "$probe_dir"' EXIT
+cat >"$probe_dir/probe.c" <<'EOF'
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+    char *p = malloc(n + 1);
+    for (size_t i = 0; i < n; i++)
+        p[i] = (char)d[i];
+    free(p);
+    return 0;
+}
+EOF
+if ! "$cc" -fsanitize=fuzzer,address,undefined -o "$probe_dir/probe" "$probe_dir/probe.c" >"$probe_dir/cc.log" 2>&1; then
+    cat "$probe_dir/cc.log" >&2
+    if grep -q 'libclang_rt\|fuzzer' "$probe_dir/cc.log"; then
+        skip "$cc cannot link -fsanitize=fuzzer,address,undefined: libFuzzer or the sanitizer runtime is missing (Debian package libclang-rt-19-dev)."
+    fi
+    skip "$cc cannot build a trivial libFuzzer target (output above)."
+fi
+: "${UBSAN_OPTIONS:=print_stacktrace=1:halt_on_error=1}"
+# handle_segv: ASan reports faults; allow_user_segv_handler: altmem's copy_user
+# handler may chain in front of ASan's (fuzz_uaccess); abort_on_error=0: libFuzzer
+# writes the artefact itself.
+: "${ASAN_OPTIONS:=handle_segv=1:allow_user_segv_handler=1:detect_leaks=1:abort_on_error=0}"
+export UBSAN_OPTIONS ASAN_OPTIONS
+if ! "$probe_dir/probe" -runs=100 >"$probe_dir/run.log" 2>&1; then
+    if grep -q 'LeakSanitizer has encountered a fatal error' "$probe_dir/run.log" &&
+        ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" "$probe_dir/probe" -runs=100 >/dev/null 2>&1; then
+        echo "fuzz.sh: LeakSanitizer cannot run here; running with detect_leaks=0" >&2
+        ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
+    else
+        cat "$probe_dir/run.log" >&2
+        skip "a trivial libFuzzer target does not run on this machine (output above)."
+    fi
+fi
+echo "fuzz.sh: $("$cc" --version | head -n 1); ASAN_OPTIONS=$ASAN_OPTIONS"
+
+# ---- Configure and build -------------------------------------------------------------
+cache=$build/CMakeCache.txt
+if [ -f "$cache" ]; then
+    if ! grep -qxF "CMAKE_HOME_DIRECTORY:INTERNAL=$src" "$cache" ||
+        ! grep -qxF "ALTMEM_FUZZ_CC_USED:INTERNAL=$cc" "$cache"; then
+        echo "fuzz.sh: $build was configured differently; starting afresh"
+        find "$build" -mindepth 1 -maxdepth 1 -name 'CMake*' -exec rm -rf {} +
+    fi
+fi
+echo "fuzz.sh: configuring $build"
+CC=$cc cmake -S "$src" -B "$build" \
+    -DCMAKE_C_COMPILER="$cc" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DALTMEM_SANITIZE=fuzzer-no-link,address,undefined \
+    -DALTMEM_FUZZ=ON \
+    -DALTMEM_WERROR=ON \
+    -DALTMEM_NESTED=ON \
+    -DALTMEM_FUZZ_CC_USED:INTERNAL="$cc" >"$build/configure.log" 2>&1 || {
+    cat "$build/configure.log"
+    echo "fuzz.sh: FAILED: configure (log: $build/configure.log)"
+    exit 1
+}
+echo "fuzz.sh: building $targets_all with $cc -fsanitize=fuzzer,address,undefined -Werror ($jobs jobs)"
+if ! cmake --build "$build" -j "$jobs" --target fuzz_all >"$build/build.log" 2>&1; then
+    grep -E 'error|warning' -A3 "$build/build.log" | head -n 80 || tail -n 80 "$build/build.log"
+    echo "fuzz.sh: FAILED: the $cc build (log: $build/build.log)"
+    exit 1
+fi
+bin=$build/tests/fuzz-targets
+seeds=$src/tests/fuzz/corpus
+regress=$src/tests/fuzz/regress
+
+# Per-target libFuzzer flags.
+flags_for() {
+    local f="-timeout=10 -rss_limit_mb=2048 -print_final_stats=1"
+    case $1 in
+    fuzz_tunables) f="$f -max_len=4096 -dict=$src/tests/fuzz/tunables.dict" ;;
+    *) f="$f -max_len=64" ;;
+    esac
+    echo "$f ${FUZZ_ARGS:-}"
+}
+
+# "executions exec/s cov ft" from a libFuzzer log.
+stats_of() {
+    local log=$1 execs eps cov ft
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    eps=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
+    ft=$(grep -o 'ft: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
+    echo "${execs:-?} ${eps:-?} ${cov:-?} ${ft:-?}"
+}
+
+# ---- --smoke ------------------------------------------------------------------------------
+if [ "$mode" = smoke ]; then
+    runs=${FUZZ_SMOKE_RUNS:-20000}
+    rc=0
+    for t in $targets; do
+        scratch=$build/smoke/$t
+        rm -rf "$scratch" "$build/smoke/artifacts-$t"
+        mkdir -p "$scratch" "$build/smoke/artifacts-$t"
+        log=$build/smoke/$t.log
+        # shellcheck disable=SC2046
+        if "$bin/$t" $(flags_for "$t") -runs="$runs" -artifact_prefix="$build/smoke/artifacts-$t/" \
+            "$scratch" "$seeds/$t" >"$log" 2>&1; then
+            read -r execs eps cov ft <<<"$(stats_of "$log")"
+            echo "fuzz.sh: $t: $execs runs from $(find "$seeds/$t" -type f | wc -l) seeds: ok (cov $cov, ft $ft, $eps exec/s)"
+        else
+            grep -E 'FINDING|ERROR|SUMMARY|runtime error' "$log" | head -n 20 || tail -n 40 "$log"
+            echo "fuzz.sh: FAILED: $t found something in its smoke run (log $log, input in $build/smoke/artifacts-$t/)"
+            rc=1
+        fi
+        n_ok=0
+        if [ -d "$regress/$t" ]; then
+            for f in "$regress/$t"/*; do
+                [ -f "$f" ] || continue
+                name=$(basename "$f")
+                rlog=$build/smoke/$t.regress.$name.log
+                # shellcheck disable=SC2046
+                if FUZZ_STRICT=1 "$bin/$t" $(flags_for "$t") -runs=1 "$f" >"$rlog" 2>&1; then r=0; else r=1; fi
+                case $name in
+                known-*)
+                    if [ $r -eq 0 ]; then
+                        echo "fuzz.sh: FAILED: $t regress/$name passes now: the known bug looks fixed; rename it without known- (log $rlog)"
+                        rc=1
+                    else
+                        echo "fuzz.sh: $t: regress/$name: known open bug, still reproduces: $(grep -m1 -E 'FINDING|SUMMARY' "$rlog" || echo '?')"
+                    fi
+                    ;;
+                *)
+                    if [ $r -ne 0 ]; then
+                        grep -E 'FINDING|ERROR|SUMMARY|runtime error' "$rlog" | head -n 10 || tail -n 20 "$rlog"
+                        echo "fuzz.sh: FAILED: $t regress/$name (log $rlog)"
+                        rc=1
+                    else
+                        n_ok=$((n_ok + 1))
+                    fi
+                    ;;
+                esac
+            done
+        fi
+        echo "fuzz.sh: $t: $n_ok regression inputs pass"
+    done
+    [ $rc -eq 0 ] && echo "fuzz.sh: smoke passed" || echo "fuzz.sh: smoke FAILED"
+    exit $rc
+fi
+
+# ---- --self-test ------------------------------------------------------------------------
+if [ "$mode" = self-test ]; then
+    runs=${FUZZ_SELFTEST_RUNS:-200000}
+    rc=0
+    for t in $targets; do
+        dir=$build/selftest/$t
+        rm -rf "$dir"
+        mkdir -p "$dir/corpus" "$dir/artifacts"
+        log=$dir/log
+        # shellcheck disable=SC2046
+        if FUZZ_PLANT=1 "$bin/$t" $(flags_for "$t") -runs="$runs" -artifact_prefix="$dir/artifacts/" \
+            "$dir/corpus" "$seeds/$t" >"$log" 2>&1; then
+            echo "fuzz.sh: FAILED: $t with its planted bug ran $runs executions without a finding (log $log)"
+            rc=1
+            continue
+        fi
+        found=$(grep -m1 "FINDING" "$log" || true)
+        crash=$(find "$dir/artifacts" -name 'crash-*' | head -n 1)
+        if [ -z "$found" ] || [ -z "$crash" ]; then
+            tail -n 30 "$log"
+            echo "fuzz.sh: FAILED: $t with its planted bug stopped, but not with a harness finding and an artefact (log $log)"
+            rc=1
+            continue
+        fi
+        at=$(grep -o '^#[0-9]*' "$log" | tail -n 1 || true)
+        # The artefact reproduces it; without the planted bug it passes.
+        if FUZZ_PLANT=1 "$bin/$t" -runs=1 "$crash" >"$dir/repro.log" 2>&1 || ! "$bin/$t" -runs=1 "$crash" >"$dir/clean.log" 2>&1; then
+            echo "fuzz.sh: FAILED: $t: the planted finding's artefact does not reproduce it only with FUZZ_PLANT=1 ($dir)"
+            rc=1
+            continue
+        fi
+        echo "fuzz.sh: $t: planted bug found (after ~${at:-?} executions): ${found#*FINDING: }"
+    done
+    [ $rc -eq 0 ] && echo "fuzz.sh: self-test passed: every planted bug was found" || echo "fuzz.sh: self-test FAILED"
+    exit $rc
+fi
+
+# ---- --time ----------------------------------------------------------------------------
+mkdir -p "$build/logs"
+run_one() {
+    local t=$1 corpus=$build/corpus/$1 findings=$build/findings/$1
+    local log
+    log=$build/logs/$t.$(date +%Y%m%d-%H%M%S).log
+    mkdir -p "$corpus" "$findings"
+    if [ -z "$(ls -A "$corpus")" ]; then
+        cp "$seeds/$t"/* "$corpus/"
+    fi
+    local t0 t1 rc
+    t0=$(date +%s)
+    set +e
+    # shellcheck disable=SC2046
+    "$bin/$t" $(flags_for "$t") -max_total_time="$seconds" -artifact_prefix="$findings/" \
+        "$corpus" "$seeds/$t" >"$log" 2>&1
+    rc=$?
+    set -e
+    t1=$(date +%s)
+    echo "$t $rc $((t1 - t0)) $log" >"$build/logs/$t.last"
+}
+echo "fuzz.sh: fuzzing ${targets// /, } for $seconds s each, $par at a time"
+pids=()
+for t in $targets; do
+    run_one "$t" &
+    pids+=($!)
+    while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do
+        wait -n || true
+    done
+done
+wait
+rc=0
+printf '\n%-14s %8s %12s %9s %7s %7s %8s %9s  %s\n' target "wall s" executions "exec/s" cov ft corpus findings log
+for t in $targets; do
+    read -r _ trc wall log <"$build/logs/$t.last"
+    read -r execs eps cov ft <<<"$(stats_of "$log")"
+    ncorp=$(find "$build/corpus/$t" -type f | wc -l)
+    nfind=$(find "$build/findings/$t" -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) | wc -l)
+    printf '%-14s %8s %12s %9s %7s %7s %8s %9s  %s\n' "$t" "$wall" "$execs" "$eps" "$cov" "$ft" "$ncorp" "$nfind" "$log"
+    if [ "$trc" -ne 0 ]; then
+        grep -E 'FINDING|SUMMARY|runtime error|Test unit written' "$log" | head -n 5 | sed "s/^/  $t: /"
+        rc=1
+    fi
+done
+echo "CPU: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1); $(nproc) cores"
+[ $rc -eq 0 ] || echo "fuzz.sh: findings: see $build/findings/"
+exit $rc
