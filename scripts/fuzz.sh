@@ -14,7 +14,8 @@
 #       working corpus BUILD_DIR/corpus/<target> (seeded from the committed corpus and
 #       kept between runs), N targets at a time (default 1); crash artefacts go to
 #       BUILD_DIR/findings/<target>/, logs to BUILD_DIR/logs/; prints per target the
-#       executions, exec/s, libFuzzer's final cov: and ft:, corpus size and findings
+#       wall and CPU seconds, executions, exec/s, libFuzzer's final cov: and ft:,
+#       corpus size and findings
 #   scripts/fuzz.sh --self-test [--target NAME] [BUILD_DIR]
 #       the negative control: each target with its planted bug (FUZZ_PLANT=1, a broken
 #       implementation next to the real ones, see each harness's header) must report
@@ -75,8 +76,9 @@ done
 build=${build:-$src/build-fuzz}
 targets=${only:-$targets_all}
 
-# The caller's make (`make fuzz`, `make check`) exports a jobserver we cannot use.
-unset MAKEFLAGS MFLAGS MAKELEVEL
+# The caller's make (`make fuzz`, `make check`) exports a jobserver we cannot use;
+# the harnesses' switches are set below where they apply, never inherited.
+unset MAKEFLAGS MFLAGS MAKELEVEL FUZZ_PLANT FUZZ_STRICT
 
 skip() {
     echo "fuzz.sh: SKIPPED: $*" >&2
@@ -204,7 +206,7 @@ if [ "$mode" = smoke ]; then
             echo "fuzz.sh: FAILED: $t found something in its smoke run (log $log, input in $build/smoke/artifacts-$t/)"
             rc=1
         fi
-        n_ok=0
+        n_ok=0 n_known=0
         if [ -d "$regress/$t" ]; then
             for f in "$regress/$t"/*; do
                 [ -f "$f" ] || continue
@@ -218,6 +220,7 @@ if [ "$mode" = smoke ]; then
                         echo "fuzz.sh: FAILED: $t regress/$name passes now: the known bug looks fixed; rename it without known- (log $rlog)"
                         rc=1
                     else
+                        n_known=$((n_known + 1))
                         echo "fuzz.sh: $t: regress/$name: known open bug, still reproduces: $(grep -m1 -E 'FINDING|SUMMARY' "$rlog" || echo '?')"
                     fi
                     ;;
@@ -233,7 +236,7 @@ if [ "$mode" = smoke ]; then
                 esac
             done
         fi
-        echo "fuzz.sh: $t: $n_ok regression inputs pass"
+        echo "fuzz.sh: $t: $n_ok regression inputs pass, $n_known known open bugs still reproduce"
     done
     [ $rc -eq 0 ] && echo "fuzz.sh: smoke passed" || echo "fuzz.sh: smoke FAILED"
     exit $rc
@@ -286,16 +289,20 @@ run_one() {
     if [ -z "$(ls -A "$corpus")" ]; then
         cp "$seeds/$t"/* "$corpus/"
     fi
-    local t0 t1 rc
+    local t0 t1 rc cpu
+    touch "$build/logs/$t.start"   # findings of this run: artefacts newer than this
     t0=$(date +%s)
     set +e
+    # CPU seconds (user + system) next to the wall time: other work may share the cores.
+    TIMEFORMAT='%U %S'
     # shellcheck disable=SC2046
-    "$bin/$t" $(flags_for "$t") -max_total_time="$seconds" -artifact_prefix="$findings/" \
-        "$corpus" "$seeds/$t" >"$log" 2>&1
+    { time "$bin/$t" $(flags_for "$t") -max_total_time="$seconds" -artifact_prefix="$findings/" \
+        "$corpus" "$seeds/$t" >"$log" 2>&1; } 2>"$build/logs/$t.cpu"
     rc=$?
     set -e
     t1=$(date +%s)
-    echo "$t $rc $((t1 - t0)) $log" >"$build/logs/$t.last"
+    cpu=$(awk '{ printf "%d", $1 + $2 }' "$build/logs/$t.cpu" 2>/dev/null || echo '?')
+    echo "$t $rc $((t1 - t0)) ${cpu:-?} $log" >"$build/logs/$t.last"
 }
 echo "fuzz.sh: fuzzing ${targets// /, } for $seconds s each, $par at a time"
 pids=()
@@ -308,13 +315,14 @@ for t in $targets; do
 done
 wait
 rc=0
-printf '\n%-14s %8s %12s %9s %7s %7s %8s %9s  %s\n' target "wall s" executions "exec/s" cov ft corpus findings log
+printf '\n%-14s %7s %7s %12s %9s %7s %7s %8s %9s  %s\n' target "wall s" "cpu s" executions "exec/s" cov ft corpus findings log
 for t in $targets; do
-    read -r _ trc wall log <"$build/logs/$t.last"
+    read -r _ trc wall cpu log <"$build/logs/$t.last"
     read -r execs eps cov ft <<<"$(stats_of "$log")"
     ncorp=$(find "$build/corpus/$t" -type f | wc -l)
-    nfind=$(find "$build/findings/$t" -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) | wc -l)
-    printf '%-14s %8s %12s %9s %7s %7s %8s %9s  %s\n' "$t" "$wall" "$execs" "$eps" "$cov" "$ft" "$ncorp" "$nfind" "$log"
+    nfind=$(find "$build/findings/$t" -type f -newer "$build/logs/$t.start" \( -name 'crash-*' -o -name 'timeout-*' \
+        -o -name 'oom-*' -o -name 'leak-*' \) | wc -l)
+    printf '%-14s %7s %7s %12s %9s %7s %7s %8s %9s  %s\n' "$t" "$wall" "$cpu" "$execs" "$eps" "$cov" "$ft" "$ncorp" "$nfind" "$log"
     if [ "$trc" -ne 0 ]; then
         grep -E 'FINDING|SUMMARY|runtime error|Test unit written' "$log" | head -n 5 | sed "s/^/  $t: /"
         rc=1

@@ -5,17 +5,18 @@
  *
  * Arenas (mapped once, in LLVMFuzzerInitialize): a source and a destination of
  * NP pages each, between two PROT_NONE guard pages.  Source pages hold fixed random
- * bytes (never UA_BG) and are read-only; destination pages hold UA_BG.  Each input
- * makes up to two holes per side (runs of 1-3 pages that are PROT_NONE, munmap'd, or,
- * for the destination, read-only); the pages that change are re-protected (and
- * re-mapped and re-filled after munmap) before the case, nothing else.
+ * bytes (never BG) and are read-only; destination pages hold BG.  Each input makes
+ * up to two holes per side (runs of 1-3 pages that are PROT_NONE, munmap'd, a shared
+ * mapping of an empty file -- SIGBUS on any access -- or, for the destination,
+ * read-only); the pages that change are re-protected (and re-mapped and re-filled
+ * after munmap) before the case, nothing else.
  *
  * The oracle: k = the index of the first byte of [p, p + n) that is inaccessible
  * (a hole page, a guard page, or a wild pointer: index 0), in lengths, never end
  * addresses, so n may be anything up to SIZE_MAX and p + n may wrap around 2^64.
  * Expected r = n - min(k_src, k_dst) (clear: n - k_dst); dst[0, n - r) must equal the
  * source (clear: zero); every other readable byte of the destination arena (read-only
- * pages included) must still be UA_BG.  The done prefix is put back to UA_BG after.
+ * pages included) must still be BG (0xEE).  The done prefix is put back to BG after.
  *
  * The policy thresholds come from the input, as in fuzz_mem: through ALTMEM_TUNABLES
  * (nt_threshold=, memset_nt_threshold=, rep_movsb_threshold=, rep_stosb_threshold=,
@@ -32,10 +33,10 @@
  *    1  implementation: % count (runnable variants in table order, then the public
  *       entry; with FUZZ_PLANT=1 a broken one is appended that claims one byte more
  *       than it did when a fault cut it short: r - 1)
- *  2-3  destination hole 1: kind (% 4: none, PROT_NONE, unmapped, read-only; run
- *       length 1 + (kind >> 2) % 3 pages), first page (% NP)
+ *  2-3  destination hole 1: kind (% 4: none, PROT_NONE, unmapped, read-only; bit 7
+ *       set: SIGBUS instead; run length 1 + (kind >> 2) % 3 pages), first page (% NP)
  *  4-5  destination hole 2
- *  6-7  source hole 1 (kind % 4: none, PROT_NONE, unmapped, PROT_NONE)
+ *  6-7  source hole 1 (kind % 4: none, PROT_NONE, unmapped, PROT_NONE; bit 7 SIGBUS)
  *  8-9  source hole 2
  *   10  dst position: % 8: 0 page + (off % 128), 1 page end - 1 - (off % 128),
  *       2 page + off % P, 3 hole 1 - (off % 512), 4 arena start + off % 128,
@@ -74,7 +75,8 @@
 #define NP 20
 #define BG 0xEE
 
-enum pstate { P_OK, P_NONE, P_UNMAP, P_RO };
+/* P_BUS: a shared mapping of an empty file (memfd): every access raises SIGBUS. */
+enum pstate { P_OK, P_NONE, P_UNMAP, P_RO, P_BUS };
 
 struct arena {
     unsigned char *lo, *end;  /* NP pages; lo - page and end are guard pages */
@@ -139,17 +141,27 @@ static int prot_of(const struct arena *a, enum pstate s)
     return PROT_READ | PROT_WRITE;
 }
 
+static int bus_fd = -1;   /* an empty memfd */
+
 static void set_state(struct arena *a, size_t i, enum pstate s)
 {
     unsigned char *p = a->lo + i * page;
-    if (a->st[i] == s)
+    enum pstate was = a->st[i];
+    if (was == s)
         return;
     if (s == P_UNMAP) {
         if (munmap(p, page))
             die("munmap");
+    } else if (s == P_BUS) {
+        /* Over whatever is there (MAP_FIXED replaces our own page), or into the
+           hole we left (MAP_FIXED_NOREPLACE: nobody else's mapping). */
+        int fixed = was == P_UNMAP ? MAP_FIXED_NOREPLACE : MAP_FIXED;
+        if (mmap(p, page, PROT_READ | PROT_WRITE, MAP_SHARED | fixed, bus_fd, 0) != p)
+            die("mapping the SIGBUS page");
     } else {
-        if (a->st[i] == P_UNMAP) {
-            void *m = mmap(p, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        if (was == P_UNMAP || was == P_BUS) {
+            int fixed = was == P_UNMAP ? MAP_FIXED_NOREPLACE : MAP_FIXED;
+            void *m = mmap(p, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | fixed, -1, 0);
             if (m != p)
                 die("re-mapping a hole page (did another mapping take its place?)");
             if (a->is_src)
@@ -198,6 +210,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     if (altmem_uaccess_install())
         die("altmem_uaccess_install");
     page = (size_t)sysconf(_SC_PAGESIZE);
+    bus_fd = memfd_create("fuzz_uaccess-sigbus", MFD_CLOEXEC);
+    if (bus_fd < 0)
+        die("memfd_create");
     arena_make(&A_src);
     arena_make(&A_dst);
     bgpage = malloc(page);
@@ -238,7 +253,7 @@ static int in_arena(const struct arena *a, uintptr_t p)
 static int page_bad(const struct arena *a, size_t i, int write)
 {
     enum pstate s = a->st[i];
-    return s == P_NONE || s == P_UNMAP || (write && (s == P_RO || a->is_src));
+    return s == P_NONE || s == P_UNMAP || s == P_BUS || (write && (s == P_RO || a->is_src));
 }
 
 /* Index of the first byte of [p, p + n) an access would fault on, or n. */
@@ -281,9 +296,13 @@ static void make_holes(struct fz_in *in, struct arena *a, struct holes *h)
     for (int k = 0; k < 2; k++) {
         uint8_t kind = fz_u8(in), pg = fz_u8(in);
         h->first[k] = NP;
-        if (kind % 4 == 0)
+        if (kind % 4 == 0 && !(kind & 0x80))
             continue;
-        enum pstate s = kind % 4 == 1 ? P_NONE : kind % 4 == 2 ? P_UNMAP : a->is_src ? P_NONE : P_RO;
+        enum pstate s = kind & 0x80          ? P_BUS
+                        : kind % 4 == 1      ? P_NONE
+                        : kind % 4 == 2      ? P_UNMAP
+                        : a->is_src          ? P_NONE
+                                             : P_RO;
         size_t len = 1 + (size_t)(kind >> 2) % 3;
         size_t first = pg % NP;
         h->first[k] = first;
@@ -365,7 +384,7 @@ static void fail(const struct impl *im, int clear, uintptr_t d, uintptr_t s, siz
     for (int k = 0; k < 2; k++) {
         const struct arena *a = k ? &A_src : &A_dst;
         for (size_t i = 0; i < NP; i++)
-            st[k][i] = ".NUR"[a->st[i]];
+            st[k][i] = ".NURB"[a->st[i]];
         st[k][NP] = '\0';
     }
     if (in_arena(&A_dst, d))
@@ -381,7 +400,7 @@ static void fail(const struct impl *im, int clear, uintptr_t d, uintptr_t s, siz
     char tail[128] = "";
     if (what)
         snprintf(tail, sizeof tail, "; %s: dst[%ld] = 0x%02x, expected 0x%02x", what, (long)(at - d), got, want);
-    FZ_FAIL("%s/%s n=%zu (%#zx) dst=%s src=%s pages dst[%s] src[%s] (. ok, N PROT_NONE, U unmapped, R read-only) "
+    FZ_FAIL("%s/%s n=%zu (%#zx) dst=%s src=%s pages dst[%s] src[%s] (. ok, N PROT_NONE, U unmapped, R read-only, B SIGBUS) "
             FZ_POLICY_FMT ": expected r=%zu (k_dst=%zu k_src=%zu), got r=%zu%s",
             clear ? "clear_user" : "copy_user", im->name, n, n, dl, sl, st[0], st[1], FZ_POLICY_ARGS, rexp,
             kd, ks, r, tail);
@@ -436,7 +455,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned want = 0;
     uintptr_t p0 = d, p1 = d + done; /* done > 0 only inside the arena: no wrap */
     for (size_t i = 0; i < NP && !bad; i++) {
-        if (A_dst.st[i] == P_NONE || A_dst.st[i] == P_UNMAP)
+        if (A_dst.st[i] == P_NONE || A_dst.st[i] == P_UNMAP || A_dst.st[i] == P_BUS)
             continue;
         uintptr_t b = (uintptr_t)A_dst.lo + i * page, e = b + page;
         uintptr_t pb = b > p0 ? b : p0, pe = e < p1 ? e : p1;
