@@ -32,7 +32,7 @@
 #
 # Environment: ALTMEM_FUZZ_CC (default clang-19), JOBS (build jobs, default nproc),
 # FUZZ_SMOKE_RUNS, FUZZ_SELFTEST_RUNS, ASAN_OPTIONS / UBSAN_OPTIONS (defaults below),
-# FUZZ_ARGS (extra libFuzzer flags for every run).
+# LIBFUZZER_ARGS (extra libFuzzer flags for every run, e.g. "-use_value_profile=1").
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -174,7 +174,7 @@ flags_for() {
     fuzz_tunables) f="$f -max_len=4096 -dict=$src/tests/fuzz/tunables.dict" ;;
     *) f="$f -max_len=64" ;;
     esac
-    echo "$f ${FUZZ_ARGS:-}"
+    echo "$f ${LIBFUZZER_ARGS:-}"
 }
 
 # "executions exec/s cov ft" from a libFuzzer log.

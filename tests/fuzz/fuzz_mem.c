@@ -12,7 +12,7 @@
  * sentinels around the window included, unchanged), the return value must be dst,
  * and a memcpy source must be untouched (it is read-only: a write faults).  The
  * window is put back afterwards, so an execution costs O(n) plus one compare of the
- * area (about 260 KiB).
+ * area (about 270 KiB).
  *
  * The policy thresholds are set per input through ALTMEM_TUNABLES (nt_threshold=,
  * memset_nt_threshold=, rep_movsb_threshold=, rep_stosb_threshold=,
