@@ -354,6 +354,33 @@ static void *usr1_sender(void *arg)
     return NULL;
 }
 
+static void on_probe(int sig) { (void)sig; }
+
+/* The median time of raise() of a caught signal (delivery, the empty handler
+   and sigreturn), in whole microseconds rounded up. */
+static long signal_delivery_us(void)
+{
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_probe;
+    sigaction(SIGURG, &sa, &old);
+    double t[101];
+    for (int i = 0; i < 101; i++) {
+        double t0 = ua_now();
+        raise(SIGURG);
+        t[i] = ua_now() - t0;
+    }
+    sigaction(SIGURG, &old, NULL);
+    for (int i = 1; i < 101; i++)
+        for (int j = i; j > 0 && t[j - 1] > t[j]; j--) {
+            double x = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = x;
+        }
+    return (long)(t[50] * 1e6) + 1;
+}
+
 static int signal_child(void *arg)
 {
     (void)arg;
@@ -384,6 +411,16 @@ static int signal_child(void *arg)
        seen starved (aarch64-static, qemu 7.2: 0 copies in 5.7 s, 106 963
        handler runs, all but 79 nested), which proves nothing about altmem. */
     long period = ua_quick ? 500 : 50;
+    /* ... and never shorter than 20 signal deliveries: where delivering one
+       takes longer than the period (~25 us on the AMD family 26 KVM guest,
+       where a faulting copy_user costs ~28 us, docs/uaccess.md), each SIGALRM
+       arrived while the last was still being delivered, SA_NODEFER nested it
+       at the handler's first instruction, and the stack overflowed (a handler
+       makes two faulting calls, each a delivery of SIGSEGV and more). */
+    long per_signal = signal_delivery_us();
+    if (period < 20 * per_signal)
+        period = 20 * per_signal;
+    printf("  one signal delivery ~%ld us here; SIGALRM every %ld us\n", per_signal, period);
     struct itimerval it = {{0, period}, {0, period}};
     setitimer(ITIMER_REAL, &it, NULL);
 
