@@ -144,6 +144,8 @@ static void usage(FILE *f)
             "                     larger than the last-level cache (--cold-only: only cold)\n"
             "  --cold-mib N       size of that arena (default: 2 x L3, at least 256, at most 2048)\n"
             "  --no-grid          skip the size x alignment grid (for --mod4096 or --dist alone)\n"
+            "  --scalar-effect    instead: the time of scalar code run between copies, next to each memcpy\n"
+            "                     variant and the C library's (a clock drop shows there; --scalar-effect --help)\n"
             "  --mod4096 SIZES    also sweep (dst - src) mod 4096 at these sizes (comma list)\n"
             "  --dist NAME|FILE   also time a random sequence of calls drawn from a size distribution:\n"
             "                     spec2017 (built in), or a file (docs/performance.md); repeatable\n"
@@ -1672,6 +1674,9 @@ static int check_impl_list(const char *list)
 
 int altmem_bench_main(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--scalar-effect"))
+            return altmem_bench_scalar_main(argc, argv);
     double t_start = now_ns();
     struct options o;
     memset(&o, 0, sizeof o);

@@ -1,5 +1,7 @@
 # `altmem bench` smoke test (docs/performance.md).
 #
+# bench_scalar_effect runs `altmem bench --scalar-effect` for one short round.
+#
 # bench_quick_csv runs `altmem bench --quick --csv <file>` and checks the CSV
 # with bench/check_csv.cmake: exact header, 13 fields a row, positive numbers
 # with min <= median <= max, and every runnable variant (as `altmem info`
@@ -37,4 +39,13 @@ if(TARGET altmem_cli)
                           echo \"$out\" | grep -q '^usage: altmem bench'"
                    $<TARGET_FILE:altmem_cli>)
   set_tests_properties(bench_bad_option PROPERTIES LABELS bench)
+  # --scalar-effect: one short round runs every memcpy variant and prints its table;
+  # a bad value is refused with exit status 2.
+  add_test(NAME bench_scalar_effect
+           COMMAND sh -c "out=$($ALTMEM_TEST_EMULATOR \"$0\" bench --scalar-effect --sizes 4K --sample-ms 0.2 --reps 1 --work 256 2>&1) || exit 1; echo \"$out\";
+                          echo \"$out\" | grep -q '^4 KiB .*| *glibc' || echo \"$out\" | grep -q '^4 KiB ' &&
+                          echo \"$out\" | grep -q '^worst altmem variant: ' &&
+                          { $ALTMEM_TEST_EMULATOR \"$0\" bench --scalar-effect --reps 0 >/dev/null 2>&1; [ $? -eq 2 ]; }"
+                   $<TARGET_FILE:altmem_cli>)
+  set_tests_properties(bench_scalar_effect PROPERTIES LABELS bench TIMEOUT 300)
 endif()

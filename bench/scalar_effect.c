@@ -1,0 +1,268 @@
+/*
+ * altmem bench --scalar-effect: what a copy costs the code around it.
+ *
+ * On some CPUs (Intel Skylake-SP through Ice Lake-SP) 512-bit loads and stores
+ * lower the core clock, for about 0.7 ms after the last one, so a copy that is
+ * fast on its own makes the scalar code that follows it slower.  A copy
+ * benchmark does not see that; a program does.  This one interleaves copies of
+ * a given size with a fixed block of scalar work (a chain of dependent integer
+ * multiply-adds: its time is cycles / clock) and reports the time of the scalar
+ * block next to each memcpy variant and glibc's, relative to the same block run
+ * alone.  1.00 = the copy left the scalar code alone; 1.10 = 10% slower.
+ *
+ * Method: for each size and sample length, rounds of every implementation in a
+ * rotating order (A B C, B C A, ...), each sample preceded by 2 ms of scalar
+ * work alone (so the clock state a previous sample left has decayed), median
+ * of the rounds; pinned to one CPU.
+ */
+#define _GNU_SOURCE
+#include <altmem.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+static altmem_memcpy_fn *volatile libc_memcpy = memcpy;
+
+struct sc_impl {
+    const char *name;
+    altmem_memcpy_fn *fn; /* NULL: the scalar block alone */
+};
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* The scalar block: `work` dependent multiply-adds (an LCG step each). */
+static __attribute__((noinline)) uint64_t scalar_block(uint64_t x, unsigned work)
+{
+    for (unsigned i = 0; i < work; i++) {
+        x = x * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+        __asm__("" : "+r"(x));
+    }
+    return x;
+}
+
+static uint64_t sink;
+
+/* One sample: for about ms milliseconds, copy then run the block; returns the
+   mean time of the block in ns. */
+static double sample(const struct sc_impl *im, unsigned char *dst, const unsigned char *src, size_t n, unsigned work,
+                     double ms)
+{
+    uint64_t x = sink | 1;
+    double settle_end = now_ns() + 2e6;
+    while (now_ns() < settle_end)
+        x = scalar_block(x, work);
+    double end = now_ns() + ms * 1e6, in_block = 0;
+    unsigned long blocks = 0;
+    for (;;) {
+        if (im->fn)
+            im->fn(dst, src, n);
+        double t0 = now_ns();
+        x = scalar_block(x, work);
+        double t1 = now_ns();
+        in_block += t1 - t0;
+        blocks++;
+        if (t1 >= end)
+            break;
+    }
+    sink = x;
+    return in_block / (double)blocks;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static size_t parse_size(const char *s, int *ok)
+{
+    char *e;
+    errno = 0;
+    unsigned long long v = strtoull(s, &e, 10);
+    unsigned shift = 0;
+    if (*e == 'K' || *e == 'k')
+        shift = 10, e++;
+    else if (*e == 'M' || *e == 'm')
+        shift = 20, e++;
+    *ok = e != s && *e == '\0' && errno == 0 && v > 0 && v <= (1ull << 30) >> shift;
+    return (size_t)(v << shift);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: altmem bench --scalar-effect [--sizes LIST] [--sample-ms LIST] [--work N] [--reps N] [--cpu N]\n"
+               "  --sizes LIST       memcpy sizes, comma list with K/M suffixes (default 4K,64K,1M)\n"
+               "  --sample-ms LIST   sample lengths in milliseconds (default 0.2,1,5)\n"
+               "  --work N           multiply-adds per scalar block (default 4096)\n"
+               "  --reps N           rounds (default 9)\n"
+               "  --cpu N            pin to CPU N (default: the highest-numbered allowed CPU)\n");
+}
+
+int altmem_bench_scalar_main(int argc, char **argv)
+{
+    size_t sizes[8] = {4096, 65536, 1 << 20};
+    int nsizes = 3;
+    double mss[8] = {0.2, 1, 5};
+    int nms = 3, reps = 9, cpu = -1;
+    unsigned work = 4096;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--scalar-effect"))
+            continue;
+        if (!strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        }
+        if (!v) {
+            fprintf(stderr, "altmem bench --scalar-effect: %s needs a value (or is unknown)\n", a);
+            usage(stderr);
+            return 2;
+        }
+        i++;
+        if (!strcmp(a, "--sizes") || !strcmp(a, "--sample-ms")) {
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s", v);
+            int k = 0;
+            for (char *tok = strtok(buf, ","); tok && k < 8; tok = strtok(NULL, ","), k++) {
+                int ok = 1;
+                if (a[2] == 's' && a[3] == 'i') {
+                    sizes[k] = parse_size(tok, &ok);
+                } else {
+                    char *e;
+                    mss[k] = strtod(tok, &e);
+                    ok = e != tok && *e == '\0' && mss[k] > 0 && mss[k] <= 1000;
+                }
+                if (!ok) {
+                    fprintf(stderr, "altmem bench --scalar-effect: bad %s '%s'\n", a, tok);
+                    return 2;
+                }
+            }
+            if (a[2] == 's' && a[3] == 'i')
+                nsizes = k;
+            else
+                nms = k;
+        } else if (!strcmp(a, "--work") || !strcmp(a, "--reps") || !strcmp(a, "--cpu")) {
+            char *e;
+            long x = strtol(v, &e, 10);
+            if (e == v || *e || x < (a[2] == 'c' ? 0 : 1) || x > 1000000) {
+                fprintf(stderr, "altmem bench --scalar-effect: bad %s '%s'\n", a, v);
+                return 2;
+            }
+            if (a[2] == 'w')
+                work = (unsigned)x;
+            else if (a[2] == 'r')
+                reps = (int)x;
+            else
+                cpu = (int)x;
+        } else {
+            fprintf(stderr, "altmem bench --scalar-effect: unknown option %s\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        if (cpu < 0)
+            for (int c = CPU_SETSIZE - 1; c >= 0; c--)
+                if (CPU_ISSET(c, &set)) {
+                    cpu = c;
+                    break;
+                }
+        CPU_ZERO(&set);
+        CPU_SET(cpu, &set);
+        if (sched_setaffinity(0, sizeof set, &set) != 0)
+            fprintf(stderr, "altmem bench --scalar-effect: cannot pin to CPU %d; not pinned\n", cpu);
+    }
+
+    struct sc_impl ims[24];
+    int nim = 0;
+    ims[nim++] = (struct sc_impl){"alone", NULL};
+    ims[nim++] = (struct sc_impl){"glibc", libc_memcpy};
+    for (size_t i = 0; i < altmem_variant_count() && nim < 24; i++) {
+        struct altmem_variant_info v;
+        if (altmem_variant(i, &v) == 0 && v.routine == ALTMEM_MEMCPY && v.runnable &&
+            strcmp(v.name, "generic") != 0)
+            ims[nim++] = (struct sc_impl){v.name, v.fn.memcpy};
+    }
+    size_t maxn = 0;
+    for (int i = 0; i < nsizes; i++)
+        maxn = sizes[i] > maxn ? sizes[i] : maxn;
+    unsigned char *buf = mmap(NULL, 2 * maxn + 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (buf == MAP_FAILED) {
+        perror("altmem bench --scalar-effect: mmap");
+        return 1;
+    }
+    memset(buf, 0x5a, 2 * maxn + 8192);
+    unsigned char *src = buf, *dst = buf + maxn + 4096;
+
+    struct altmem_cpu_info ci;
+    altmem_cpu(&ci);
+    struct altmem_binding_info bi;
+    altmem_binding(ALTMEM_MEMCPY, &bi);
+    printf("altmem bench --scalar-effect (altmem %s)\n", ALTMEM_VERSION_STRING);
+    printf("cpu:      %s, %s; pinned to CPU %d\n", ci.arch, ci.notes ? ci.notes : "", cpu);
+    printf("bound:    memcpy=%s\n", bi.variant);
+    printf("method:   memcpy of SIZE, then %u dependent multiply-adds (the scalar block), repeated for one\n"
+           "          sample; each sample after 2 ms of scalar work alone; %d rounds, rotating order, median.\n"
+           "          Shown: the scalar block's time next to each copy / its time alone (1.00 = unaffected)\n",
+           work, reps);
+    printf("\n%-8s %-8s | %10s", "size", "sample", "alone ns");
+    for (int k = 1; k < nim; k++)
+        printf(" | %11s", ims[k].name);
+    printf("\n");
+    double *t = malloc(sizeof(double) * (size_t)nim * (size_t)reps);
+    if (!t)
+        return 1;
+    double worst = 0;
+    const char *worst_name = "";
+    for (int si = 0; si < nsizes; si++)
+        for (int mi = 0; mi < nms; mi++) {
+            for (int r = 0; r < reps; r++)
+                for (int j = 0; j < nim; j++) {
+                    int k = (j + r) % nim;
+                    t[k * reps + r] = sample(&ims[k], dst, src, sizes[si], work, mss[mi]);
+                }
+            double med[24];
+            for (int k = 0; k < nim; k++) {
+                qsort(t + k * reps, (size_t)reps, sizeof(double), cmp_double);
+                med[k] = t[k * reps + reps / 2];
+            }
+            char sz[32];
+            if (sizes[si] >= (1u << 20))
+                snprintf(sz, sizeof sz, "%zu MiB", sizes[si] >> 20);
+            else if (sizes[si] >= 1024)
+                snprintf(sz, sizeof sz, "%zu KiB", sizes[si] >> 10);
+            else
+                snprintf(sz, sizeof sz, "%zu B", sizes[si]);
+            printf("%-8s %5.1f ms | %10.1f", sz, mss[mi], med[0]);
+            for (int k = 1; k < nim; k++) {
+                double ratio = med[k] / med[0];
+                printf(" | %11.3f", ratio);
+                if (ratio > worst && k > 1) {
+                    worst = ratio;
+                    worst_name = ims[k].name;
+                }
+            }
+            printf("\n");
+            fflush(stdout);
+        }
+    printf("\nworst altmem variant: %s, scalar block %.1f%% %s than alone\n", worst_name,
+           (worst >= 1 ? worst - 1 : 1 - worst) * 100, worst >= 1 ? "slower" : "faster");
+    free(t);
+    munmap(buf, 2 * maxn + 8192);
+    return 0;
+}
