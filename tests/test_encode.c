@@ -121,6 +121,22 @@ int main(int argc, char **argv)
         unsigned char junk[8] = {0x90, 0x90, 0x90, 0x90, 0x13, 0x00, 0x00, 0x00};
         CHECK(a->dec(SITE, junk) == 0, "%s: decoded nops as a branch", a->name);
     }
+    /* Found by fuzz_encode (docs/fuzzing.md): jalr clears bit 0 of its target,
+       so an odd lo12 decodes to the even address the branch really reaches ... */
+    {
+        const unsigned char odd[8] = {0x17, 0x03, 0x00, 0x00, 0x67, 0x00, 0x93, 0x00}; /* lo12 = 9 */
+        uintptr_t got = altmem__branch_decode_riscv64(SITE, odd);
+        CHECK(got == SITE + 8, "riscv64: auipc 0; jalr 9(t1) decoded to site%+lld, the branch goes to site+8",
+              (long long)(got - SITE));
+        /* ... and offsets far past the reach are refused without a signed
+           overflow in the rounding (UBSan builds would report it). */
+        unsigned char out[8];
+        const uintptr_t far[] = {(uintptr_t)INT64_MAX - 9, (uintptr_t)INT64_MAX - 2047, (uintptr_t)INT64_MAX,
+                                 (uintptr_t)INT64_MIN, (uintptr_t)INT64_MIN + 2048};
+        for (size_t i = 0; i < sizeof far / sizeof far[0]; i++)
+            CHECK(altmem__branch_encode_riscv64(0, far[i] & ~(uintptr_t)1, out) == -1,
+                  "riscv64: offset %#llx accepted", (unsigned long long)far[i]);
+    }
     printf("encode: %d checks, %d failures: %s\n", checks, failures, failures ? "FAILED" : "ok");
     return failures != 0;
 }

@@ -91,10 +91,12 @@ uintptr_t altmem__branch_decode_loongarch64(uintptr_t site, const unsigned char 
 int altmem__branch_encode_riscv64(uintptr_t site, uintptr_t target, unsigned char *out)
 {
     int64_t off = (int64_t)(target - site);
+    /* The reach first, so that the rounding below cannot overflow: hi20 in
+       [-2^19, 2^19) and lo12 in [-2048, 2047] reach [-2^31 - 2048, 2^31 - 2049]. */
+    if ((off & 1) || off < -(INT64_C(1) << 31) - 2048 || off > (INT64_C(1) << 31) - 2049)
+        return -1;
     int64_t hi = (off + 0x800) >> 12;
     int64_t lo = off - hi * 4096;
-    if ((off & 1) || hi < -(INT64_C(1) << 19) || hi >= (INT64_C(1) << 19))
-        return -1;
     put32(out, RV_AUIPC_T1 | ((uint32_t)hi & 0xfffffu) << 12);
     put32(out + 4, RV_JALR_X0_T1 | ((uint32_t)lo & 0xfffu) << 20);
     return 0;
@@ -106,5 +108,6 @@ uintptr_t altmem__branch_decode_riscv64(uintptr_t site, const unsigned char *cod
     if ((a & 0xfffu) != RV_AUIPC_T1 || (j & 0xfffffu) != RV_JALR_X0_T1)
         return 0;
     int64_t hi = sext(a >> 12, 20), lo = sext(j >> 20, 12);
-    return site + (uintptr_t)(hi * 4096 + lo);
+    /* jalr clears bit 0 of the address it computes: that is where it goes. */
+    return (site + (uintptr_t)(hi * 4096 + lo)) & ~(uintptr_t)1;
 }
