@@ -8,10 +8,11 @@
 #   uaccess.selftest     ... its checker against broken implementations
 #   uaccess.holes_nt     ... with the non-temporal threshold at 0 (streaming loops)
 #
-# Under an emulator (cross builds) --quick narrows the ranges.
+# Under an emulator (cross builds) and in the musl build (tests/variants.cmake says
+# why) --quick narrows the ranges.
 # Run just these: ctest -L uaccess
 set(_ua_quick "")
-if(CMAKE_CROSSCOMPILING)
+if(CMAKE_CROSSCOMPILING OR ALTMEM_MUSL)
   set(_ua_quick --quick)
 endif()
 set(_ua_lib ${CMAKE_CURRENT_SOURCE_DIR}/uaccess/ua_lib.c)
