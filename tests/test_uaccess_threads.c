@@ -411,12 +411,11 @@ static int signal_child(void *arg)
        seen starved (aarch64-static, qemu 7.2: 0 copies in 5.7 s, 106 963
        handler runs, all but 79 nested), which proves nothing about altmem. */
     long period = ua_quick ? 500 : 50;
-    /* ... and never shorter than 20 signal deliveries: where delivering one
-       takes longer than the period (~25 us on the AMD family 26 KVM guest,
-       where a faulting copy_user costs ~28 us, docs/uaccess.md), each SIGALRM
-       arrived while the last was still being delivered, SA_NODEFER nested it
-       at the handler's first instruction, and the stack overflowed (a handler
-       makes two faulting calls, each a delivery of SIGSEGV and more). */
+    /* ... and never shorter than 20 signal deliveries: on a KVM guest whose
+       host throttled its vCPUs to about 1/8 of their speed, one delivery took
+       ~16 us and a faulting copy_user ~28 us; every SIGALRM then arrived while
+       the handlers of the last (two faulting calls each) were still running,
+       SA_NODEFER nested them without end and the stack overflowed. */
     long per_signal = signal_delivery_us();
     if (period < 20 * per_signal)
         period = 20 * per_signal;
