@@ -40,7 +40,7 @@
  */
 #define _GNU_SOURCE
 #include "uaccess/ua_lib.h"
-#include "internal.h" /* altmem__decide, altmem__policy_install */
+#include "policy_set.h" /* ALTMEM_TUNABLES through altmem__decide */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -405,23 +405,9 @@ static void part_large(struct ua_ctx *c)
 /* The policy the variants read (src/policy.c), which --nt and the parts below
    set through ALTMEM_TUNABLES' own code path (the parser and altmem__decide on
    this CPU, then installed): its default thresholds are above most sizes here. */
-static void ua_policy_warn(const char *line, size_t len, void *ctx)
-{
-    (void)ctx;
-    fprintf(stderr, "test_uaccess: the test's own ALTMEM_TUNABLES value was refused: %.*s\n", (int)len, line);
-    exit(2);
-}
-
 static void policy_set(const char *value)
 {
-    static struct altmem__state st;
-    altmem_init();
-    if (!value) {
-        altmem__policy_install(&altmem__global.policy);
-        return;
-    }
-    altmem__decide(&altmem__global.cpu, value, 0, &st, ua_policy_warn, NULL);
-    altmem__policy_install(&st.policy);
+    test_policy_set(value, "test_uaccess");
 }
 
 /* Streaming from nt for every routine ((size_t)-1: never); the rest as bound. */

@@ -8,7 +8,8 @@
  */
 #define _GNU_SOURCE
 #include "testlib.h"
-#include "internal.h" /* altmem__nt_threshold */
+#include "internal.h"
+#include "policy_set.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -575,23 +576,9 @@ void tl_part_copy_large(struct tl_ctx *c)
 const size_t tl_nt_thresholds[] = {0, 600, 4096, 65536 + 3};
 const size_t tl_nt_threshold_count = sizeof tl_nt_thresholds / sizeof tl_nt_thresholds[0];
 
-static void policy_warn(const char *line, size_t len, void *ctx)
-{
-    (void)ctx;
-    fprintf(stderr, "testlib: the test's own ALTMEM_TUNABLES value was refused: %.*s\n", (int)len, line);
-    exit(2);
-}
-
 void tl_policy_set(const char *value)
 {
-    static struct altmem__state st;
-    altmem_init();
-    if (!value) {
-        altmem__policy_install(&altmem__global.policy);
-        return;
-    }
-    altmem__decide(&altmem__global.cpu, value, 0, &st, policy_warn, NULL);
-    altmem__policy_install(&st.policy);
+    test_policy_set(value, "testlib");
 }
 
 void tl_nt_set(size_t threshold)
