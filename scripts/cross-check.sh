@@ -131,11 +131,21 @@ fi
 t2=$(now)
 
 # ---- The suite ---------------------------------------------------------------------------
-ntests=$(cd "$build" && ctest -N | sed -n 's/^Total Tests: *//p')
-echo "cross-check.sh: $target: running $ntests tests"
+# The -static targets leave out the three routines' checker self-tests (the
+# sweeps' checker fed broken byte loops: the same C as in the dynamic target of
+# the same architecture, which runs them, and the longest tests under qemu:
+# riscv64 memmove_selftest 114 s dynamic, over 600 s static on a loaded machine).
+exclude=()
+case $target in
+*-static) exclude=(-E '^(memcpy|memmove|memset)_selftest$') ;;
+esac
+ntests=$(cd "$build" && ctest -N "${exclude[@]}" | sed -n 's/^Total Tests: *//p')
+note=""
+[ ${#exclude[@]} -eq 0 ] || note=" (not the checker self-tests of memcpy, memmove, memset: the dynamic target runs them)"
+echo "cross-check.sh: $target: running $ntests tests$note"
 log=$build/ctest.log
 set +e
-(cd "$build" && ctest --output-on-failure -j "$jobs") >"$log" 2>&1
+(cd "$build" && ctest --output-on-failure -j "$jobs" "${exclude[@]}") >"$log" 2>&1
 rc=$?
 set -e
 t3=$(now)
