@@ -152,7 +152,6 @@ struct altmem__state {
     int secure;
     struct altmem__bound bound[ALTMEM_ROUTINE_COUNT];
     char patch_note[120];                 /* why sites were not patched, or ""  */
-    size_t nt_threshold;                  /* = policy.nt_copy                   */
     struct altmem__policy policy;         /* the rules' choice, then ALTMEM_TUNABLES */
     struct altmem__policy rules_policy;   /* the rules' choice alone            */
 };

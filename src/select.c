@@ -279,7 +279,6 @@ void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int sec
         pol->stosb[0] = pol->stosb[1] = pol->stosb[2] = out->tun.stosb;
     if (out->tun.short_set)
         pol->short_distance = out->tun.short_distance;
-    out->nt_threshold = pol->nt_copy;
 
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
         struct altmem__bound *b = &out->bound[r];

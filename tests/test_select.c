@@ -518,8 +518,8 @@ static void nt_threshold(void)
         c.l2_bytes = derived[i].l2;
         c.l3_bytes = derived[i].l3;
         decide(&c, NULL, 0);
-        CHECK(st.nt_threshold == derived[i].want && altmem__nt_default(&c) == derived[i].want,
-              "nt default, %s: %zu, expected %zu", derived[i].what, st.nt_threshold, derived[i].want);
+        CHECK(st.policy.nt_copy == derived[i].want && altmem__nt_default(&c) == derived[i].want,
+              "nt default, %s: %zu, expected %zu", derived[i].what, st.policy.nt_copy, derived[i].want);
     }
     static const struct {
         const char *value;
@@ -555,11 +555,11 @@ static void nt_threshold(void)
         CHECK(!bad || any_warning_has(&w, "nt_threshold takes a byte count"), "%s: warning '%s'", given[i].value,
               w.n ? w.line[0] : "");
         size_t want = bad ? 8 * M : given[i].want;
-        CHECK(st.nt_threshold == want, "%s: nt_threshold %zu, expected %zu", given[i].value, st.nt_threshold, want);
+        CHECK(st.policy.nt_copy == want, "%s: nt_threshold %zu, expected %zu", given[i].value, st.policy.nt_copy, want);
     }
     /* Ignored with the rest of ALTMEM_TUNABLES in AT_SECURE processes. */
     decide(&c, "nt_threshold=1", 1);
-    CHECK(st.nt_threshold == 8 * M, "secure: nt_threshold %zu", st.nt_threshold);
+    CHECK(st.policy.nt_copy == 8 * M, "secure: nt_threshold %zu", st.policy.nt_copy);
     printf("nt_threshold: %zu derived from made-up caches, %zu values of nt_threshold= (bad ones warned, "
            "default kept), ignored when secure\n",
            sizeof derived / sizeof derived[0], sizeof given / sizeof given[0]);

@@ -467,8 +467,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 st.policy.movsb_coaligned, st.policy.stosb[0], st.policy.stosb[1], st.policy.stosb[2],
                 st.policy.short_distance, want.nt_copy, want.nt_set, want.movsb[0], want.movsb[1], want.movsb[2],
                 want.movsb_coaligned, want.stosb[0], want.stosb[1], want.stosb[2], want.short_distance, value);
-    if (st.nt_threshold != st.policy.nt_copy)
-        FZ_FAIL("nt_threshold %zu, policy nt_copy %zu", st.nt_threshold, st.policy.nt_copy);
 
     int warnings = (secure ? 0 : m.warnings) + (bad_force != 0);
     uint64_t can = cpu.features | m.force;
