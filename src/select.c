@@ -36,15 +36,15 @@ const struct altmem__variant altmem__variants[] = {
     /* memcpy, best first */
 #if defined(__x86_64__)
     ROW_COPY("avx512_erms", X86_AVX512 | X86_ERMS, altmem_memcpy_avx512_erms,
-             "avx512, with rep movsb from 32 KiB (16 KiB co-aligned) to nt (not at (dst-src) mod 4096 in 1..63)"),
+             "avx512, with rep movsb from the policy's 64-byte start (co-aligned start apart) to nt, not at its short distances"),
     ROW_COPY("avx512", X86_AVX512, altmem_memcpy_avx512,
              "64 B AVX-512: overlapping head/tail up to 512 B, 64-aligned 256 B loop, streaming above nt"),
     ROW_COPY("avx2_erms", X86_AVX2 | X86_ERMS, altmem_memcpy_avx2_erms,
-             "32 B AVX2 up to 4 KiB, rep movsb up to nt (not at (dst-src) mod 4096 in 1..63), streaming above"),
+             "32 B AVX2, rep movsb from the policy's 32-byte start to nt (not at its short distances), streaming above"),
     ROW_COPY("avx2", X86_AVX2, altmem_memcpy_avx2,
              "32 B AVX2: overlapping head/tail up to 256 B, 32-aligned 128 B loop, streaming above nt"),
     ROW_COPY("erms", X86_SSE2 | X86_ERMS, altmem_memcpy_erms,
-             "16 B SSE2 up to 2 KiB, rep movsb up to nt (not at (dst-src) mod 4096 in 1..63), streaming above"),
+             "16 B SSE2, rep movsb from the policy's 16-byte start to nt (not at its short distances), streaming above"),
     ROW_COPY("sse2", X86_SSE2, altmem_memcpy_sse2,
              "16 B SSE2: overlapping head/tail up to 128 B, 16-aligned 64 B loop, streaming above nt"),
 #endif
@@ -55,15 +55,15 @@ const struct altmem__variant altmem__variants[] = {
     /* memmove */
 #if defined(__x86_64__)
     ROW_MOVE("avx512_erms", X86_AVX512 | X86_ERMS, altmem_memmove_avx512_erms,
-             "avx512, with rep movsb from 32 KiB (16 KiB co-aligned) to nt when src is not just ahead of dst"),
+             "avx512, with rep movsb from the policy's 64-byte start to nt when src is not just ahead of dst"),
     ROW_MOVE("avx512", X86_AVX512, altmem_memmove_avx512,
              "64 B AVX-512, loads before stores up to 512 B, direction by overlap, streaming above nt"),
     ROW_MOVE("avx2_erms", X86_AVX2 | X86_ERMS, altmem_memmove_avx2_erms,
-             "avx2, with rep movsb from 4 KiB to nt when src is not just ahead of dst"),
+             "avx2, with rep movsb from the policy's 32-byte start to nt when src is not just ahead of dst"),
     ROW_MOVE("avx2", X86_AVX2, altmem_memmove_avx2,
              "32 B AVX2, loads before stores up to 256 B, direction by overlap, streaming above nt"),
     ROW_MOVE("erms", X86_SSE2 | X86_ERMS, altmem_memmove_erms,
-             "sse2, with rep movsb from 2 KiB to nt when src is not just ahead of dst"),
+             "sse2, with rep movsb from the policy's 16-byte start to nt when src is not just ahead of dst"),
     ROW_MOVE("sse2", X86_SSE2, altmem_memmove_sse2,
              "16 B SSE2, loads before stores up to 128 B, direction by overlap, streaming above nt"),
 #endif
@@ -74,15 +74,15 @@ const struct altmem__variant altmem__variants[] = {
     /* memset */
 #if defined(__x86_64__)
     ROW_SET("avx512_erms", X86_AVX512 | X86_ERMS, altmem_memset_avx512_erms,
-            "avx512, with rep stosb from 4 KiB to nt"),
+            "avx512, with rep stosb from the policy's 64-byte start to memset's nt"),
     ROW_SET("avx512", X86_AVX512, altmem_memset_avx512,
             "64 B AVX-512: overlapping stores up to 512 B, 64-aligned 256 B loop, streaming above nt"),
     ROW_SET("avx2_erms", X86_AVX2 | X86_ERMS, altmem_memset_avx2_erms,
-            "32 B AVX2 up to 4 KiB, rep stosb up to nt, streaming above"),
+            "32 B AVX2, rep stosb from the policy's 32-byte start to memset's nt, streaming above"),
     ROW_SET("avx2", X86_AVX2, altmem_memset_avx2,
             "32 B AVX2: overlapping stores up to 256 B, 32-aligned 128 B loop, streaming above nt"),
     ROW_SET("erms", X86_SSE2 | X86_ERMS, altmem_memset_erms,
-            "16 B SSE2 up to 2 KiB, rep stosb up to nt, streaming above"),
+            "16 B SSE2, rep stosb from the policy's 16-byte start to memset's nt, streaming above"),
     ROW_SET("sse2", X86_SSE2, altmem_memset_sse2,
             "16 B SSE2: overlapping stores up to 128 B, 16-aligned 64 B loop, streaming above nt"),
 #endif
@@ -93,11 +93,11 @@ const struct altmem__variant altmem__variants[] = {
     /* copy_user: every access in the exception table (src/uaccess/) */
 #if defined(__x86_64__)
     ROW_CPU("avx512_erms", X86_AVX512 | X86_ERMS, altmem_copy_user_avx512_erms,
-            "fault-tolerant avx512, with rep movsb from 32 KiB to nt (not at (dst-src) mod 4096 in 1..63)"),
+            "fault-tolerant avx512, with rep movsb from the policy's 64-byte start to nt (not at its short distances)"),
     ROW_CPU("avx512", X86_AVX512, altmem_copy_user_avx512,
             "fault-tolerant 64 B AVX-512: head/tail classes up to 512 B, 64-aligned 256 B loop, fix-up from progress"),
     ROW_CPU("avx2_erms", X86_AVX2 | X86_ERMS, altmem_copy_user_avx2_erms,
-            "fault-tolerant avx2, with rep movsb from 4 KiB to nt (not at (dst-src) mod 4096 in 1..63)"),
+            "fault-tolerant avx2, with rep movsb from the policy's 32-byte start to nt (not at its short distances)"),
     ROW_CPU("avx2", X86_AVX2, altmem_copy_user_avx2,
             "fault-tolerant 32 B AVX2: head/tail classes up to 256 B, 64-aligned 128 B loop, fix-up from progress"),
 #endif
@@ -108,11 +108,11 @@ const struct altmem__variant altmem__variants[] = {
     /* clear_user */
 #if defined(__x86_64__)
     ROW_CLU("avx512_erms", X86_AVX512 | X86_ERMS, altmem_clear_user_avx512_erms,
-            "fault-tolerant avx512, with rep stosb from 4 KiB to nt"),
+            "fault-tolerant avx512, with rep stosb from the policy's 64-byte start to memset's nt"),
     ROW_CLU("avx512", X86_AVX512, altmem_clear_user_avx512,
             "fault-tolerant 64 B AVX-512: overlapping stores up to 512 B, 64-aligned 256 B loop, fix-up from progress"),
     ROW_CLU("avx2_erms", X86_AVX2 | X86_ERMS, altmem_clear_user_avx2_erms,
-            "fault-tolerant avx2, with rep stosb from 4 KiB to nt"),
+            "fault-tolerant avx2, with rep stosb from the policy's 32-byte start to memset's nt"),
     ROW_CLU("avx2", X86_AVX2, altmem_clear_user_avx2,
             "fault-tolerant 32 B AVX2: overlapping stores up to 256 B, 64-aligned 128 B loop, fix-up from progress"),
 #endif
