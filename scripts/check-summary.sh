@@ -12,7 +12,11 @@ if [ -z "$summary" ]; then
 fi
 failed=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$summary")
 total=$(sed -E 's/.* failed out of ([0-9]+).*/\1/' <<<"$summary")
-mapfile -t skipped < <(sed -n '/^The following tests did not run:/,/^$/p' "$out" |
+# Only the lines after the last summary are this run's: a failed test's output
+# (--output-on-failure) may hold a sub-suite's own "did not run" list
+# (build.sanitize prints its inner ctest's), and those are not ours.
+last=$(grep -nE '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$out" | tail -n 1 | cut -d: -f1)
+mapfile -t skipped < <(tail -n +"$last" "$out" | sed -n '/^The following tests did not run:/,/^$/p' |
                        sed -nE 's/^[[:space:]]*[0-9]+ - (.*) \((Skipped|Disabled|Not Run)\)$/\1/p')
 if [ ${#skipped[@]} -gt 0 ]; then
     echo "Skipped (the test's last line of output says why):"
