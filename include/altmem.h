@@ -122,16 +122,16 @@ ALTMEM_API size_t altmem_nt_threshold(void);
 /* Set once at start-up by a table of per-CPU rules (each a published rule or a
    measurement, with its source), then ALTMEM_TUNABLES setting by setting
    (docs/tunables.md).  Sizes in bytes; SIZE_MAX = never.  Index 0, 1, 2 of
-   the arrays: the 16-, 32- and 64-byte variants (erms, avx2_erms,
-   avx512_erms, and the copy_user/clear_user variants of the same names).
+   the arrays: the 16-, 32- and 64-byte variants (sse2, avx2, avx512, and
+   the copy_user/clear_user variants of the same names).
    Other architectures have these values too, and no variant that reads them. */
 struct altmem_policy_info {
     int wide_vectors;              /* 1: 512-bit variants may be bound by default  */
     size_t nt_copy;                /* memcpy, memmove, copy_user: non-temporal from */
     size_t nt_memset;              /* memset, clear_user: non-temporal from         */
-    size_t rep_movsb[3];           /* the _erms copies: rep movsb from              */
-    size_t rep_movsb_coaligned;    /* avx512_erms, (dst ^ src) % 64 == 0            */
-    size_t rep_stosb[3];           /* the _erms sets: rep stosb from                */
+    size_t rep_movsb[3];           /* copies: rep movsb from                        */
+    size_t rep_movsb_coaligned;    /* avx512 copies, (dst ^ src) % 64 == 0          */
+    size_t rep_stosb[3];           /* sets: rep stosb from                          */
     size_t movsb_short_distance;   /* no rep movsb at (dst - src) % 4096 in 1..this */
     unsigned overridden;           /* ALTMEM_POLICY_* that ALTMEM_TUNABLES set      */
 };

@@ -11,7 +11,7 @@
 # --table, a Markdown table by size class instead.  Exit status 0 when it ran (the
 # comparison is a goal reported, not a test), 77 when valgrind or the driver is
 # missing.  Note: valgrind presents a CPU without AVX-512 (it cannot run it), so
-# glibc picks its AVX2 routines and altmem its avx2/avx2_erms variants here.
+# glibc picks its AVX2 routines and altmem its avx2 variants here.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$here/.." && pwd)

@@ -40,8 +40,7 @@ echo
 sizes=(0 1 8 16 32 64 128 255 256 1024)
 pairs=("copy_user memcpy" "clear_user memset" "copy_user_ual memcpy_ual" "clear_user_ual memset_ual"
        "copy_user_generic memcpy_generic" "clear_user_generic memset_generic"
-       "copy_user_avx2 memcpy_avx2" "clear_user_avx2 memset_avx2"
-       "copy_user_avx2_erms memcpy_avx2_erms" "clear_user_avx2_erms memset_avx2_erms")
+       "copy_user_avx2 memcpy_avx2" "clear_user_avx2 memset_avx2")
 # (The avx512 variants cannot run under valgrind, which has no AVX-512.)
 
 printf '| A vs B (Ir/call, A - B) |'

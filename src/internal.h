@@ -35,6 +35,9 @@ extern const size_t altmem__variant_total;
 /* Index of (routine, name) in altmem__variants, or -1. name need not be
    NUL-terminated: len bytes are compared. */
 int altmem__variant_find(enum altmem_routine r, const char *name, size_t len);
+/* The variant an old name now means ("avx2_erms" -> "avx2"), or NULL; *old
+   (if not NULL) gets the old name's static spelling. */
+const char *altmem__variant_alias(const char *name, size_t len, const char **old);
 
 /* ---- CPU detection (src/cpu/) ------------------------------------------- */
 
@@ -73,6 +76,7 @@ struct altmem__tunables {
     uint64_t mask;                        /* hwcaps=-X                          */
     uint64_t force;                       /* hwcaps=+X                          */
     int pin[ALTMEM_ROUTINE_COUNT];        /* variant index, or -1               */
+    const char *pin_old[ALTMEM_ROUTINE_COUNT]; /* the merged name pinned ("avx2_erms"), or NULL */
     int verbose;                          /* print bindings at init             */
     int debug;                            /* print every patched site           */
     int no_patch;                         /* bind=pointer: leave sites alone    */
@@ -99,7 +103,7 @@ int altmem__tunables_parse(const char *value, struct altmem__tunables *out,
 /* ---- Policy (src/policy.c) ----------------------------------------------- */
 
 /* When the x86_64 variants switch strategy.  Widths index 0, 1, 2 = the 16-,
-   32- and 64-byte variants (erms, avx2_erms, avx512_erms and their copy_user /
+   32- and 64-byte variants (sse2, avx2, avx512 and their copy_user /
    clear_user namesakes).  (size_t)-1 = never. */
 struct altmem__policy {
     int allow512;                 /* 512-bit variants may be bound by default   */

@@ -89,12 +89,6 @@ static void a_amd_nt(const struct altmem__cpu *c, struct altmem__policy *p)
 /* AMD Zen: rep stosb never (glibc: "the vectorized loop is slightly better
    than ERMS" on Zen 3+), rep movsb never (glibc 2.40+, BZ 30994: slow at some
    alignments, and in many cases slower than the vector loop). */
-static void a_amd_no_string(const struct altmem__cpu *c, struct altmem__policy *p)
-{
-    (void)c;
-    p->stosb[0] = p->stosb[1] = p->stosb[2] = NEVER;
-    p->movsb[0] = p->movsb[1] = p->movsb[2] = p->movsb_coaligned = NEVER;
-}
 
 /* AMD family 0x1A (Zen 5), measured on model 2 in a KVM guest
    (docs/perf/amd-family26-model2.md): rep movsb from 32 KiB beats the vector
@@ -115,6 +109,18 @@ static void a_amd_zen5(const struct altmem__cpu *c, struct altmem__policy *p)
     p->short_distance = 0;
 }
 
+/* No ERMS (CPUID.(EAX=7,ECX=0):EBX bit 9), or hwcaps=-ERMS: rep movsb and
+   rep stosb are not the fast microcoded strings there; glibc selects its
+   rep movsb / rep stosb variants only with ERMS.  Last, so that it overrides
+   every earlier row. */
+static int m_no_erms(const struct altmem__cpu *c) { return !(c->features & ALTMEM_FEAT_ERMS); }
+static void a_no_string(const struct altmem__cpu *c, struct altmem__policy *p)
+{
+    (void)c;
+    p->stosb[0] = p->stosb[1] = p->stosb[2] = NEVER;
+    p->movsb[0] = p->movsb[1] = p->movsb[2] = p->movsb_coaligned = NEVER;
+}
+
 const struct altmem__policy_rule altmem__policy_rules[] = {
     {"defaults", "every CPU", "rep movsb from 2/4/32 KiB (16/32/64-byte variants; 16 KiB co-aligned), rep stosb from 2/4/4 KiB, "
      "non-temporal from LLC/4 (at most 16 x L2), no rep movsb at (dst - src) mod 4096 in 1..63",
@@ -127,11 +133,16 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
      "glibc sysdeps/x86/dl-cacheinfo.h (shared / 4, at least 3/4 of the per-thread share)", m_amd_zen, a_amd_nt},
     {"amd-zen-no-string", "AMD family 0x17 and later (Zen): rep movsb/stosb slower than the vector loop",
      "no rep movsb, no rep stosb", "glibc sysdeps/x86/dl-cacheinfo.h (BZ 30994; rep_stosb_threshold SIZE_MAX on AMD)",
-     m_amd_zen, a_amd_no_string},
+     m_amd_zen, a_no_string},
     {"amd-zen5", "AMD family 0x1A (Zen 5)",
      "rep movsb from 32 KiB at any distance, rep stosb from the L2 size, no streaming copies, streaming memset "
      "from the L3 size",
      "measured, AMD family 26 model 2 (KVM): docs/perf/amd-family26-model2.md", m_amd_zen5, a_amd_zen5},
+    {"no-erms", "CPUs without ERMS (or hwcaps=-ERMS): rep movsb/stosb are not the fast strings there",
+     "no rep movsb, no rep stosb",
+     "Intel SDM vol. 1 and Optimization Reference Manual (ERMSB, CPUID.7.0:EBX[9]); glibc ifunc-memmove.h / "
+     "ifunc-memset.h (the _erms variants only with ERMS)",
+     m_no_erms, a_no_string},
 };
 const size_t altmem__policy_rule_count = sizeof altmem__policy_rules / sizeof altmem__policy_rules[0];
 

@@ -30,23 +30,16 @@ extern const struct altmem__site __stop_altmem_patch_sites[] __attribute__((weak
 #define X86_SSE2 (ALTMEM_FEAT_UAL | ALTMEM_FEAT_SIMD128)
 #define X86_AVX2 (ALTMEM_FEAT_UAL | ALTMEM_FEAT_SIMD256)
 #define X86_AVX512 (ALTMEM_FEAT_UAL | ALTMEM_FEAT_SIMD512)
-#define X86_ERMS ALTMEM_FEAT_ERMS
 
 const struct altmem__variant altmem__variants[] = {
     /* memcpy, best first */
 #if defined(__x86_64__)
-    ROW_COPY("avx512_erms", X86_AVX512 | X86_ERMS, altmem_memcpy_avx512_erms,
-             "avx512, with rep movsb from the policy's 64-byte start (co-aligned start apart) to nt, not at its short distances"),
     ROW_COPY("avx512", X86_AVX512, altmem_memcpy_avx512,
-             "64 B AVX-512: overlapping head/tail up to 512 B, 64-aligned 256 B loop, streaming above nt"),
-    ROW_COPY("avx2_erms", X86_AVX2 | X86_ERMS, altmem_memcpy_avx2_erms,
-             "32 B AVX2, rep movsb from the policy's 32-byte start to nt (not at its short distances), streaming above"),
+             "64 B AVX-512: overlapping head/tail up to 512 B, 64-aligned 256 B loop, rep movsb from the policy's 64-byte start (co-aligned start apart) to nt, streaming above"),
     ROW_COPY("avx2", X86_AVX2, altmem_memcpy_avx2,
-             "32 B AVX2: overlapping head/tail up to 256 B, 32-aligned 128 B loop, streaming above nt"),
-    ROW_COPY("erms", X86_SSE2 | X86_ERMS, altmem_memcpy_erms,
-             "16 B SSE2, rep movsb from the policy's 16-byte start to nt (not at its short distances), streaming above"),
+             "32 B AVX2: overlapping head/tail up to 256 B, 32-aligned 128 B loop, rep movsb from the policy's 32-byte start to nt, streaming above"),
     ROW_COPY("sse2", X86_SSE2, altmem_memcpy_sse2,
-             "16 B SSE2: overlapping head/tail up to 128 B, 16-aligned 64 B loop, streaming above nt"),
+             "16 B SSE2: overlapping head/tail up to 128 B, 16-aligned 64 B loop, rep movsb from the policy's 16-byte start to nt, streaming above"),
 #endif
     ROW_COPY("ual", ALTMEM_FEAT_UAL, altmem_memcpy_ual,
              "unaligned words: overlapping head/tail up to 64 B, 16-aligned 64 B loop"),
@@ -54,18 +47,12 @@ const struct altmem__variant altmem__variants[] = {
              "strict alignment: aligned words, shift-and-merge, bytes only at the ends"),
     /* memmove */
 #if defined(__x86_64__)
-    ROW_MOVE("avx512_erms", X86_AVX512 | X86_ERMS, altmem_memmove_avx512_erms,
-             "avx512, with rep movsb from the policy's 64-byte start to nt when src is not just ahead of dst"),
     ROW_MOVE("avx512", X86_AVX512, altmem_memmove_avx512,
-             "64 B AVX-512, loads before stores up to 512 B, direction by overlap, streaming above nt"),
-    ROW_MOVE("avx2_erms", X86_AVX2 | X86_ERMS, altmem_memmove_avx2_erms,
-             "avx2, with rep movsb from the policy's 32-byte start to nt when src is not just ahead of dst"),
+             "64 B AVX-512, loads before stores up to 512 B, direction by overlap, rep movsb from the policy's 64-byte start when src is not just ahead of dst, streaming above nt"),
     ROW_MOVE("avx2", X86_AVX2, altmem_memmove_avx2,
-             "32 B AVX2, loads before stores up to 256 B, direction by overlap, streaming above nt"),
-    ROW_MOVE("erms", X86_SSE2 | X86_ERMS, altmem_memmove_erms,
-             "sse2, with rep movsb from the policy's 16-byte start to nt when src is not just ahead of dst"),
+             "32 B AVX2, loads before stores up to 256 B, direction by overlap, rep movsb from the policy's 32-byte start when src is not just ahead of dst, streaming above nt"),
     ROW_MOVE("sse2", X86_SSE2, altmem_memmove_sse2,
-             "16 B SSE2, loads before stores up to 128 B, direction by overlap, streaming above nt"),
+             "16 B SSE2, loads before stores up to 128 B, direction by overlap, rep movsb from the policy's 16-byte start when src is not just ahead of dst, streaming above nt"),
 #endif
     ROW_MOVE("ual", ALTMEM_FEAT_UAL, altmem_memmove_ual,
              "unaligned words, direction by overlap, loads before stores per block"),
@@ -73,18 +60,12 @@ const struct altmem__variant altmem__variants[] = {
              "strict alignment: aligned words, shift-and-merge, direction by overlap"),
     /* memset */
 #if defined(__x86_64__)
-    ROW_SET("avx512_erms", X86_AVX512 | X86_ERMS, altmem_memset_avx512_erms,
-            "avx512, with rep stosb from the policy's 64-byte start to memset's nt"),
     ROW_SET("avx512", X86_AVX512, altmem_memset_avx512,
-            "64 B AVX-512: overlapping stores up to 512 B, 64-aligned 256 B loop, streaming above nt"),
-    ROW_SET("avx2_erms", X86_AVX2 | X86_ERMS, altmem_memset_avx2_erms,
-            "32 B AVX2, rep stosb from the policy's 32-byte start to memset's nt, streaming above"),
+            "64 B AVX-512: overlapping stores up to 512 B, 64-aligned 256 B loop, rep stosb from the policy's 64-byte start to memset's nt, streaming above"),
     ROW_SET("avx2", X86_AVX2, altmem_memset_avx2,
-            "32 B AVX2: overlapping stores up to 256 B, 32-aligned 128 B loop, streaming above nt"),
-    ROW_SET("erms", X86_SSE2 | X86_ERMS, altmem_memset_erms,
-            "16 B SSE2, rep stosb from the policy's 16-byte start to memset's nt, streaming above"),
+            "32 B AVX2: overlapping stores up to 256 B, 32-aligned 128 B loop, rep stosb from the policy's 32-byte start to memset's nt, streaming above"),
     ROW_SET("sse2", X86_SSE2, altmem_memset_sse2,
-            "16 B SSE2: overlapping stores up to 128 B, 16-aligned 64 B loop, streaming above nt"),
+            "16 B SSE2: overlapping stores up to 128 B, 16-aligned 64 B loop, rep stosb from the policy's 16-byte start to memset's nt, streaming above"),
 #endif
     ROW_SET("ual", ALTMEM_FEAT_UAL, altmem_memset_ual,
             "unaligned words: overlapping head/tail up to 64 B, 16-aligned 64 B loop"),
@@ -92,14 +73,10 @@ const struct altmem__variant altmem__variants[] = {
             "strict alignment: aligned words, bytes only at the ends"),
     /* copy_user: every access in the exception table (src/uaccess/) */
 #if defined(__x86_64__)
-    ROW_CPU("avx512_erms", X86_AVX512 | X86_ERMS, altmem_copy_user_avx512_erms,
-            "fault-tolerant avx512, with rep movsb from the policy's 64-byte start to nt (not at its short distances)"),
     ROW_CPU("avx512", X86_AVX512, altmem_copy_user_avx512,
-            "fault-tolerant 64 B AVX-512: head/tail classes up to 512 B, 64-aligned 256 B loop, fix-up from progress"),
-    ROW_CPU("avx2_erms", X86_AVX2 | X86_ERMS, altmem_copy_user_avx2_erms,
-            "fault-tolerant avx2, with rep movsb from the policy's 32-byte start to nt (not at its short distances)"),
+            "fault-tolerant 64 B AVX-512: head/tail classes up to 512 B, 64-aligned 256 B loop or rep movsb (as memcpy avx512), fix-up from progress"),
     ROW_CPU("avx2", X86_AVX2, altmem_copy_user_avx2,
-            "fault-tolerant 32 B AVX2: head/tail classes up to 256 B, 64-aligned 128 B loop, fix-up from progress"),
+            "fault-tolerant 32 B AVX2: head/tail classes up to 256 B, 64-aligned 128 B loop or rep movsb (as memcpy avx2), fix-up from progress"),
 #endif
     ROW_CPU("ual", ALTMEM_FEAT_UAL, altmem_copy_user_ual,
             "fault-tolerant: overlapping head/tail, 16 B blocks, byte-exact fix-up from progress"),
@@ -107,14 +84,10 @@ const struct altmem__variant altmem__variants[] = {
             "fault-tolerant strict alignment: aligned words, shift-and-merge, byte-exact fix-up from progress"),
     /* clear_user */
 #if defined(__x86_64__)
-    ROW_CLU("avx512_erms", X86_AVX512 | X86_ERMS, altmem_clear_user_avx512_erms,
-            "fault-tolerant avx512, with rep stosb from the policy's 64-byte start to memset's nt"),
     ROW_CLU("avx512", X86_AVX512, altmem_clear_user_avx512,
-            "fault-tolerant 64 B AVX-512: overlapping stores up to 512 B, 64-aligned 256 B loop, fix-up from progress"),
-    ROW_CLU("avx2_erms", X86_AVX2 | X86_ERMS, altmem_clear_user_avx2_erms,
-            "fault-tolerant avx2, with rep stosb from the policy's 32-byte start to memset's nt"),
+            "fault-tolerant 64 B AVX-512: overlapping stores up to 512 B, 64-aligned 256 B loop or rep stosb (as memset avx512), fix-up from progress"),
     ROW_CLU("avx2", X86_AVX2, altmem_clear_user_avx2,
-            "fault-tolerant 32 B AVX2: overlapping stores up to 256 B, 64-aligned 128 B loop, fix-up from progress"),
+            "fault-tolerant 32 B AVX2: overlapping stores up to 256 B, 64-aligned 128 B loop or rep stosb (as memset avx2), fix-up from progress"),
 #endif
     ROW_CLU("ual", ALTMEM_FEAT_UAL, altmem_clear_user_ual,
             "fault-tolerant: overlapping head/tail, 8-aligned words, byte-exact fix-up from progress"),
@@ -161,11 +134,40 @@ void altmem__text_features(struct altmem__text *t, uint64_t mask, const char *se
         altmem__text_puts(t, "none");
 }
 
+/* Names of variants merged into their vector width's variant when rep movsb /
+   rep stosb became policy (docs/tunables.md): pinning one binds that width,
+   whose string-instruction use the policy and its tunables decide. */
+static const struct {
+    const char *old, *now;
+} variant_aliases[] = {
+    {"erms", "sse2"},
+    {"avx2_erms", "avx2"},
+    {"avx512_erms", "avx512"},
+};
+
+const char *altmem__variant_alias(const char *name, size_t len, const char **old)
+{
+    for (size_t i = 0; i < sizeof variant_aliases / sizeof variant_aliases[0]; i++)
+        if (altmem__eq_nocase(name, len, variant_aliases[i].old)) {
+            if (old)
+                *old = variant_aliases[i].old;
+            return variant_aliases[i].now;
+        }
+    return NULL;
+}
+
 int altmem__variant_find(enum altmem_routine r, const char *name, size_t len)
 {
     for (size_t i = 0; i < altmem__variant_total; i++)
         if (altmem__variants[i].routine == r && altmem__eq_nocase(name, len, altmem__variants[i].name))
             return (int)i;
+    const char *now = altmem__variant_alias(name, len, NULL);
+    if (now) {
+        size_t n = 0;
+        while (now[n])
+            n++;
+        return altmem__variant_find(r, now, n);
+    }
     return -1;
 }
 
@@ -244,8 +246,10 @@ void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int sec
     out->tun.memset_nt_set = out->tun.movsb_set = out->tun.stosb_set = out->tun.short_set = 0;
     out->tun.memset_nt_threshold = out->tun.movsb = out->tun.stosb = out->tun.short_distance = 0;
     out->patch_note[0] = '\0';
-    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++)
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
         out->tun.pin[r] = -1;
+        out->tun.pin_old[r] = NULL;
+    }
     /* Setuid and other AT_SECURE programs must not let the caller's environment
        steer them (as glibc drops GLIBC_TUNABLES there). */
     if (tunables && !secure)
@@ -266,7 +270,12 @@ void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int sec
     }
     out->active = (cpu->features & ~out->tun.mask) | out->tun.force;
     /* The rules' policy for this CPU, then ALTMEM_TUNABLES setting by setting. */
+    /* The rules see the features selection uses: hwcaps=-ERMS is a CPU
+       without ERMS to them too (rule no-erms). */
+    uint64_t detected = out->cpu.features;
+    out->cpu.features = out->active;
     altmem__policy_for(&out->cpu, &out->rules_policy);
+    out->cpu.features = detected;
     struct altmem__policy *pol = &out->policy;
     policy_copy(pol, &out->rules_policy);
     if (out->tun.nt_set)
@@ -342,6 +351,13 @@ void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int sec
             b->reason = ALTMEM_BOUND_OVERRIDDEN;
             why.len = 0;
             altmem__text_puts(&why, "pinned by " ALTMEM_TUNABLES_ENV);
+            if (out->tun.pin_old[r]) {
+                altmem__text_puts(&why, " as ");
+                altmem__text_puts(&why, out->tun.pin_old[r]);
+                altmem__text_puts(&why, ", the old name of ");
+                altmem__text_puts(&why, pv->name);
+                altmem__text_puts(&why, " (rep movsb/stosb: the policy)");
+            }
         } else {
             b->reason = ALTMEM_BOUND_REFUSED;
             char line[200];
@@ -349,7 +365,14 @@ void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int sec
             altmem__text_puts(&w, "altmem: " ALTMEM_TUNABLES_ENV ": refusing ");
             altmem__text_puts(&w, routine_names[r]);
             altmem__text_puts(&w, "=");
-            altmem__text_puts(&w, pv->name);
+            if (out->tun.pin_old[r]) {
+                altmem__text_puts(&w, out->tun.pin_old[r]);
+                altmem__text_puts(&w, " (now ");
+                altmem__text_puts(&w, pv->name);
+                altmem__text_puts(&w, ")");
+            } else {
+                altmem__text_puts(&w, pv->name);
+            }
             altmem__text_puts(&w, ": needs ");
             altmem__text_features(&w, pv->requires & ~can, "+");
             altmem__text_puts(&w, ", which this CPU lacks; keeping ");

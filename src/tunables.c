@@ -114,6 +114,8 @@ static void parse_pin(struct parser *p, int routine, const char *key, size_t key
         int idx = altmem__variant_find((enum altmem_routine)r, v, n);
         if (idx >= 0) {
             p->t->pin[r] = idx;
+            p->t->pin_old[r] = NULL;
+            (void)altmem__variant_alias(v, n, &p->t->pin_old[r]);
             any = 1;
         }
     }

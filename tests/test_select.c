@@ -565,6 +565,10 @@ static void nt_threshold(void)
            sizeof derived / sizeof derived[0], sizeof given / sizeof given[0]);
 }
 
+#define KB ((size_t)1 << 10)
+#define MB ((size_t)1 << 20)
+#define NEVER ((size_t)-1)
+
 /* ---- x86_64: the SIMD and string-instruction rows ------------------------ */
 
 static void x86_rows(void)
@@ -572,25 +576,31 @@ static void x86_rows(void)
 #if defined(__x86_64__)
     const uint64_t S128 = ALTMEM_FEAT_SIMD128, S256 = ALTMEM_FEAT_SIMD256, S512 = ALTMEM_FEAT_SIMD512,
                    ERMS = ALTMEM_FEAT_ERMS, FSRM = ALTMEM_FEAT_FSRM;
+    /* One variant per vector width; rep movsb / rep stosb are policy: the
+       rule no-erms (or hwcaps=-ERMS) turns them off (string 0), -1: a variant
+       that has no string path. */
     static const struct {
         uint64_t f;
         const char *tun, *want;
+        int string;
     } cases[] = {
-        {0, NULL, "avx512_erms"}, /* f filled in below: everything this file knows */
-        {UAL | S128 | S256 | S512, NULL, "avx512"},
-        {0, "hwcaps=-ERMS", "avx512"},
-        {UAL | S128 | S256 | ERMS | FSRM, NULL, "avx2_erms"},
-        {UAL | S128 | S256, NULL, "avx2"},
-        {UAL | S128 | ERMS, NULL, "erms"},
-        {UAL | S128, NULL, "sse2"},
-        {0, "hwcaps=-SIMD512", "avx2_erms"},
-        {UAL | S128 | S512 | ERMS, NULL, "avx512_erms"},
-        {0, "hwcaps=-SIMD512,-ERMS", "avx2"},
-        {0, "hwcaps=-SIMD512,-SIMD256", "erms"},
-        {0, "hwcaps=-SIMD512,-SIMD256,-ERMS", "sse2"},
-        {0, "hwcaps=-SIMD512,-SIMD256,-SIMD128", "ual"},
-        {0, "hwcaps=-UAL", "generic"},
-        {S128 | S256 | S512 | ERMS, NULL, "generic"}, /* no UAL: strict alignment */
+        {0, NULL, "avx512", 1}, /* f filled in below: everything this file knows */
+        {UAL | S128 | S256 | S512, NULL, "avx512", 0},
+        {0, "hwcaps=-ERMS", "avx512", 0},
+        {UAL | S128 | S256 | ERMS | FSRM, NULL, "avx2", 1},
+        {UAL | S128 | S256, NULL, "avx2", 0},
+        {UAL | S128 | ERMS, NULL, "sse2", 1},
+        {UAL | S128, NULL, "sse2", 0},
+        {0, "hwcaps=-SIMD512", "avx2", 1},
+        {UAL | S128 | S512 | ERMS, NULL, "avx512", 1},
+        {0, "hwcaps=-SIMD512,-ERMS", "avx2", 0},
+        {0, "hwcaps=-SIMD512,-SIMD256", "sse2", 1},
+        {0, "hwcaps=-SIMD512,-SIMD256,-ERMS", "sse2", 0},
+        {0, "hwcaps=-SIMD512,-SIMD256,-SIMD128", "ual", -1},
+        {0, "hwcaps=-UAL", "generic", -1},
+        {S128 | S256 | S512 | ERMS, NULL, "generic", -1}, /* no UAL: strict alignment */
+        /* a tunable still sets what the rule turned off */
+        {0, "hwcaps=-ERMS:rep_movsb_threshold=4K:rep_stosb_threshold=8K", "avx512", 1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         uint64_t f = cases[i].f ? cases[i].f : UAL | S128 | S256 | S512 | ERMS | FSRM;
@@ -601,17 +611,35 @@ static void x86_rows(void)
                  cases[i].tun ? cases[i].tun : "");
         expect(what, cases[i].want, D, cases[i].want, D, cases[i].want, D);
         expect_warnings(what, 0);
+        if (cases[i].string >= 0) {
+            int movsb = st.policy.movsb[0] != NEVER && st.policy.movsb[1] != NEVER && st.policy.movsb[2] != NEVER &&
+                        st.policy.movsb_coaligned != NEVER;
+            int stosb = st.policy.stosb[0] != NEVER && st.policy.stosb[1] != NEVER && st.policy.stosb[2] != NEVER;
+            int none = st.policy.movsb[0] == NEVER && st.policy.movsb[1] == NEVER && st.policy.movsb[2] == NEVER &&
+                       st.policy.movsb_coaligned == NEVER && st.policy.stosb[0] == NEVER &&
+                       st.policy.stosb[1] == NEVER && st.policy.stosb[2] == NEVER;
+            CHECK(cases[i].string ? movsb && stosb : none, "%s: rep movsb from %zu/%zu/%zu, rep stosb from %zu/%zu/%zu; "
+                  "expected %s", what, st.policy.movsb[0], st.policy.movsb[1], st.policy.movsb[2], st.policy.stosb[0],
+                  st.policy.stosb[1], st.policy.stosb[2], cases[i].string ? "a size" : "never");
+        }
     }
-    /* Pins by name, and refusals of rows the CPU cannot run. */
+    /* Pins by name (the merged names too: aliases, any case), and refusals of
+       rows the CPU cannot run. */
     struct altmem__cpu avx2 = make_cpu("made-up-x86", UAL | S128 | S256);
     decide(&avx2, "memcpy=sse2:memset=avx512:memmove=erms", 0);
-    expect("x86 pins", "sse2", O, "avx2", R, "avx2", R);
-    expect_warnings("x86 pins", 2);
-    CHECK(any_warning_has(&w, "memset=avx512") && any_warning_has(&w, "SIMD512") &&
-              any_warning_has(&w, "memmove=erms") && any_warning_has(&w, "ERMS"),
-          "x86 refusals do not name the pin and the feature: '%s'", w.line[0]);
-    printf("x86_64 rows: %zu feature sets bind avx512_erms > avx512 > avx2_erms > avx2 > erms > sse2 > ual > generic; "
-           "pins and refusals\n", sizeof cases / sizeof cases[0]);
+    expect("x86 pins", "sse2", O, "sse2", O, "avx2", R);
+    expect_warnings("x86 pins", 1);
+    CHECK(any_warning_has(&w, "memset=avx512") && any_warning_has(&w, "SIMD512"),
+          "x86 refusal does not name the pin and the feature: '%s'", w.line[0]);
+    decide(&avx2, "memcpy=AVX2_ERMS:memset=avx512_erms", 0);
+    expect("x86 alias pins", "avx2", O, "avx2", D, "avx2", R);
+    expect_warnings("x86 alias pins", 1);
+    CHECK(any_warning_has(&w, "memset=avx512_erms (now avx512)") && any_warning_has(&w, "SIMD512"),
+          "x86 alias refusal does not name the pin, its new name and the feature: '%s'", w.line[0]);
+    CHECK(strstr(st.bound[ALTMEM_MEMCPY].why, "as avx2_erms, the old name of avx2") != NULL,
+          "x86 alias pin: why does not name the old spelling: '%s'", st.bound[ALTMEM_MEMCPY].why);
+    printf("x86_64 rows: %zu feature sets bind avx512 > avx2 > sse2 > ual > generic, rep movsb/stosb on iff ERMS "
+           "(or a tunable); pins, the old _erms names as aliases, refusals\n", sizeof cases / sizeof cases[0]);
 #else
     printf("x86_64 rows: not on this architecture\n");
 #endif
@@ -619,9 +647,6 @@ static void x86_rows(void)
 
 /* ---- Per-CPU rules (src/policy.c): every row, on CPUs no session can run --- */
 
-#define KB ((size_t)1 << 10)
-#define MB ((size_t)1 << 20)
-#define NEVER ((size_t)-1)
 
 struct rule_case {
     const char *what;
@@ -644,41 +669,45 @@ static void policy_rules(void)
     static const char *const dflt = "defaults";
     const struct rule_case cases[] = {
         /* Skylake-SP, Cascade Lake: AVX-512, no AVX-VNNI (glibc Prefer_No_AVX512) */
-        {"Skylake-SP 6/0x55", I, 6, 0x55, 0, x512, 1 * MB, 32 * MB, "avx2_erms", 8 * MB, 8 * MB, 32 * KB, 16 * KB,
+        {"Skylake-SP 6/0x55", I, 6, 0x55, 0, x512, 1 * MB, 32 * MB, "avx2", 8 * MB, 8 * MB, 32 * KB, 16 * KB,
          4 * KB, 63, "defaults intel-avx512-no-vnni"},
         /* Ice Lake-SP (the model 106 machine of issue 11) */
-        {"Ice Lake-SP 6/0x6a", I, 6, 0x6a, 0, x512, 2 * MB, 48 * MB, "avx2_erms", 12 * MB, 12 * MB, 32 * KB, 16 * KB,
+        {"Ice Lake-SP 6/0x6a", I, 6, 0x6a, 0, x512, 2 * MB, 48 * MB, "avx2", 12 * MB, 12 * MB, 32 * KB, 16 * KB,
          4 * KB, 63, "defaults intel-avx512-no-vnni"},
         /* Sapphire Rapids: AVX-VNNI, 512-bit allowed */
-        {"Sapphire Rapids 6/0x8f", I, 6, 0x8f, ALTMEM__ID_AVX_VNNI, x512, 2 * MB, 105 * MB, "avx512_erms", 26880 * KB,
+        {"Sapphire Rapids 6/0x8f", I, 6, 0x8f, ALTMEM__ID_AVX_VNNI, x512, 2 * MB, 105 * MB, "avx512", 26880 * KB,
          26880 * KB, 32 * KB, 16 * KB, 4 * KB, 63, "defaults"},
         /* the family 6 model 167 guest of docs/performance.md (480 MiB L3 reported) */
         {"Intel 6/167 KVM", I, 6, 167, ALTMEM__ID_AVX_VNNI | ALTMEM__ID_HYPERVISOR, x512, 2 * MB, 480 * MB,
-         "avx512_erms", 32 * MB, 32 * MB, 32 * KB, 16 * KB, 4 * KB, 63, "defaults"},
+         "avx512", 32 * MB, 32 * MB, 32 * KB, 16 * KB, 4 * KB, 63, "defaults"},
         /* an Intel without AVX-512: the rule does not apply */
-        {"Intel Alder Lake 6/0x97", I, 6, 0x97, ALTMEM__ID_AVX_VNNI, x86, 1280 * KB, 30 * MB, "avx2_erms",
+        {"Intel Alder Lake 6/0x97", I, 6, 0x97, ALTMEM__ID_AVX_VNNI, x86, 1280 * KB, 30 * MB, "avx2",
          7680 * KB, 7680 * KB, 32 * KB, 16 * KB, 4 * KB, 63, "defaults"},
         /* Zen 2, Zen 3 (AVX2): glibc's AMD rules */
-        {"Zen 2 0x17/0x31", A, 0x17, 0x31, 0, x86 & ~ALTMEM_FEAT_FSRM, 512 * KB, 16 * MB, "avx2_erms", 12 * MB,
+        {"Zen 2 0x17/0x31", A, 0x17, 0x31, 0, x86 & ~ALTMEM_FEAT_FSRM, 512 * KB, 16 * MB, "avx2", 12 * MB,
          12 * MB, NEVER, NEVER, NEVER, 63, "defaults amd-zen-nt amd-zen-no-string"},
-        {"Zen 3 0x19/0x01", A, 0x19, 0x01, 0, x86, 512 * KB, 32 * MB, "avx2_erms", 24 * MB, 24 * MB, NEVER, NEVER,
+        {"Zen 3 0x19/0x01", A, 0x19, 0x01, 0, x86, 512 * KB, 32 * MB, "avx2", 24 * MB, 24 * MB, NEVER, NEVER,
          NEVER, 63, "defaults amd-zen-nt amd-zen-no-string"},
         /* Zen 4: AVX-512, allowed on AMD */
-        {"Zen 4 0x19/0x11", A, 0x19, 0x11, ALTMEM__ID_AVX_VNNI, x512, 1 * MB, 32 * MB, "avx512_erms", 24 * MB,
+        {"Zen 4 0x19/0x11", A, 0x19, 0x11, ALTMEM__ID_AVX_VNNI, x512, 1 * MB, 32 * MB, "avx512", 24 * MB,
          24 * MB, NEVER, NEVER, NEVER, 63, "defaults amd-zen-nt amd-zen-no-string"},
         /* Zen 5: measured (docs/perf/amd-family26-model2.md) */
         {"Zen 5 0x1a/0x02", A, 0x1a, 0x02, ALTMEM__ID_AVX_VNNI | ALTMEM__ID_HYPERVISOR, x512, 1 * MB, 32 * MB,
-         "avx512_erms", NEVER, 32 * MB, 32 * KB, 32 * KB, 1 * MB, 0, "defaults amd-zen-nt amd-zen-no-string amd-zen5"},
-        {"Zen 5, caches unknown", A, 0x1a, 0x44, 0, x512, 0, 0, "avx512_erms", NEVER, 32 * MB, 32 * KB, 32 * KB,
+         "avx512", NEVER, 32 * MB, 32 * KB, 32 * KB, 1 * MB, 0, "defaults amd-zen-nt amd-zen-no-string amd-zen5"},
+        {"Zen 5, caches unknown", A, 0x1a, 0x44, 0, x512, 0, 0, "avx512", NEVER, 32 * MB, 32 * KB, 32 * KB,
          1 * MB, 0, "defaults amd-zen-nt amd-zen-no-string amd-zen5"},
         /* pre-Zen AMD (family 0x15): defaults only */
-        {"AMD 0x15", A, 0x15, 0x02, 0, x86, 2 * MB, 8 * MB, "avx2_erms", 2 * MB, 2 * MB, 32 * KB, 16 * KB, 4 * KB,
+        {"AMD 0x15", A, 0x15, 0x02, 0, x86, 2 * MB, 8 * MB, "avx2", 2 * MB, 2 * MB, 32 * KB, 16 * KB, 4 * KB,
          63, "defaults"},
         /* a vendor we do not know, and a CPU we cannot identify at all */
-        {"other vendor", X, 7, 0x5b, 0, x512, 512 * KB, 32 * MB, "avx512_erms", 8 * MB, 8 * MB, 32 * KB, 16 * KB,
+        {"other vendor", X, 7, 0x5b, 0, x512, 512 * KB, 32 * MB, "avx512", 8 * MB, 8 * MB, 32 * KB, 16 * KB,
          4 * KB, 63, "defaults"},
-        {"unidentified", ALTMEM__VENDOR_UNKNOWN, 0, 0, 0, UAL, 0, 0, "ual", 16 * MB, 16 * MB, 32 * KB, 16 * KB,
-         4 * KB, 63, "defaults"},
+        {"unidentified", ALTMEM__VENDOR_UNKNOWN, 0, 0, 0, UAL, 0, 0, "ual", 16 * MB, 16 * MB, NEVER, NEVER,
+         NEVER, 63, "defaults no-erms"},
+        /* an x86_64 without ERMS (Intel before Ivy Bridge, or a hypervisor that
+           hides the bit): no rep movsb / rep stosb */
+        {"Intel 6/0x1a (Nehalem), no ERMS", I, 6, 0x1a, 0, UAL | ALTMEM_FEAT_SIMD128, 256 * KB, 8 * MB, "sse2",
+         2 * MB, 2 * MB, NEVER, NEVER, NEVER, 63, "defaults no-erms"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const struct rule_case *k = &cases[i];
@@ -715,8 +744,8 @@ static void policy_rules(void)
         if (!p.allow512) {
             CHECK(strstr(st.bound[ALTMEM_MEMCPY].why, "rule intel-avx512-no-vnni") != NULL,
                   "%s: why does not name the rule: '%s'", k->what, st.bound[ALTMEM_MEMCPY].why);
-            decide(&c, "memcpy=avx512_erms", 0); /* a pin still can */
-            CHECK(!strcmp(bound_name(ALTMEM_MEMCPY), "avx512_erms"), "%s: pin avx512_erms not honoured", k->what);
+            decide(&c, "memcpy=avx512", 0); /* a pin still can */
+            CHECK(!strcmp(bound_name(ALTMEM_MEMCPY), "avx512"), "%s: pin avx512 not honoured", k->what);
         }
 #endif
     }

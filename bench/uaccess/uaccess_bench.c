@@ -19,7 +19,7 @@
  *       one loop once, for callgrind (scripts/uaccess-cost.sh): LOOP is one of
  *       copy_user, memcpy, clear_user, memset (the public entry points) or
  *       copy_user_ual, memcpy_ual, ... (the variants ual, generic, avx2,
- *       avx2_erms, avx512, avx512_erms)
+ *       avx512)
  *   --pairs public   only the two public pairs (the goal's); default: all pairs
  *   --warmup-ms MS   before the first sample, call every loop of the run for
  *                    about MS ms (default 300; 0: none) — so the first cell is
@@ -86,12 +86,12 @@ __attribute__((noinline)) void loop_memset(long calls, void *d, const void *s, s
 /* Variants, through the table's pointers (as a caller holding one would).  The
    names copy_user/clear_user share with memcpy/memset; a variant this build or
    CPU does not have is skipped. */
-#define NV 6
+#define NV 4
 static altmem_copy_user_fn *v_copy_user[NV];
 static altmem_memcpy_fn *v_memcpy[NV];
 static altmem_clear_user_fn *v_clear_user[NV];
 static altmem_memset_fn *v_memset[NV];
-static const char *const vnames[NV] = {"ual", "generic", "avx2", "avx2_erms", "avx512", "avx512_erms"};
+static const char *const vnames[NV] = {"ual", "generic", "avx2", "avx512"};
 static int v_have[NV];
 
 #define VARIANT_LOOPS(V, I)                                                                                 \
@@ -132,9 +132,7 @@ static int v_have[NV];
 VARIANT_LOOPS(ual, 0)
 VARIANT_LOOPS(generic, 1)
 VARIANT_LOOPS(avx2, 2)
-VARIANT_LOOPS(avx2_erms, 3)
-VARIANT_LOOPS(avx512, 4)
-VARIANT_LOOPS(avx512_erms, 5)
+VARIANT_LOOPS(avx512, 3)
 
 typedef void loop_fn(long calls, void *d, const void *s, size_t n);
 
@@ -150,7 +148,7 @@ static const struct loop {
 #define VL(V, I)                                                                                            \
     {"copy_user_" #V, loop_copy_user_##V, I}, {"memcpy_" #V, loop_memcpy_##V, I},                          \
         {"clear_user_" #V, loop_clear_user_##V, I}, {"memset_" #V, loop_memset_##V, I},
-    VL(ual, 0) VL(generic, 1) VL(avx2, 2) VL(avx2_erms, 3) VL(avx512, 4) VL(avx512_erms, 5)
+    VL(ual, 0) VL(generic, 1) VL(avx2, 2) VL(avx512, 3)
 #undef VL
 };
 #define NLOOPS (sizeof loops / sizeof loops[0])
@@ -177,12 +175,8 @@ static const struct pair {
     {"clear_user_generic", "memset_generic", "clear_user generic vs memset generic", 0},
     {"copy_user_avx2", "memcpy_avx2", "copy_user avx2 vs memcpy avx2", 0},
     {"clear_user_avx2", "memset_avx2", "clear_user avx2 vs memset avx2", 0},
-    {"copy_user_avx2_erms", "memcpy_avx2_erms", "copy_user avx2_erms vs memcpy avx2_erms", 0},
-    {"clear_user_avx2_erms", "memset_avx2_erms", "clear_user avx2_erms vs memset avx2_erms", 0},
     {"copy_user_avx512", "memcpy_avx512", "copy_user avx512 vs memcpy avx512", 0},
     {"clear_user_avx512", "memset_avx512", "clear_user avx512 vs memset avx512", 0},
-    {"copy_user_avx512_erms", "memcpy_avx512_erms", "copy_user avx512_erms vs memcpy avx512_erms", 0},
-    {"clear_user_avx512_erms", "memset_avx512_erms", "clear_user avx512_erms vs memset avx512_erms", 0},
 };
 #define NPAIRS (sizeof pairs / sizeof pairs[0])
 

@@ -1,12 +1,13 @@
 /*
- * clear_user_avx2, clear_user_avx2_erms — fault-tolerant zeroing with 32-byte
- * AVX2 stores (x86_64), laid out like memset_avx2 / memset_avx2_erms.
+ * clear_user_avx2 — fault-tolerant zeroing with 32-byte AVX2 stores (x86_64),
+ * laid out like memset_avx2.
  *
  * Assumptions:
- *   - AVX2 with OS support (SIMD256) and fast unaligned access (UAL); _erms also
- *     ERMS (rep stosb from 4 KiB to the non-temporal threshold, as
- *     memset_avx2_erms).  This file alone is built with -mavx2; it clears the
- *     upper state (vzeroupper) before returning.
+ *   - AVX2 with OS support (SIMD256) and fast unaligned access (UAL); rep stosb
+ *     from the policy's 32-byte start to memset's non-temporal threshold, as
+ *     memset_avx2 (src/policy.c; never on a CPU without ERMS).  This file alone
+ *     is built with -mavx2; it clears the upper state (vzeroupper) before
+ *     returning.
  *   - Every store is an extable accessor; stores go in ascending order and each
  *     fault label knows the progress (every byte below it zeroed, none above), so
  *     the fix-up goes on from there byte by byte for the exact count.
@@ -18,9 +19,6 @@
 #define UA_W 32
 #include "ua_x86_vec.h"
 
-NOINL size_t large_vec(uintptr_t d, size_t n) { return cl_large(d, n, 0); }
-NOINL size_t large_erms(uintptr_t d, size_t n) { return cl_large(d, n, 1); }
+NOINL size_t large(uintptr_t d, size_t n) { return cl_large(d, n); }
 
-size_t altmem_clear_user_avx2(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, NULL, large_vec, altmem_clear_user_avx2); }
-
-size_t altmem_clear_user_avx2_erms(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, NULL, large_erms, altmem_clear_user_avx2_erms); }
+size_t altmem_clear_user_avx2(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, NULL, large, altmem_clear_user_avx2); }

@@ -1,13 +1,13 @@
 /*
- * clear_user_avx512, clear_user_avx512_erms — fault-tolerant zeroing with
- * 64-byte AVX-512 stores (x86_64), laid out like memset_avx512 /
- * memset_avx512_erms.
+ * clear_user_avx512 — fault-tolerant zeroing with 64-byte AVX-512 stores
+ * (x86_64), laid out like memset_avx512.
  *
  * Assumptions:
  *   - AVX-512 F, BW and VL with OS support (SIMD512) and fast unaligned access
- *     (UAL); _erms also ERMS (rep stosb from 4 KiB to the non-temporal
- *     threshold, as memset_avx512_erms).  Built with the flags of memset_avx512
- *     (this file only): GCC keeps it to xmm/ymm/zmm16-31, no vzeroupper.
+ *     (UAL); rep stosb from the policy's 64-byte start to memset's non-temporal
+ *     threshold, as memset_avx512 (src/policy.c; never on a CPU without ERMS).
+ *     Built with the flags of memset_avx512 (this file only): GCC keeps it to
+ *     xmm/ymm/zmm16-31, no vzeroupper.
  *   - Every store is an extable accessor; stores go in ascending order and each
  *     fault label knows the progress (every byte below it zeroed, none above), so
  *     the fix-up goes on from there byte by byte for the exact count.
@@ -18,11 +18,7 @@
 #define UA_W 64
 #include "ua_x86_vec.h"
 
-NOINL size_t large_vec(uintptr_t d, size_t n) { return cl_large(d, n, 0); }
-NOINL size_t large_erms(uintptr_t d, size_t n) { return cl_large(d, n, 1); }
-NOINL size_t mid_vec(uintptr_t d, size_t n) { return cl_mid(d, n, large_vec); }
-NOINL size_t mid_erms(uintptr_t d, size_t n) { return cl_mid(d, n, large_erms); }
+NOINL size_t large(uintptr_t d, size_t n) { return cl_large(d, n); }
+NOINL size_t mid(uintptr_t d, size_t n) { return cl_mid(d, n, large); }
 
-size_t altmem_clear_user_avx512(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, mid_vec, large_vec, altmem_clear_user_avx512); }
-
-size_t altmem_clear_user_avx512_erms(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, mid_erms, large_erms, altmem_clear_user_avx512_erms); }
+size_t altmem_clear_user_avx512(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, mid, large, altmem_clear_user_avx512); }

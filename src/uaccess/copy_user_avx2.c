@@ -1,12 +1,13 @@
 /*
- * copy_user_avx2, copy_user_avx2_erms — fault-tolerant copy with 32-byte AVX2
- * vectors (x86_64), laid out like memcpy_avx2 / memcpy_avx2_erms.
+ * copy_user_avx2 — fault-tolerant copy with 32-byte AVX2 vectors (x86_64), laid
+ * out like memcpy_avx2.
  *
  * Assumptions:
- *   - AVX2 with OS support (SIMD256) and fast unaligned access (UAL); _erms also
- *     ERMS (rep movsb from 4 KiB to the non-temporal threshold, not at (dst -
- *     src) mod 4096 in 1..63, as memcpy_avx2_erms).  This file alone is built
- *     with -mavx2; it clears the upper state (vzeroupper) before returning.
+ *   - AVX2 with OS support (SIMD256) and fast unaligned access (UAL); rep movsb
+ *     from the policy's 32-byte start to the non-temporal threshold, not at its
+ *     short (dst - src) mod 4096 distances, as memcpy_avx2 (src/policy.c; never
+ *     on a CPU without ERMS).  This file alone is built with -mavx2; it clears
+ *     the upper state (vzeroupper) before returning.
  *   - src and dst do not overlap.  Every access is an extable accessor; every
  *     size class loads before it stores and stores in ascending order, and each
  *     fault label knows the progress (every byte below it stored, none above), so
@@ -19,15 +20,9 @@
 #define UA_W 32
 #include "ua_x86_vec.h"
 
-NOINL size_t large_vec(uintptr_t d, uintptr_t s, size_t n) { return cu_large(d, s, n, 0); }
-NOINL size_t large_erms(uintptr_t d, uintptr_t s, size_t n) { return cu_large(d, s, n, 1); }
+NOINL size_t large(uintptr_t d, uintptr_t s, size_t n) { return cu_large(d, s, n); }
 
 size_t altmem_copy_user_avx2(void *dst, const void *src, size_t n)
 {
-    return cu_small((uintptr_t)dst, (uintptr_t)src, n, NULL, large_vec, altmem_copy_user_avx2);
-}
-
-size_t altmem_copy_user_avx2_erms(void *dst, const void *src, size_t n)
-{
-    return cu_small((uintptr_t)dst, (uintptr_t)src, n, NULL, large_erms, altmem_copy_user_avx2_erms);
+    return cu_small((uintptr_t)dst, (uintptr_t)src, n, NULL, large, altmem_copy_user_avx2);
 }

@@ -1,12 +1,13 @@
 /*
- * copy_user_avx512, copy_user_avx512_erms — fault-tolerant copy with 64-byte
- * AVX-512 vectors (x86_64), laid out like memcpy_avx512 / memcpy_avx512_erms.
+ * copy_user_avx512 — fault-tolerant copy with 64-byte AVX-512 vectors (x86_64),
+ * laid out like memcpy_avx512.
  *
  * Assumptions:
  *   - AVX-512 F, BW and VL with OS support (SIMD512) and fast unaligned access
- *     (UAL); _erms also ERMS (rep movsb from 32 KiB to the non-temporal
- *     threshold, not at (dst - src) mod 4096 in 1..63, as memcpy_avx512_erms).
- *     Built with the flags of memcpy_avx512 (this file only): GCC keeps it to
+ *     (UAL); rep movsb from the policy's 64-byte start to the non-temporal
+ *     threshold, not at its short (dst - src) mod 4096 distances, as
+ *     memcpy_avx512 (src/policy.c; never on a CPU without ERMS).  Built with
+ *     the flags of memcpy_avx512 (this file only): GCC keeps it to
  *     xmm/ymm/zmm16-31, so it returns without vzeroupper.
  *   - src and dst do not overlap.  Every access is an extable accessor; every
  *     size class loads before it stores and stores in ascending order, and each
@@ -20,17 +21,10 @@
 #define UA_W 64
 #include "ua_x86_vec.h"
 
-NOINL size_t large_vec(uintptr_t d, uintptr_t s, size_t n) { return cu_large(d, s, n, 0); }
-NOINL size_t large_erms(uintptr_t d, uintptr_t s, size_t n) { return cu_large(d, s, n, 1); }
-NOINL size_t mid_vec(uintptr_t d, uintptr_t s, size_t n) { return cu_mid(d, s, n, large_vec, 1); }
-NOINL size_t mid_erms(uintptr_t d, uintptr_t s, size_t n) { return cu_mid(d, s, n, large_erms, 1); }
+NOINL size_t large(uintptr_t d, uintptr_t s, size_t n) { return cu_large(d, s, n); }
+NOINL size_t mid(uintptr_t d, uintptr_t s, size_t n) { return cu_mid(d, s, n, large, 1); }
 
 size_t altmem_copy_user_avx512(void *dst, const void *src, size_t n)
 {
-    return cu_small((uintptr_t)dst, (uintptr_t)src, n, mid_vec, large_vec, altmem_copy_user_avx512);
-}
-
-size_t altmem_copy_user_avx512_erms(void *dst, const void *src, size_t n)
-{
-    return cu_small((uintptr_t)dst, (uintptr_t)src, n, mid_erms, large_erms, altmem_copy_user_avx512_erms);
+    return cu_small((uintptr_t)dst, (uintptr_t)src, n, mid, large, altmem_copy_user_avx512);
 }

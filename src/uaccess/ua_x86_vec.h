@@ -1,10 +1,10 @@
 /*
- * The body of the x86_64 vector copy_user / clear_user variants (avx2, avx512,
- * with and without string instructions), one vector width per translation unit,
+ * The body of the x86_64 vector copy_user / clear_user variants (avx2, avx512),
+ * one vector width per translation unit,
  * laid out like the memcpy / memset variants of that width
  * (src/arch/x86_64/variants/x86_vec.h): a file defines UA_W (32 or 64), is
  * built with the matching flags and includes this header; its entry points call
- * ua_copy() / ua_clear() with erms set or not.
+ * cu_small() / cl_small() with the out-of-line classes of that width.
  *
  * Assumptions:
  *   - x86_64 with unaligned vector loads and stores (UAL) of UA_W bytes
@@ -12,9 +12,9 @@
  *   - Layout: n < 16 two overlapping scalars, [16, 32) 16 + 16, [32, 64) 32 + 32,
  *     [W, 2W] W + W: inline, no call; (2W, 4W] and (4W, 8W] two and four vectors
  *     from each end, out of line; above, an unaligned first 64 bytes, a 64-aligned
- *     loop of 4 vectors, the last 4 vectors unaligned.  With erms, rep movsb
+ *     loop of 4 vectors, the last 4 vectors unaligned.  rep movsb
  *     (rep stosb) from the policy's start for this width (src/policy.c) to the
- *     non-temporal threshold, as the memcpy / memset variant of the same name
+ *     non-temporal threshold, as the memcpy / memset variant of the same width
  *     (not at the policy's short (dst - src) mod 4096 distances); from the
  *     threshold, non-temporal stores.
  *   - Every size class loads all its bytes before its first store (src and dst
@@ -58,8 +58,8 @@ typedef __m512i uvec;
 #else
 #define VZU() ((void)0)
 #endif
-/* The policy's starts for the 64-byte width (src/policy.c), as memcpy_avx512_erms
-   and memset_avx512_erms; not memcpy's co-aligned start: here the loop measured
+/* The policy's starts for the 64-byte width (src/policy.c), as memcpy_avx512
+   and memset_avx512; not memcpy's co-aligned start: here the loop measured
    as fast as memcpy at 16 KiB aligned (docs/uaccess.md). */
 #define UA_COPY_ERMS_MIN altmem__rep_movsb_start[2]
 #define UA_CLEAR_ERMS_MIN altmem__rep_stosb_start[2]
@@ -73,8 +73,8 @@ typedef __m256i uvec;
 #define STVNT(p, v, L) UA_VST32NT(p, v, L)
 #define VZERO() _mm256_setzero_si256()
 #define VZU() _mm256_zeroupper()
-#define UA_COPY_ERMS_MIN altmem__rep_movsb_start[1]  /* as memcpy_avx2_erms */
-#define UA_CLEAR_ERMS_MIN altmem__rep_stosb_start[1] /* as memset_avx2_erms */
+#define UA_COPY_ERMS_MIN altmem__rep_movsb_start[1]  /* as memcpy_avx2 */
+#define UA_CLEAR_ERMS_MIN altmem__rep_stosb_start[1] /* as memset_avx2 */
 #else
 #error "define UA_W (32 or 64) before including ua_x86_vec.h"
 #endif
@@ -250,14 +250,14 @@ NOINL size_t cu_huge(uintptr_t d, uintptr_t s, size_t n)
     return n > 8 * W ? cu_large_late(d, s, n) : cfix(d, s, n, 0);
 }
 
-INL size_t cu_large(uintptr_t d, uintptr_t s, size_t n, int erms)
+INL size_t cu_large(uintptr_t d, uintptr_t s, size_t n)
 {
     /* A length that runs past the end of the address space (a garbage n): do
        what lies below its top, count the rest as not copied (extable.h). */
     const size_t past = altmem__ua_past_end(MAX(d, s), n);
     if (__builtin_expect(past != 0, 0))
         return past + cu_huge(d, s, n - past);
-    return cu_large_body(d, s, n, erms, 1, 0);
+    return cu_large_body(d, s, n, 1, 1, 0);
 }
 
 /* (2W, 8W]: two or four vectors from each end; above, the loops. */
@@ -541,12 +541,12 @@ NOINL size_t cl_huge(uintptr_t d, size_t n)
     return n > 8 * W ? cl_large_body(d, n, 0, 0) : zfix(d, n, 0);
 }
 
-INL size_t cl_large(uintptr_t d, size_t n, int erms)
+INL size_t cl_large(uintptr_t d, size_t n)
 {
     const size_t past = altmem__ua_past_end(d, n); /* as cu_large */
     if (__builtin_expect(past != 0, 0))
         return past + cl_huge(d, n - past);
-    return cl_large_body(d, n, erms, 0);
+    return cl_large_body(d, n, 1, 0);
 }
 
 INL size_t cl_mid(uintptr_t d, size_t n, size_t (*large)(uintptr_t, size_t))

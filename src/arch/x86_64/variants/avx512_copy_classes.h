@@ -1,8 +1,7 @@
 /*
  * The size classes of the AVX-512 memcpy and memmove variants, shared by
- * memcpy_avx512.c, memcpy_avx512_erms.c, memmove_avx512.c and
- * memmove_avx512_erms.c, which differ only in their large() (what happens
- * above 512 bytes).  Up to 512 bytes every class loads all it copies before it
+ * memcpy_avx512.c and memmove_avx512.c, which differ only in their large()
+ * (what happens above 512 bytes).  Up to 512 bytes every class loads all it copies before it
  * stores anything, so the same classes serve memcpy and memmove.
  *
  * The including file defines VEC_BITS 512, includes x86_vec.h, defines

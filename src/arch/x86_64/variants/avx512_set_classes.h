@@ -1,7 +1,6 @@
 /*
- * The size classes of the AVX-512 memset variants, shared by memset_avx512.c
- * and memset_avx512_erms.c, which differ only in their large() (above 512
- * bytes).  The including file defines VEC_BITS 512, includes x86_vec.h,
+ * The size classes of the AVX-512 memset variant (memset_avx512.c), apart
+ * from its large() (above 512 bytes).  The including file defines VEC_BITS 512, includes x86_vec.h,
  * defines `static void *large(void *dst, int c, size_t n)` and AVX512_ENTRY
  * (the entry's name), then includes this file, once.  The layout measured in
  * docs/performance.md depends on the order below (built -fno-reorder-blocks).

@@ -6,9 +6,16 @@
  *   - Unaligned loads and stores are single, fast instructions (UAL).
  *   - The building blocks (x86_vec.h) load every byte of a size class up to
  *     128 before storing any, and the loops store 16-aligned.
+ *   - rep movsb from the policy's 16-byte start up to the non-temporal
+ *     threshold,
+ *     not where (dst - src) mod 4096 is in 1..the policy's short distance
+ *     (src/policy.c: the per-CPU rules, ALTMEM_TUNABLES; never on a CPU
+ *     without ERMS).
  */
 #define VEC_BITS 128
 #include "x86_vec.h"
+
+#define ERMS_MIN altmem__rep_movsb_start[0] /* below: the vector loop wins (src/policy.c) */
 
 /* The sizes that loop: kept out of line, so that the small classes above need
    no registers saved or copied on entry. */
@@ -16,10 +23,12 @@ static __attribute__((noinline)) void *large(void *__restrict dst, const void *_
 {
     unsigned char *d = dst;
     const unsigned char *s = src;
-    if (n < altmem__nt_threshold)
-        vcopy_fwd(d, s, n);             /* (128, nt): 64 B loop, dst 16-aligned */
-    else
+    if (n >= altmem__nt_threshold)
         vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
+    else if (n >= ERMS_MIN && !movsb_short_distance(d, s))
+        rep_movsb(d, s, n);             /* [ERMS_MIN, nt): rep movsb          */
+    else
+        vcopy_fwd(d, s, n);             /* (128, ERMS_MIN), short distance: 64 B loop */
     return dst;
 }
 

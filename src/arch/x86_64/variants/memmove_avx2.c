@@ -8,11 +8,15 @@
  *   - Up to 256 bytes every byte is loaded before any is stored (x86_vec.h), so
  *     overlap needs no test; above, the direction follows the overlap, and each
  *     128-byte block is loaded before it is stored.
+ *   - rep movsb as memcpy_avx2, for forward moves whose source is apart from or
+ *     at least 4 KiB ahead of the destination (src/policy.c).
  */
 #include <stdint.h>
 
 #define VEC_BITS 256
 #include "x86_vec.h"
+
+#define ERMS_MIN altmem__rep_movsb_start[1] /* below: the vector loop wins (src/policy.c) */
 
 /* The sizes that loop: kept out of line, so that the small classes above need
    no registers saved or copied on entry. */
@@ -25,10 +29,12 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
         vcopy_bwd(d, s, n);             /* dst inside (src, src+n): backward  */
     else if (fwd < n)
         vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src: backward, streaming */
-    else if (n < altmem__nt_threshold || bwd < NT_MIN_AHEAD)
-        vcopy_fwd(d, s, n);             /* forward (dst < src within a page too) */
-    else
+    else if (n >= altmem__nt_threshold && bwd >= NT_MIN_AHEAD)
         vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
+    else if (bwd < 4096 || n < ERMS_MIN || movsb_short_distance(d, s))
+        vcopy_fwd(d, s, n);             /* dst < src within a page, small, short distance */
+    else
+        rep_movsb(d, s, n);             /* from ERMS_MIN, src 4 KiB+ ahead or apart: rep movsb */
     return dst;
 }
 

@@ -7,9 +7,14 @@
  *   - Unaligned stores are single, fast instructions (UAL).
  *   - Sizes up to 256: overlapping stores from both ends; above, a 32-aligned
  *     128-byte loop between an unaligned first vector and unaligned last 128.
+ *   - rep stosb from the policy's 32-byte start up to memset's non-temporal
+ *     threshold (src/policy.c: the per-CPU rules, ALTMEM_TUNABLES
+ *     rep_stosb_threshold; never on a CPU without ERMS).
  */
 #define VEC_BITS 256
 #include "x86_vec.h"
+
+#define ERMS_MIN altmem__rep_stosb_start[1] /* below: the vector loop wins (src/policy.c) */
 
 /* The sizes that loop: kept out of line, so that the small classes above need
    no registers saved or copied on entry. */
@@ -17,8 +22,10 @@ static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
 {
     unsigned char *d = dst;
     __m128i x = set_c(c);
-    if (n < altmem__memset_nt_threshold)
-        vset_loop(d, vspread(x), n);     /* (256, nt): 128 B loop, dst 32-aligned */
+    if (likely(n < ERMS_MIN) && n < altmem__memset_nt_threshold)  /* nt_threshold=0: every loop streams */
+        vset_loop(d, vspread(x), n);     /* (256, ERMS_MIN): 128 B loop        */
+    else if (n < altmem__memset_nt_threshold)
+        rep_stosb(d, c, n);             /* [ERMS_MIN, nt): rep stosb          */
     else
         vset_nt(d, vspread(x), n);       /* [nt, ...): streaming stores        */
     return dst;

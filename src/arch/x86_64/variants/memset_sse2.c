@@ -6,9 +6,14 @@
  *   - Unaligned stores are single, fast instructions (UAL).
  *   - Sizes up to 128: overlapping stores from both ends; above, a 16-aligned
  *     64-byte loop between an unaligned first vector and unaligned last 64.
+ *   - rep stosb from the policy's 16-byte start up to memset's non-temporal
+ *     threshold (src/policy.c: the per-CPU rules, ALTMEM_TUNABLES
+ *     rep_stosb_threshold; never on a CPU without ERMS).
  */
 #define VEC_BITS 128
 #include "x86_vec.h"
+
+#define ERMS_MIN altmem__rep_stosb_start[0] /* below: the vector loop wins (src/policy.c) */
 
 /* The sizes that loop: kept out of line, so that the small classes above need
    no registers saved or copied on entry. */
@@ -16,8 +21,10 @@ static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
 {
     unsigned char *d = dst;
     __m128i x = set_c(c);
-    if (n < altmem__memset_nt_threshold)
-        vset_loop(d, vspread(x), n);     /* (128, nt): 64 B loop, dst 16-aligned */
+    if (likely(n < ERMS_MIN) && n < altmem__memset_nt_threshold)  /* nt_threshold=0: every loop streams */
+        vset_loop(d, vspread(x), n);     /* (128, ERMS_MIN): 64 B loop         */
+    else if (n < altmem__memset_nt_threshold)
+        rep_stosb(d, c, n);             /* [ERMS_MIN, nt): rep stosb          */
     else
         vset_nt(d, vspread(x), n);       /* [nt, ...): streaming stores        */
     return dst;
