@@ -144,6 +144,30 @@ struct altmem_policy_info {
 /* Fills *out (after altmem_init() if it has not run yet). */
 ALTMEM_API void altmem_policy(struct altmem_policy_info *out);
 
+/* ---- The profile: settings measured on this machine (altmem tune) -------- */
+
+/* Read once at start-up from ALTMEM_PROFILE, else the system profile (a path
+   set at build time); applied only on the CPU it was measured on, with
+   ALTMEM_TUNABLES overriding it setting by setting (docs/tunables.md). */
+enum altmem_profile_status {
+    ALTMEM_PROFILE_NONE = 0,       /* no file there (or ALTMEM_PROFILE=none)        */
+    ALTMEM_PROFILE_APPLIED,        /* measured on this CPU, every line valid        */
+    ALTMEM_PROFILE_IGNORED         /* why says why; the rules' choices stand        */
+};
+struct altmem_profile_info {
+    const char *path;              /* the file looked for, or NULL                  */
+    enum altmem_profile_status status;
+    const char *why;               /* IGNORED: which line and why; else ""         */
+    const char *text;              /* the file's text when read, else NULL          */
+    size_t text_len;
+    unsigned policy;               /* ALTMEM_POLICY_* values the profile set        */
+};
+/* Fills *out (after altmem_init() if it has not run yet). */
+ALTMEM_API void altmem_profile(struct altmem_profile_info *out);
+/* This CPU's identity line as a profile's "cpu:" line holds it; returns the
+   length it needs (as snprintf: writes at most size - 1 bytes and a NUL). */
+ALTMEM_API size_t altmem_cpu_identity(char *buf, size_t size);
+
 struct altmem_rule_info {
     const char *name;              /* "intel-avx512-no-vnni"                        */
     const char *when;              /* which CPUs, and why, in words                 */
@@ -194,7 +218,8 @@ enum altmem_bind_reason {
     ALTMEM_BOUND_DEFAULT = 0,   /* altmem_init() has not run: generic */
     ALTMEM_BOUND_DETECTED,      /* first runnable variant in preference order        */
     ALTMEM_BOUND_OVERRIDDEN,    /* pinned by ALTMEM_TUNABLES                         */
-    ALTMEM_BOUND_REFUSED        /* a pin was refused; detected choice kept           */
+    ALTMEM_BOUND_REFUSED,       /* a pin was refused; detected choice kept           */
+    ALTMEM_BOUND_PROFILE        /* chosen by the profile (altmem tune)               */
 };
 
 struct altmem_binding_info {

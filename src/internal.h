@@ -149,6 +149,32 @@ struct altmem__bound {
 #define ALTMEM_BIND_MODE ALTMEM_BIND_POINTER
 #endif
 
+/* ---- The profile (src/profile.c) ---------------------------------------- */
+
+#define ALTMEM_PROFILE_ENV "ALTMEM_PROFILE"
+#define ALTMEM__PROFILE_MAX (64 * 1024)   /* bytes; a larger file is not a profile */
+#ifndef ALTMEM_PROFILE_PATH
+#define ALTMEM_PROFILE_PATH "/usr/local/etc/altmem/profile"
+#endif
+
+struct altmem__text;
+/* This CPU's identity as the profile's cpu: line holds it (without "cpu: "). */
+void altmem__cpu_identity(const struct altmem__cpu *cpu, struct altmem__text *t);
+/* Parses a profile's text for this CPU into *out (settings only).  1: apply
+   it; 0: ignore it, why_buf says why (which line, what). */
+int altmem__profile_parse(const char *text, size_t len, const struct altmem__cpu *cpu,
+                          struct altmem__tunables *out, char *why_buf, size_t why_len);
+
+struct altmem__profile_state {
+    const char *path;                     /* the file looked for, or NULL (none) */
+    int status;                           /* enum altmem_profile_status          */
+    char why[256];                        /* ignored: why; applied: ""           */
+    const char *text;                     /* its text (applied or ignored)       */
+    size_t len;
+    int pin[ALTMEM_ROUTINE_COUNT];        /* 1: this routine's pin came from it  */
+    unsigned policy;                      /* ALTMEM_POLICY_* it set              */
+};
+
 struct altmem__state {
     struct altmem__cpu cpu;
     struct altmem__tunables tun;
@@ -158,6 +184,7 @@ struct altmem__state {
     char patch_note[120];                 /* why sites were not patched, or ""  */
     struct altmem__policy policy;         /* the rules' choice, then ALTMEM_TUNABLES */
     struct altmem__policy rules_policy;   /* the rules' choice alone            */
+    struct altmem__profile_state prof;
 };
 
 /* The whole decision, with no side effects: from detected CPU, the raw
@@ -165,6 +192,12 @@ struct altmem__state {
    library calls it at init; the tests call it with made-up inputs. */
 void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int secure,
                     struct altmem__state *out, altmem__warn_fn *warn, void *ctx);
+/* The same with a profile's text (NULL: none) read from path: applied under
+   ALTMEM_TUNABLES, which overrides it setting by setting; ignored (one warning)
+   unless it was measured on this CPU and every line is valid. */
+void altmem__decide_profile(const struct altmem__cpu *cpu, const char *tunables, const char *profile,
+                            size_t profile_len, const char *path, int secure, struct altmem__state *out,
+                            altmem__warn_fn *warn, void *ctx);
 
 /* Size from which the SIMD variants use non-temporal stores, derived from the
    cache sizes when ALTMEM_TUNABLES does not set nt_threshold (src/select.c). */

@@ -221,6 +221,55 @@ static void policy_copy(struct altmem__policy *d, const struct altmem__policy *s
 void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int secure,
                     struct altmem__state *out, altmem__warn_fn *warn, void *ctx)
 {
+    altmem__decide_profile(cpu, tunables, NULL, 0, NULL, secure, out, warn, ctx);
+}
+
+/* The profile's pins under ALTMEM_TUNABLES: each routine the variable did not
+   pin takes the profile's (marked so). */
+static void profile_pins(struct altmem__state *out, const struct altmem__tunables *p)
+{
+    struct altmem__tunables *t = &out->tun;
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
+        if (t->pin[r] < 0 && p->pin[r] >= 0) {
+            t->pin[r] = p->pin[r];
+            t->pin_old[r] = p->pin_old[r];
+            out->prof.pin[r] = 1;
+        }
+    }
+}
+
+/* The policy settings of one set of tunables onto pol; the ALTMEM_POLICY_* bits
+   of what it set. */
+static unsigned policy_apply(struct altmem__policy *pol, const struct altmem__tunables *t)
+{
+    unsigned set = 0;
+    if (t->nt_set) {
+        pol->nt_copy = pol->nt_set = t->nt_threshold;
+        set |= ALTMEM_POLICY_NT_COPY | ALTMEM_POLICY_NT_MEMSET;
+    }
+    if (t->memset_nt_set) {
+        pol->nt_set = t->memset_nt_threshold;
+        set |= ALTMEM_POLICY_NT_MEMSET;
+    }
+    if (t->movsb_set) {
+        pol->movsb[0] = pol->movsb[1] = pol->movsb[2] = pol->movsb_coaligned = t->movsb;
+        set |= ALTMEM_POLICY_MOVSB;
+    }
+    if (t->stosb_set) {
+        pol->stosb[0] = pol->stosb[1] = pol->stosb[2] = t->stosb;
+        set |= ALTMEM_POLICY_STOSB;
+    }
+    if (t->short_set) {
+        pol->short_distance = t->short_distance;
+        set |= ALTMEM_POLICY_SHORT;
+    }
+    return set;
+}
+
+void altmem__decide_profile(const struct altmem__cpu *cpu, const char *tunables, const char *profile,
+                            size_t profile_len, const char *path, int secure, struct altmem__state *out,
+                            altmem__warn_fn *warn, void *ctx)
+{
     /* Field by field: clang turns a whole-struct copy into a memcpy call even
        under -ffreestanding, and this file must not call the C library. */
     out->cpu.arch = cpu->arch;
@@ -255,6 +304,34 @@ void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int sec
     if (tunables && !secure)
         altmem__tunables_parse(tunables, &out->tun, warn, ctx);
 
+    /* The profile, whole or not at all, under the variable. */
+    out->prof.path = path;
+    out->prof.status = profile ? ALTMEM_PROFILE_APPLIED : ALTMEM_PROFILE_NONE;
+    out->prof.why[0] = '\0';
+    out->prof.text = profile;
+    out->prof.len = profile_len;
+    out->prof.policy = 0;
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++)
+        out->prof.pin[r] = 0;
+    static struct altmem__tunables ptun; /* (not on the stack: the constructor's may be small) */
+    int use_profile = 0;
+    if (profile) {
+        if (altmem__profile_parse(profile, profile_len, cpu, &ptun, out->prof.why, sizeof out->prof.why)) {
+            profile_pins(out, &ptun);
+            use_profile = 1;
+        } else {
+            out->prof.status = ALTMEM_PROFILE_IGNORED;
+            char line[400];
+            struct altmem__text w = {line, sizeof line, 0};
+            altmem__text_puts(&w, "altmem: profile ");
+            altmem__text_puts(&w, path ? path : "(string)");
+            altmem__text_puts(&w, ": ");
+            altmem__text_puts(&w, out->prof.why);
+            altmem__text_puts(&w, "; ignored, the rules' choices stand");
+            warn_line(warn, ctx, &w);
+        }
+    }
+
     /* Only UAL may be forced on: it is a speed property (a CPU without it still
        runs the ual variants, slowly, or traps if the OS does not emulate), while
        a missing SIMD or string feature would raise SIGILL. */
@@ -278,16 +355,10 @@ void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int sec
     out->cpu.features = detected;
     struct altmem__policy *pol = &out->policy;
     policy_copy(pol, &out->rules_policy);
-    if (out->tun.nt_set)
-        pol->nt_copy = pol->nt_set = out->tun.nt_threshold;
-    if (out->tun.memset_nt_set)
-        pol->nt_set = out->tun.memset_nt_threshold;
-    if (out->tun.movsb_set)
-        pol->movsb[0] = pol->movsb[1] = pol->movsb[2] = pol->movsb_coaligned = out->tun.movsb;
-    if (out->tun.stosb_set)
-        pol->stosb[0] = pol->stosb[1] = pol->stosb[2] = out->tun.stosb;
-    if (out->tun.short_set)
-        pol->short_distance = out->tun.short_distance;
+    /* The profile's settings, then the variable's over them. */
+    unsigned from_profile = use_profile ? policy_apply(pol, &ptun) : 0;
+    unsigned from_variable = policy_apply(pol, &out->tun);
+    out->prof.policy = from_profile & ~from_variable;
 
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
         struct altmem__bound *b = &out->bound[r];
@@ -346,7 +417,13 @@ void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int sec
            may remove features, a pin must never add one the hardware lacks
            (UAL is the one exception, and only when forced explicitly). */
         uint64_t can = cpu->features | out->tun.force;
-        if (runnable(pv, can)) {
+        if (runnable(pv, can) && out->prof.pin[r]) {
+            b->variant = pin;
+            b->reason = ALTMEM_BOUND_PROFILE;
+            why.len = 0;
+            altmem__text_puts(&why, "set by the profile ");
+            altmem__text_puts(&why, out->prof.path ? out->prof.path : "(string)");
+        } else if (runnable(pv, can)) {
             b->variant = pin;
             b->reason = ALTMEM_BOUND_OVERRIDDEN;
             why.len = 0;
@@ -457,6 +534,50 @@ static void warn_to_stderr(const char *line, size_t len, void *ctx)
     altmem__os_write_err("\n", 1);
 }
 
+/* ALTMEM_PROFILE names the profile ("" or "none": no profile); under AT_SECURE
+   it is ignored and only the system profile is read (read_profile checks it is
+   root's and not writable by others). */
+static const char *profile_path(int secure)
+{
+    const char *env = secure ? NULL : altmem__os_getenv(ALTMEM_PROFILE_ENV);
+    if (!env)
+        return ALTMEM_PROFILE_PATH;
+    if (env[0] == '\0' || altmem__eq_nocase(env, altmem__strlen(env), "none"))
+        return NULL;
+    return env;
+}
+
+static char profile_buf[ALTMEM__PROFILE_MAX];
+
+/* The profile's text, or NULL: not there (silently), or unreadable (one line). */
+static const char *read_profile(const char *path, int secure, size_t *len)
+{
+    int rc = altmem__os_read_file(path, secure, profile_buf, sizeof profile_buf, len);
+    if (rc == 0)
+        return profile_buf;
+    if (rc == -2 /* ENOENT */ || rc == -38 /* ENOSYS: freestanding */ || rc == -20 /* ENOTDIR */)
+        return NULL;
+    char line[400];
+    struct altmem__text w = {line, sizeof line, 0};
+    altmem__text_puts(&w, "altmem: profile ");
+    altmem__text_puts(&w, path);
+    altmem__text_puts(&w, rc == ALTMEM__READ_NOT_REGULAR ? ": not a regular file"
+                          : rc == ALTMEM__READ_TOO_BIG   ? ": larger than 64 KiB, not a profile"
+                          : rc == ALTMEM__READ_INSECURE  ? ": in a setuid (AT_SECURE) process a profile must be "
+                                                           "root's and writable by no one else"
+                          : rc == -13                    ? ": no permission to read it"
+                          : rc == -40                    ? ": too many levels of symbolic links"
+                                                         : ": cannot be read");
+    if (rc < 0 && rc != -13 && rc != -40) {
+        altmem__text_puts(&w, " (errno ");
+        altmem__text_putu(&w, (unsigned long long)-rc);
+        altmem__text_puts(&w, ")");
+    }
+    altmem__text_puts(&w, "; ignored, the rules' choices stand");
+    warn_to_stderr(w.buf, w.len, 0);
+    return NULL;
+}
+
 static void print_bindings(const struct altmem__state *st)
 {
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
@@ -493,7 +614,10 @@ void altmem_init(void)
     int found;
     int secure = altmem__os_getauxval(23 /* AT_SECURE */, &found) != 0;
     const char *value = altmem__os_getenv(ALTMEM_TUNABLES_ENV);
-    altmem__decide(&cpu, value, secure, &altmem__global, warn_to_stderr, 0);
+    size_t plen = 0;
+    const char *path = profile_path(secure);
+    const char *text = path ? read_profile(path, secure, &plen) : NULL;
+    altmem__decide_profile(&cpu, value, text, plen, path, secure, &altmem__global, warn_to_stderr, 0);
     altmem__bind(&altmem__global);
 #if ALTMEM_BIND_MODE == ALTMEM_BIND_PATCH
     /* The pointers are right; now let the entry branches skip them. */
@@ -556,6 +680,31 @@ void altmem_policy(struct altmem_policy_info *out)
                       (st->tun.memset_nt_set ? ALTMEM_POLICY_NT_MEMSET : 0) |
                       (st->tun.movsb_set ? ALTMEM_POLICY_MOVSB : 0) | (st->tun.stosb_set ? ALTMEM_POLICY_STOSB : 0) |
                       (st->tun.short_set ? ALTMEM_POLICY_SHORT : 0);
+}
+
+void altmem_profile(struct altmem_profile_info *out)
+{
+    ensure_init();
+    const struct altmem__profile_state *p = &altmem__global.prof;
+    out->path = p->path;
+    out->status = (enum altmem_profile_status)p->status;
+    out->why = p->why;
+    out->text = p->text;
+    out->text_len = p->len;
+    out->policy = p->policy;
+}
+
+size_t altmem_cpu_identity(char *buf, size_t size)
+{
+    ensure_init();
+    char line[400];
+    struct altmem__text t = {line, sizeof line, 0};
+    altmem__cpu_identity(&altmem__global.cpu, &t);
+    for (size_t i = 0; size && i < t.len && i + 1 < size; i++)
+        buf[i] = line[i];
+    if (size)
+        buf[t.len < size ? t.len : size - 1] = '\0';
+    return t.len;
 }
 
 int altmem_policy_rule(unsigned i, struct altmem_rule_info *out)

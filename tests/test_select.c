@@ -112,6 +112,7 @@ static const char *reason_word(enum altmem_bind_reason r)
     case ALTMEM_BOUND_DETECTED: return "DETECTED";
     case ALTMEM_BOUND_OVERRIDDEN: return "OVERRIDDEN";
     case ALTMEM_BOUND_REFUSED: return "REFUSED";
+    case ALTMEM_BOUND_PROFILE: return "PROFILE";
     }
     return "?";
 }

@@ -11,6 +11,7 @@
 
 #include "bench.h"
 #include "run.h"
+#include "tune.h"
 
 /* "UAL SIMD256", or "none". */
 static const char *feature_list(uint64_t mask, char *buf, size_t len)
@@ -58,36 +59,83 @@ static const char *size_words(size_t n, char *buf, size_t len)
     return buf;
 }
 
+/* " (ALTMEM_TUNABLES)", " (profile)" or "": who set a policy value.  (The
+   profile's bits ride in overridden << 8, see print_policy.) */
+static const char *mark(const struct altmem_policy_info *p, unsigned bit)
+{
+    return p->overridden & bit ? " (ALTMEM_TUNABLES)" : p->overridden & (bit << 8) ? " (profile)" : "";
+}
+
 /* The policy (what the x86_64 variants read) and the rules behind it. */
 static void print_policy(void)
 {
     struct altmem_policy_info p;
     altmem_policy(&p);
     char a[32], b[32], c[32], d[32];
-    const char *tun = " (ALTMEM_TUNABLES)";
+    struct altmem_profile_info prof;
+    altmem_profile(&prof);
+    /* A value the profile set is marked as such (the variable's mark wins). */
+    p.overridden |= prof.policy << 8;
     printf("policy (when the variants change strategy; per-CPU rules below, ALTMEM_TUNABLES overrides):\n");
     printf("  512-bit variants    %s\n", p.wide_vectors ? "may be bound" : "not bound by default (a pin still can)");
     printf("  rep movsb from      %s / %s / %s (16/32/64-byte variants), %s co-aligned%s  [rep_movsb_threshold]\n",
            size_words(p.rep_movsb[0], a, sizeof a), size_words(p.rep_movsb[1], b, sizeof b),
            size_words(p.rep_movsb[2], c, sizeof c), size_words(p.rep_movsb_coaligned, d, sizeof d),
-           p.overridden & ALTMEM_POLICY_MOVSB ? tun : "");
+           mark(&p, ALTMEM_POLICY_MOVSB));
     printf("  rep stosb from      %s / %s / %s%s  [rep_stosb_threshold]\n", size_words(p.rep_stosb[0], a, sizeof a),
            size_words(p.rep_stosb[1], b, sizeof b), size_words(p.rep_stosb[2], c, sizeof c),
-           p.overridden & ALTMEM_POLICY_STOSB ? tun : "");
+           mark(&p, ALTMEM_POLICY_STOSB));
     printf("  non-temporal from   %s for copies%s  [nt_threshold], %s for memset%s  [memset_nt_threshold]\n",
-           size_words(p.nt_copy, a, sizeof a), p.overridden & ALTMEM_POLICY_NT_COPY ? tun : "",
-           size_words(p.nt_memset, b, sizeof b), p.overridden & ALTMEM_POLICY_NT_MEMSET ? tun : "");
+           size_words(p.nt_copy, a, sizeof a), mark(&p, ALTMEM_POLICY_NT_COPY),
+           size_words(p.nt_memset, b, sizeof b), mark(&p, ALTMEM_POLICY_NT_MEMSET));
     if (p.movsb_short_distance)
         printf("  no rep movsb at     (dst - src) mod 4096 in 1..%zu%s  [rep_movsb_short_distance]\n",
-               p.movsb_short_distance, p.overridden & ALTMEM_POLICY_SHORT ? tun : "");
+               p.movsb_short_distance, mark(&p, ALTMEM_POLICY_SHORT));
     else
         printf("  no rep movsb at     (no short-distance rule)%s  [rep_movsb_short_distance]\n",
-               p.overridden & ALTMEM_POLICY_SHORT ? tun : "");
+               mark(&p, ALTMEM_POLICY_SHORT));
     printf("rules applied (in order; a later one overrides):\n");
     struct altmem_rule_info r;
     for (unsigned i = 0; altmem_policy_rule(i, &r) == 0; i++)
         if (r.applied)
             printf("  %-21s %s: %s\n  %-21s source: %s\n", r.name, r.when, r.changes, "", r.source);
+}
+
+/* The profile: where, whether it applied (or why not), its settings with their
+   comments (the measured margins), and which policy values it set. */
+static void print_profile(void)
+{
+    struct altmem_profile_info p;
+    altmem_profile(&p);
+    if (!p.path) {
+        printf("profile:            none (ALTMEM_PROFILE=none)\n");
+        return;
+    }
+    if (p.status == ALTMEM_PROFILE_NONE) {
+        printf("profile:            %s: not there (altmem tune --write measures and writes it)\n", p.path);
+        return;
+    }
+    if (p.status == ALTMEM_PROFILE_IGNORED) {
+        printf("profile:            %s: ignored: %s\n", p.path, p.why);
+        return;
+    }
+    printf("profile:            %s: applied (measured on this CPU; ALTMEM_TUNABLES overrides it)\n", p.path);
+    const char *s = p.text, *end = p.text + p.text_len;
+    int seen_cpu = 0;
+    while (s < end) {
+        const char *e = memchr(s, '\n', (size_t)(end - s));
+        if (!e)
+            e = end;
+        const char *t = s;
+        while (t < e && (*t == ' ' || *t == '\t'))
+            t++;
+        if (t < e && *t != '#') {
+            if (seen_cpu)
+                printf("  %.*s\n", (int)(e - t), t);
+            seen_cpu = 1;
+        }
+        s = e < end ? e + 1 : end;
+    }
 }
 
 static const char *reason_word(enum altmem_bind_reason r)
@@ -96,6 +144,7 @@ static const char *reason_word(enum altmem_bind_reason r)
     case ALTMEM_BOUND_DETECTED: return "detected";
     case ALTMEM_BOUND_OVERRIDDEN: return "overridden";
     case ALTMEM_BOUND_REFUSED: return "refused";
+    case ALTMEM_BOUND_PROFILE: return "profile";
     default: return "default";
     }
 }
@@ -125,6 +174,7 @@ static int cmd_info(void)
     print_size("L2", cpu.l2_bytes);
     print_size("L3", cpu.l3_bytes);
     print_policy();
+    print_profile();
 
     printf("\n%-10s %-11s %-11s %-15s %s\n", "routine", "bound to", "reason", "bound by", "why");
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
@@ -153,8 +203,9 @@ static void usage(FILE *f)
     fprintf(f, "usage: altmem info\n"
                "       altmem bench [--help | options]\n"
                "       altmem run [--] CMD [ARGS...]\n"
+               "       altmem tune [--quick | --thorough] [--print | --write | --output FILE]\n"
                "       altmem version\n"
-               "Environment: ALTMEM_TUNABLES (see docs/tunables.md)\n");
+               "Environment: ALTMEM_TUNABLES, ALTMEM_PROFILE (see docs/tunables.md)\n");
 }
 
 int main(int argc, char **argv)
@@ -167,6 +218,8 @@ int main(int argc, char **argv)
         return cmd_info();
     if (!strcmp(argv[1], "bench"))
         return altmem_bench_main(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "tune"))
+        return altmem_tune_main("/proc/self/exe", argc - 1, argv + 1);
     if (!strcmp(argv[1], "run"))
         return altmem_run_main(argv[0], argc - 1, argv + 1);
     if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {

@@ -18,6 +18,16 @@ unsigned long altmem__os_getauxval(unsigned long type, int *found);
 /* Value of environment variable `name`, or NULL. */
 const char *altmem__os_getenv(const char *name);
 
+/* Reads a whole small regular file into buf (at most cap bytes): 0 and *len, or
+   -errno (-ENOENT: not there; -ENOSYS: this flavour reads no file), or
+   ALTMEM__READ_NOT_REGULAR (a directory, FIFO, device...), ALTMEM__READ_TOO_BIG
+   (more than cap bytes), ALTMEM__READ_INSECURE (with secure set: not owned by
+   root, or writable by group or others).  Never blocks on a FIFO. */
+#define ALTMEM__READ_NOT_REGULAR 1
+#define ALTMEM__READ_TOO_BIG 2
+#define ALTMEM__READ_INSECURE 3
+int altmem__os_read_file(const char *path, int secure, char *buf, size_t cap, size_t *len);
+
 /* Writes n bytes to standard error; errors ignored (diagnostics only). */
 void altmem__os_write_err(const char *buf, size_t n);
 

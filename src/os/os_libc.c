@@ -7,7 +7,9 @@
 #include <ucontext.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -34,6 +36,49 @@ const char *altmem__os_getenv(const char *name)
         if (strncmp(*e, name, len) == 0 && (*e)[len] == '=')
             return *e + len + 1;
     return NULL;
+}
+
+int altmem__os_read_file(const char *path, int secure, char *buf, size_t cap, size_t *len)
+{
+    int saved = errno;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        int e = errno;
+        errno = saved;
+        return -e;
+    }
+    struct stat st;
+    int rc = 0;
+    if (fstat(fd, &st) != 0)
+        rc = -errno;
+    else if (!S_ISREG(st.st_mode))
+        rc = ALTMEM__READ_NOT_REGULAR;
+    else if (secure && (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH))))
+        rc = ALTMEM__READ_INSECURE;
+    else if ((unsigned long long)st.st_size > cap)
+        rc = ALTMEM__READ_TOO_BIG;
+    size_t got = 0;
+    /* Until end of file or cap + 1 bytes (a file that grew meanwhile is too big;
+       one that shrank is read as it is now). */
+    while (rc == 0) {
+        char extra;
+        char *to = got < cap ? buf + got : &extra;
+        ssize_t r = read(fd, to, got < cap ? cap - got : 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            rc = -errno;
+        else if (r == 0)
+            break;
+        else if (got >= cap)
+            rc = ALTMEM__READ_TOO_BIG;
+        else
+            got += (size_t)r;
+    }
+    close(fd);
+    errno = saved;
+    *len = got;
+    return rc;
 }
 
 void altmem__os_write_err(const char *buf, size_t n)

@@ -63,6 +63,17 @@ const char *altmem__os_getenv(const char *name)
     return 0;
 }
 
+/* The freestanding flavour reads no file (docs/tunables.md, "The profile"). */
+int altmem__os_read_file(const char *path, int secure, char *buf, size_t cap, size_t *len)
+{
+    (void)path;
+    (void)secure;
+    (void)buf;
+    (void)cap;
+    *len = 0;
+    return -38; /* -ENOSYS */
+}
+
 void altmem__os_write_err(const char *buf, size_t n)
 {
     while (n > 0) {
