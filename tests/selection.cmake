@@ -4,6 +4,9 @@
 #   novector_generic        generic variants' objects contain no SIMD register (x86_64)
 #   novector_control        ... and that check does fire on an object that uses xmm
 #   select                  altmem__decide()/tunables with made-up CPUs, table invariants
+#   profile                 the profile: parsing, bad input, precedence, the file reader
+#   profile_selftest        ... and that its bad-input table fails a parser accepting anything
+#   profile_cli             altmem tune --quick, then altmem info with that profile, edited, foreign, a FIFO
 #   decode                  LoongArch / RISC-V / AArch64 feature decoders
 #   info_*                  the real `altmem info` under ALTMEM_TUNABLES
 #   setuid                  AT_SECURE: a setuid copy ignores ALTMEM_TUNABLES (root only)
@@ -40,6 +43,12 @@ endif()
 
 altmem_test_exe(test_select test_select.c)
 add_test(NAME select COMMAND test_select)
+altmem_test_exe(test_profile test_profile.c)
+add_test(NAME profile COMMAND test_profile)
+add_test(NAME profile_selftest COMMAND test_profile --self-test)
+set_tests_properties(profile profile_selftest PROPERTIES LABELS "selection;profile")
+add_test(NAME profile_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_profile_cli.sh $<TARGET_FILE:altmem_cli>)
+set_tests_properties(profile_cli PROPERTIES LABELS "selection;profile" TIMEOUT 300 SKIP_RETURN_CODE 77)
 altmem_test_exe(test_decode test_decode.c)
 add_test(NAME decode COMMAND test_decode)
 set_tests_properties(select decode PROPERTIES LABELS "selection")

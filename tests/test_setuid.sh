@@ -84,5 +84,31 @@ else
     bad "setuid process printed: $err"
 fi
 
+# ALTMEM_PROFILE: a profile for this CPU that pins memcpy (the identity line from
+# `altmem tune`'s format, via the probe's own view of the CPU: ALTMEM_CPU_IDENTITY
+# is printed by the probe when asked).
+ident=$(as_nobody env ALTMEM_PROBE_IDENTITY=1 "$dir/plain" | sed -n 's/^identity=//p')
+pin=generic
+[ "$base_var" = generic ] && pin=ual
+printf 'cpu: %s\nmemcpy=%s\n' "$ident" "$pin" >"$dir/profile"
+chmod 644 "$dir/profile"
+out=$(as_nobody env -u ALTMEM_TUNABLES ALTMEM_PROFILE="$dir/profile" "$dir/plain") || bad "probe failed"
+echo "nobody, no setuid, ALTMEM_PROFILE:   $out"
+if [ "$(field "$out" memcpy)" = "$pin" ] && [ "$(field "$out" reason)" = profile ]; then
+    echo "negative control: without the setuid bit ALTMEM_PROFILE applies (memcpy=$pin)"
+else
+    bad "negative control: expected memcpy=$pin reason=profile from ALTMEM_PROFILE"
+fi
+out=$(as_nobody env -u ALTMEM_TUNABLES ALTMEM_PROFILE="$dir/profile" "$dir/suid") || bad "probe failed"
+echo "nobody, setuid root, ALTMEM_PROFILE: $out"
+case "$out" in
+*"profile=$dir/profile"*) bad "setuid: ALTMEM_PROFILE was read" ;;
+esac
+if [ "$(field "$out" memcpy)" = "$base_var" ]; then
+    echo "ok: the setuid process ignored ALTMEM_PROFILE (memcpy=$base_var)"
+else
+    bad "setuid: expected memcpy=$base_var, ALTMEM_PROFILE ignored"
+fi
+
 [ $fail -eq 0 ] && echo "setuid: passed" || echo "setuid: FAILED"
 exit $fail
