@@ -1,13 +1,14 @@
 #!/bin/sh
 # `altmem tune` and `altmem info` with the profile, end to end:
-#   test_profile_cli.sh ALTMEM
+#   test_profile_cli.sh ALTMEM [PROFILE_COST]
 # tune --quick writes a profile for this CPU; info shows it applied; a pin added by
 # hand binds (reason "profile"), ALTMEM_TUNABLES overrides it; the same profile with
 # another model is ignored with one warning naming the field; a FIFO at the path is
 # refused without blocking; ALTMEM_PROFILE=none reads nothing; tune refuses an
 # unknown option.
 set -u
-ALTMEM=${1:?usage: test_profile_cli.sh ALTMEM}
+ALTMEM=${1:?usage: test_profile_cli.sh ALTMEM [PROFILE_COST]}
+COST=${2:-}
 if [ -n "${ALTMEM_TEST_EMULATOR:-}" ]; then
     echo "profile_cli: SKIPPED: altmem tune runs each candidate in a child that re-executes the program (/proc/self/exe), which a qemu-user guest cannot exec without binfmt_misc; the parsing and the reader are tested by test_profile here, the whole path by the native run"
     exit 77
@@ -28,6 +29,10 @@ out=$(ALTMEM_PROFILE="$d/p" "$ALTMEM" info 2>&1)
 echo "$out" | grep -q "^profile: *$d/p: applied" && ok "info: applied" || bad "info: $(echo "$out" | grep profile)"
 echo "$out" | grep -q '^altmem:' && bad "warnings for tune's own profile: $(echo "$out" | grep '^altmem:')"
 
+if [ -n "$COST" ]; then
+    out=$("$COST" "$d/p") && echo "$out" | grep -q 'applies on this CPU): read + parse [0-9.]* us' &&
+        ok "altmem-profile-cost: $out" || bad "altmem-profile-cost: $out"
+fi
 printf 'memset=generic   # added by hand\n' >>"$d/p"
 out=$(ALTMEM_PROFILE="$d/p" "$ALTMEM" info 2>&1)
 echo "$out" | grep -q '^memset  *generic  *profile ' && ok "a pin in the profile binds (reason profile)" ||
