@@ -232,21 +232,31 @@ static int decide(const char *routine, const char *what, struct cand *c, int nc,
         fprintf(out, "%-32s # %s: %.2fx the rules' choice (geomean of %d cells, lowest of %d rounds), worst cell %.2fx\n",
                 c[best].setting, what, best_gain, ncells, rounds, worst_cell);
     } else {
-        /* The closest contender, for the record. */
-        int near = nc > 1 ? 1 : 0;
-        double ng = 0;
+        /* The closest contender, for the record, and what it missed. */
+        int near = 0;
+        double ng = 0, nw = 0;
         for (int i = 1; i < nc; i++) {
-            double g = 1e9;
+            double g = 1e9, w = 1e9;
             for (int r = 0; r < rounds; r++)
                 g = fmin(g, c[0].round_geo[r] / c[i].round_geo[r]);
+            for (int k = 0; k < ncells; k++) {
+                double a = 0, b = 0;
+                for (int r = 0; r < rounds; r++) {
+                    a += c[0].cell[k][r];
+                    b += c[i].cell[k][r];
+                }
+                w = fmin(w, a / b);
+            }
             if (g > ng) {
                 ng = g;
+                nw = w;
                 near = i;
             }
         }
         if (near)
-            fprintf(out, "# %s: the rules' choice kept; best other %s at %.2fx (needs >= 1.03x in every round)\n",
-                    what, c[near].setting, ng);
+            fprintf(out, "# %s: the rules' choice kept; closest: %s, %.2fx in its worst round, worst cell %.2fx "
+                         "(needs >= 1.03x in every round and no cell below 0.98x)\n",
+                    what, c[near].setting, ng, nw);
         else
             fprintf(out, "# %s: the rules' choice kept (nothing else to try)\n", what);
     }
