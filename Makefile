@@ -9,7 +9,7 @@ PREFIX   ?= /usr/local
 BENCH_ARGS ?=
 CMAKE_ARGS ?=
 
-.PHONY: all build check bench install clean check-cross fuzz
+.PHONY: all build check bench install clean check-cross fuzz abi-update
 
 all: build
 
@@ -45,6 +45,11 @@ FUZZ_SECONDS ?= 300
 FUZZ_ARGS ?=
 fuzz:
 	scripts/fuzz.sh --time $(FUZZ_SECONDS) $(FUZZ_ARGS) build-fuzz
+
+# Rewrite the ABI baseline abi/ from $(BUILD) after a deliberate change (docs/abi.md);
+# review it with `git diff abi/` and commit it with the change.
+abi-update: build
+	$(CMAKE) --build $(BUILD) --target abi-update
 
 install: build
 	$(CMAKE) --install $(BUILD) --prefix $(PREFIX)
