@@ -36,8 +36,13 @@ $(addprefix check-,$(CROSS_TARGETS)): check-%:
 check-cross: $(addprefix check-,$(CROSS_TARGETS))
 
 # About a minute: every variant, a byte loop and libc, sizes 8 B..64 MiB.
+# With a profile that applies here (altmem tune --write), also what it buys: the
+# bound variants by the rules and by the profile, side by side (--profile, --quick).
 bench: build
 	$(BUILD)/tools/altmem bench $(BENCH_ARGS)
+	@prof=$$($(BUILD)/tools/altmem info 2>/dev/null | sed -n 's/^profile: *\(.*\): applied.*/\1/p'); \
+	if [ -n "$$prof" ]; then $(BUILD)/tools/altmem bench --profile "$$prof" --quick; \
+	else echo "(no profile applies here: altmem tune --write measures one; make bench then compares it)"; fi
 
 # Differential fuzzing (docs/fuzzing.md): every libFuzzer target for FUZZ_SECONDS
 # each, in build-fuzz (clang-19, ASan+UBSan); FUZZ_ARGS="--target fuzz_mem --jobs 2".

@@ -144,6 +144,9 @@ static void usage(FILE *f)
             "                     larger than the last-level cache (--cold-only: only cold)\n"
             "  --cold-mib N       size of that arena (default: 2 x L3, at least 256, at most 2048)\n"
             "  --no-grid          skip the size x alignment grid (for --mod4096 or --dist alone)\n"
+            "  --profile FILE     instead: the bound variants with no profile and with FILE (altmem tune),\n"
+            "                     side by side, 3 interleaved whole runs with the other options given;\n"
+            "                     --profile none: one run with no profile\n"
             "  --scalar-effect    instead: the time of scalar code run between copies, next to each memcpy\n"
             "                     variant and the C library's (a clock drop shows there; --scalar-effect --help)\n"
             "  --mod4096 SIZES    also sweep (dst - src) mod 4096 at these sizes (comma list)\n"
@@ -1106,7 +1109,7 @@ static void print_header(int argc, char **argv, const struct options *o, const c
         char n1[32], n2[32], m0[32], m1[32], m2[32], s0[32], s1[32], s2[32];
         snprintf(h->nt, sizeof h->nt,
                  "copies stream from %s, memset from %s; rep movsb from %s/%s/%s, rep stosb from %s/%s/%s "
-                 "(16/32/64-byte _erms variants)%s",
+                 "(16/32/64-byte variants)%s",
                  size_label_never(p.nt_copy, n1, sizeof n1), size_label_never(p.nt_memset, n2, sizeof n2),
                  size_label_never(p.rep_movsb[0], m0, sizeof m0), size_label_never(p.rep_movsb[1], m1, sizeof m1),
                  size_label_never(p.rep_movsb[2], m2, sizeof m2), size_label_never(p.rep_stosb[0], s0, sizeof s0),

@@ -43,6 +43,12 @@ out=$(ALTMEM_PROFILE="$d/p" ALTMEM_TUNABLES=memset=ual "$ALTMEM" info 2>&1)
 echo "$out" | grep -q '^memset  *ual  *overridden ' && ok "ALTMEM_TUNABLES over the profile" ||
     bad "override: $(echo "$out" | grep '^memset ')"
 
+out=$("$ALTMEM" bench --profile "$d/p" --routine memset --sizes 64,4K --align 0/0 --reps 1 --min-sample-ms 0.1 2>&1)
+echo "$out" | grep -q '^memset .* | avx512\|^memset .* | [a-z0-9]* *[0-9.]* | generic ' &&
+    echo "$out" | grep -q '^memset: profile against rules, geomean [0-9.]*x over 2 cells' &&
+    ok "bench --profile: rules and profile side by side" || bad "bench --profile: $out"
+"$ALTMEM" bench --profile /nonexistent/p >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok "bench --profile with no such file: exit 2" || bad "bench --profile /nonexistent: exit $rc"
 sed 's/ model=[0-9]*/ model=9999/' "$d/p" >"$d/other"
 out=$(ALTMEM_PROFILE="$d/other" "$ALTMEM" info 2>&1)
 n=$(echo "$out" | grep -c '^altmem: profile ')

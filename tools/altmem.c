@@ -3,7 +3,8 @@
  *   altmem info            what was detected, masked, and bound, and why
  *   altmem bench [opts]    throughput of every variant vs a byte loop and libc
  *   altmem run [--] CMD    CMD with altmem as its memcpy/memmove/memset (LD_PRELOAD)
- *   altmem version
+ *   altmem version         (or --version)
+ *   altmem help [CMD]      the usage, or CMD's own (altmem CMD --help)
  */
 #include <altmem.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "bench.h"
 #include "run.h"
 #include "tune.h"
+#include "bench_profile.h"
 
 /* "UAL SIMD256", or "none". */
 static const char *feature_list(uint64_t mask, char *buf, size_t len)
@@ -204,7 +206,17 @@ static void usage(FILE *f)
                "       altmem bench [--help | options]\n"
                "       altmem run [--] CMD [ARGS...]\n"
                "       altmem tune [--quick | --thorough] [--print | --write | --output FILE]\n"
-               "       altmem version\n"
+               "       altmem version | --version\n"
+               "       altmem help [SUBCOMMAND]    (altmem SUBCOMMAND --help: its options)\n"
+               "Environment: ALTMEM_TUNABLES, ALTMEM_PROFILE (see docs/tunables.md)\n");
+}
+
+static void info_usage(FILE *f)
+{
+    fprintf(f, "usage: altmem info\n"
+               "Prints what was detected (features, caches), masked and forced, the policy and the rules\n"
+               "behind it, the profile, and for each routine the variant it is bound to, how and why;\n"
+               "then every variant built in.\n"
                "Environment: ALTMEM_TUNABLES, ALTMEM_PROFILE (see docs/tunables.md)\n");
 }
 
@@ -214,8 +226,27 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    /* `altmem help SUBCOMMAND` is `altmem SUBCOMMAND --help`. */
+    char *help_argv[] = {argv[0], NULL, (char *)"--help", NULL};
+    if (!strcmp(argv[1], "help") && argc > 2) {
+        if (!strcmp(argv[2], "help") || !strcmp(argv[2], "version")) {
+            usage(stdout);
+            return 0;
+        }
+        help_argv[1] = argv[2];
+        argc = 3;
+        argv = help_argv;
+    }
+    if (!strcmp(argv[1], "info") && argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+        info_usage(stdout);
+        return 0;
+    }
     if (!strcmp(argv[1], "info"))
         return cmd_info();
+    if (!strcmp(argv[1], "bench"))
+        for (int i = 2; i < argc; i++)
+            if (!strcmp(argv[i], "--profile") || !strncmp(argv[i], "--profile=", 10))
+                return altmem_bench_profile_main("/proc/self/exe", argc - 2, argv + 2);
     if (!strcmp(argv[1], "bench"))
         return altmem_bench_main(argc - 1, argv + 1);
     if (!strcmp(argv[1], "tune"))

@@ -1,0 +1,222 @@
+/*
+ * altmem bench --profile FILE|none [bench options]: what a profile is worth,
+ * measured.
+ *
+ * The library reads the profile once, at start-up, so the two bindings cannot
+ * be timed in one process: this runs the same `altmem bench` (with the other
+ * options given, the bound variant and the C library) in child processes, one
+ * with ALTMEM_PROFILE=none (bound by the rules) and one with ALTMEM_PROFILE=FILE
+ * (bound by the profile), alternately for ROUNDS rounds (A B A B A B), each
+ * writing CSV; then prints per cell the median over the rounds of each side, the
+ * C library's, and profile speed / rules speed, with the geometric mean per
+ * routine.  `--profile none` runs the bench once with no profile at all.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench_profile.h"
+
+#define ROUNDS 3
+#define MAX_ROWS 4096
+
+struct row {
+    char key[96];          /* routine,size,align,cache */
+    char variant[2][32];   /* rules', profile's          */
+    double ns[2][ROUNDS];  /* altmem: rules, profile     */
+    double libc[2 * ROUNDS];
+    int n[2], nlibc;
+};
+
+static struct row rows[MAX_ROWS];
+static int nrows;
+
+static struct row *find(const char *key)
+{
+    for (int i = 0; i < nrows; i++)
+        if (!strcmp(rows[i].key, key))
+            return &rows[i];
+    if (nrows == MAX_ROWS)
+        return NULL;
+    struct row *r = &rows[nrows++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->key, sizeof r->key, "%s", key);
+    return r;
+}
+
+static int run_bench(const char *exe, int argc, char **argv, const char *profile, const char *csv)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        setenv("ALTMEM_PROFILE", profile, 1);
+        char **args = calloc((size_t)argc + 8, sizeof *args);
+        int k = 0;
+        args[k++] = (char *)exe;
+        args[k++] = (char *)"bench";
+        for (int i = 0; i < argc; i++)
+            args[k++] = argv[i];
+        args[k++] = (char *)"--impl";     /* the bound variant and the C library only */
+        args[k++] = (char *)"bound";
+        args[k++] = (char *)"--csv";
+        args[k++] = (char *)csv;
+        args[k] = NULL;
+        if (!freopen("/dev/null", "w", stdout))
+            _exit(126);
+        execv(exe, args);
+        _exit(127);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* Reads one child's CSV into rows, side 0 (rules) or 1 (profile). */
+static int load(const char *csv, int side, int round)
+{
+    FILE *f = fopen(csv, "r");
+    if (!f)
+        return -1;
+    char line[512];
+    if (!fgets(line, sizeof line, f)) {
+        fclose(f);
+        return -1;
+    }
+    while (fgets(line, sizeof line, f)) {
+        char *fld[16];
+        int n = 0;
+        for (char *p = line, *t; n < 16 && (t = strsep(&p, ",\n")) != NULL;)
+            fld[n++] = t;
+        if (n < 14)
+            continue;
+        /* routine,size,align,impl,kind,calls,reps,ns_median,...,cache(13) */
+        char key[96];
+        snprintf(key, sizeof key, "%s,%s,%s,%s", fld[0], fld[1], fld[2], fld[13]);
+        struct row *r = find(key);
+        if (!r)
+            break;
+        double ns = atof(fld[7]);
+        if (!strcmp(fld[4], "altmem")) {
+            snprintf(r->variant[side], sizeof r->variant[side], "%s", fld[3]);
+            if (round < ROUNDS)
+                r->ns[side][r->n[side]++ % ROUNDS] = ns;
+        } else if (!strcmp(fld[4], "libc") && r->nlibc < 2 * ROUNDS) {
+            r->libc[r->nlibc++] = ns;
+        }
+    }
+    fclose(f);
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int altmem_bench_profile_main(const char *exe, int argc, char **argv)
+{
+    /* argv: the bench's arguments without "bench"; find and remove --profile X. */
+    const char *profile = NULL;
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    int nrest = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--profile") && i + 1 < argc)
+            profile = argv[++i];
+        else if (!strncmp(argv[i], "--profile=", 10))
+            profile = argv[i] + 10;
+        else if (!strcmp(argv[i], "--csv") || !strcmp(argv[i], "--json") || !strcmp(argv[i], "--plot") ||
+                 !strcmp(argv[i], "--impl")) {
+            fprintf(stderr, "altmem bench --profile: %s is not supported with --profile (the children write "
+                            "their own CSV and time the bound variants)\n", argv[i]);
+            return 2;
+        } else
+            rest[nrest++] = argv[i];
+    }
+    if (!profile) {
+        fprintf(stderr, "altmem bench: --profile needs FILE or none\n");
+        return 2;
+    }
+    if (!strcmp(profile, "none")) {
+        setenv("ALTMEM_PROFILE", "none", 1);
+        char **args = calloc((size_t)nrest + 3, sizeof *args);
+        args[0] = (char *)exe;
+        args[1] = (char *)"bench";
+        for (int i = 0; i < nrest; i++)
+            args[2 + i] = rest[i];
+        execv(exe, args);
+        perror("altmem bench --profile none: exec");
+        return 1;
+    }
+    if (access(profile, R_OK) != 0) {
+        fprintf(stderr, "altmem bench: --profile %s: cannot read it\n", profile);
+        return 2;
+    }
+    char dir[] = "/tmp/altmem-bench-profile.XXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    fprintf(stderr, "altmem bench --profile: %d rounds of (rules, profile), each a whole `altmem bench` run\n",
+            ROUNDS);
+    int rc = 0;
+    for (int r = 0; r < ROUNDS && rc == 0; r++) {
+        for (int side = 0; side < 2 && rc == 0; side++) {
+            char csv[128];
+            snprintf(csv, sizeof csv, "%s/%d-%d.csv", dir, r, side);
+            if (run_bench(exe, nrest, rest, side ? profile : "none", csv) != 0 || load(csv, side, r) != 0) {
+                fprintf(stderr, "altmem bench --profile: the %s run failed\n", side ? "profile" : "rules");
+                rc = 1;
+            }
+            unlink(csv);
+            if (isatty(2))
+                fprintf(stderr, "\r  round %d/%d %s done   ", r + 1, ROUNDS, side ? "profile" : "rules");
+        }
+    }
+    rmdir(dir);
+    if (isatty(2))
+        fprintf(stderr, "\n");
+    if (rc)
+        return rc;
+    printf("bench --profile %s: rules (ALTMEM_PROFILE=none) and profile, %d interleaved rounds; ns = median over "
+           "the rounds of each run's median\n", profile, ROUNDS);
+    printf("%-8s %9s %-10s %-5s | %10s | %-11s %10s | %-11s %10s | %s\n", "routine", "size", "align", "cache",
+           "libc ns", "rules", "ns", "profile", "ns", "profile speed / rules speed");
+    static const char *const routines[] = {"memcpy", "memmove", "memset"};
+    double logsum[3] = {0, 0, 0};
+    int count[3] = {0, 0, 0}, slower[3] = {0, 0, 0};
+    for (int i = 0; i < nrows; i++) {
+        struct row *r = &rows[i];
+        if (r->n[0] == 0 || r->n[1] == 0)
+            continue;
+        char routine[32] = "", size[16], align[24], cache[8];
+        sscanf(r->key, "%31[^,],%15[^,],%23[^,],%7s", routine, size, align, cache);
+        double a = median(r->ns[0], r->n[0] < ROUNDS ? r->n[0] : ROUNDS);
+        double b = median(r->ns[1], r->n[1] < ROUNDS ? r->n[1] : ROUNDS);
+        double l = r->nlibc ? median(r->libc, r->nlibc) : 0;
+        printf("%-8s %9s %-10s %-5s | %10.2f | %-11s %10.2f | %-11s %10.2f | %.3f\n", routine, size, align, cache, l,
+               r->variant[0], a, r->variant[1], b, a / b);
+        for (int k = 0; k < 3; k++)
+            if (!strcmp(routine, routines[k])) {
+                logsum[k] += log(a / b);
+                count[k]++;
+                slower[k] += a / b < 0.97;
+            }
+    }
+    for (int k = 0; k < 3; k++)
+        if (count[k])
+            printf("%s: profile against rules, geomean %.3fx over %d cells; %d cells more than 3%% slower\n",
+                   routines[k], exp(logsum[k] / count[k]), count[k], slower[k]);
+    return 0;
+}
