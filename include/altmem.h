@@ -256,6 +256,10 @@ ALTMEM_API int altmem_binding(enum altmem_routine r, struct altmem_binding_info 
  * flavour defines this function.
  */
 ALTMEM_API void altmem_init_freestanding(char *const *envp, const unsigned long *auxv);
+/* The same with a profile's text (the format of `altmem tune`; NULL: none): the
+   freestanding flavour reads no file, so the program hands the profile over.
+   Applied as a file would be (only on the CPU it names; ALTMEM_TUNABLES over it). */
+ALTMEM_API void altmem_init_freestanding_profile(char *const *envp, const unsigned long *auxv, const char *profile);
 
 #ifdef __cplusplus
 }

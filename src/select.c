@@ -615,8 +615,14 @@ void altmem_init(void)
     int secure = altmem__os_getauxval(23 /* AT_SECURE */, &found) != 0;
     const char *value = altmem__os_getenv(ALTMEM_TUNABLES_ENV);
     size_t plen = 0;
-    const char *path = profile_path(secure);
-    const char *text = path ? read_profile(path, secure, &plen) : NULL;
+    const char *text = altmem__os_profile_string(), *path;
+    if (text) {
+        path = "(altmem_init_freestanding_profile)";
+        plen = altmem__strlen(text);
+    } else {
+        path = profile_path(secure);
+        text = path ? read_profile(path, secure, &plen) : NULL;
+    }
     altmem__decide_profile(&cpu, value, text, plen, path, secure, &altmem__global, warn_to_stderr, 0);
     altmem__bind(&altmem__global);
 #if ALTMEM_BIND_MODE == ALTMEM_BIND_PATCH

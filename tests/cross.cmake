@@ -76,8 +76,17 @@ if(TARGET altmem_freestanding AND NOT ALTMEM_SANITIZE)
   add_test(NAME freestanding.detect_default COMMAND fs_test --part detect ${_fs_default})
   add_test(NAME freestanding.detect_mask COMMAND fs_test --part detect --expect-bind generic)
   add_test(NAME freestanding.detect_force COMMAND fs_test --part detect --expect-bind ual)
+  # A profile handed over as a string (altmem_init_freestanding_profile): it pins
+  # every routine to generic on this CPU; the same text for another model is ignored.
+  add_test(NAME freestanding.profile
+           COMMAND sh -c "id=$($ALTMEM_TEST_EMULATOR \"$0\" --print-identity) || exit 1
+                          FS_PROFILE=$(printf 'cpu: %s\\nmemcpy=generic\\nmemmove=generic\\nmemset=generic\\ncopy_user=generic\\nclear_user=generic\\n' \"$id\") $ALTMEM_TEST_EMULATOR \"$0\" --part detect --expect-bind generic || exit 1
+                          o=$(printf 'cpu: %s\\nmemcpy=generic\\n' \"$id\" | sed 's/ model=[0-9]*/ model=9999/')
+                          FS_PROFILE=$o $ALTMEM_TEST_EMULATOR \"$0\" --part detect 2>&1 | grep -q 'measured on another CPU'"
+                   $<TARGET_FILE:fs_test>)
+  set_tests_properties(freestanding.profile PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=")
   set(_fs_tests freestanding.sweep freestanding.selftest freestanding.detect_default freestanding.detect_mask
-                freestanding.detect_force)
+                freestanding.detect_force freestanding.profile)
   if(ALTMEM_EXPECT_VARIANT STREQUAL "generic")
     # The CPU model lacks UAL, so the sweep above skipped the ual variants; the
     # emulator runs them anyway.

@@ -28,6 +28,10 @@ const char *altmem__os_getenv(const char *name);
 #define ALTMEM__READ_INSECURE 3
 int altmem__os_read_file(const char *path, int secure, char *buf, size_t cap, size_t *len);
 
+/* A profile's text handed over by the program (altmem_init_freestanding_profile),
+   or NULL: the hosted flavour has none. */
+const char *altmem__os_profile_string(void);
+
 /* Writes n bytes to standard error; errors ignored (diagnostics only). */
 void altmem__os_write_err(const char *buf, size_t n);
 

@@ -81,6 +81,11 @@ int altmem__os_read_file(const char *path, int secure, char *buf, size_t cap, si
     return rc;
 }
 
+const char *altmem__os_profile_string(void)
+{
+    return NULL;
+}
+
 void altmem__os_write_err(const char *buf, size_t n)
 {
     int saved = errno;

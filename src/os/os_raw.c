@@ -15,6 +15,7 @@
 
 static char *const *raw_envp;
 static const unsigned long *raw_auxv;
+static const char *raw_profile;
 
 void altmem_init_freestanding(char *const *envp, const unsigned long *auxv)
 {
@@ -31,6 +32,18 @@ void altmem_init_freestanding(char *const *envp, const unsigned long *auxv)
     raw_envp = envp;
     raw_auxv = auxv;
     altmem_init();
+}
+
+void altmem_init_freestanding_profile(char *const *envp, const unsigned long *auxv, const char *profile)
+{
+    if (!altmem__global.cpu.arch)
+        raw_profile = profile;
+    altmem_init_freestanding(envp, auxv);
+}
+
+const char *altmem__os_profile_string(void)
+{
+    return raw_profile;
 }
 
 unsigned long altmem__os_getauxval(unsigned long type, int *found)
@@ -63,7 +76,8 @@ const char *altmem__os_getenv(const char *name)
     return 0;
 }
 
-/* The freestanding flavour reads no file (docs/tunables.md, "The profile"). */
+/* The freestanding flavour reads no file (docs/tunables.md, "The profile"); a
+   profile comes as a string, altmem_init_freestanding_profile(). */
 int altmem__os_read_file(const char *path, int secure, char *buf, size_t cap, size_t *len)
 {
     (void)path;

@@ -894,8 +894,22 @@ static int usage(void)
 
 int fs_main(int argc, char **argv, char **envp, unsigned long *auxv)
 {
-    /* First, before any other altmem call, as docs/freestanding.md says. */
-    altmem_init_freestanding(envp, auxv);
+    /* First, before any other altmem call, as docs/freestanding.md says; with a
+       profile string when FS_PROFILE holds one (freestanding.profile). */
+    const char *profile = 0;
+    for (char **e = envp; e && *e; e++)
+        if ((*e)[0] == 'F' && fs_strstr(*e, "FS_PROFILE=") == *e)
+            profile = *e + 11;
+    if (profile)
+        altmem_init_freestanding_profile(envp, auxv, profile);
+    else
+        altmem_init_freestanding(envp, auxv);
+    if (argc == 2 && fs_strcmp(argv[1], "--print-identity") == 0) {
+        char id[512];
+        altmem_cpu_identity(id, sizeof id);
+        fs_printf("%s\n", id);
+        return 0;
+    }
 
     struct expect ex = {0, 0, 0, 0};
     const char *only_part = 0, *matrix = 0;
