@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dist.h"
 #include "tune.h"
 
 #define MAX_CELLS 16
@@ -50,7 +51,28 @@ static int cmp_double(const void *a, const void *b)
 
 static volatile size_t sink;
 
-static double time_cell(const char *routine, unsigned char *d, unsigned char *s, size_t n, double sample_ns)
+/* One call of the routine; the calls of a sample cycle through k of them. */
+struct call {
+    unsigned char *d, *s;
+    size_t n;
+};
+
+static void call_once(const char *routine, const struct call *c, int i)
+{
+    if (routine[0] == 'm' && routine[3] == 'c')          /* memcpy */
+        altmem_memcpy(c->d, c->s, c->n);
+    else if (routine[0] == 'm' && routine[3] == 'm')     /* memmove */
+        altmem_memmove(c->d, c->s, c->n);
+    else if (routine[0] == 'm')                          /* memset */
+        altmem_memset(c->d, i, c->n);
+    else if (routine[0] == 'c' && routine[1] == 'o')     /* copy_user */
+        sink += altmem_copy_user(c->d, c->s, c->n);
+    else                                                 /* clear_user */
+        sink += altmem_clear_user(c->d, c->n);
+}
+
+/* The median of 7 samples of at least sample_ns each, per call. */
+static double time_calls(const char *routine, const struct call *c, long k, double sample_ns)
 {
     long calls = 1;
     double samples[7];
@@ -59,16 +81,7 @@ static double time_cell(const char *routine, unsigned char *d, unsigned char *s,
         for (;;) {
             t0 = now_ns();
             for (long i = 0; i < calls; i++) {
-                if (!strcmp(routine, "memcpy"))
-                    altmem_memcpy(d, s, n);
-                else if (!strcmp(routine, "memmove"))
-                    altmem_memmove(d, s, n);
-                else if (!strcmp(routine, "memset"))
-                    altmem_memset(d, (int)i, n);
-                else if (!strcmp(routine, "copy_user"))
-                    sink += altmem_copy_user(d, s, n);
-                else
-                    sink += altmem_clear_user(d, n);
+                call_once(routine, &c[i % k], (int)i);
                 __asm__ volatile("" ::: "memory");
             }
             t = now_ns() - t0;
@@ -83,38 +96,74 @@ static double time_cell(const char *routine, unsigned char *d, unsigned char *s,
     return samples[3];
 }
 
+#define DIST_CALLS 4096
+#define DIST_REGION (256u << 10)
+#define COLD_ARENA (64u << 20)
+
 int altmem_tune_child(int argc, char **argv)
 {
-    /* --child ROUTINE SAMPLE_NS SIZE[/MIS]... */
+    /* --child ROUTINE SAMPLE_NS CELL...; a cell is SIZE, SIZEm (src + 1, dst + 3),
+       SIZEc (cold: each call on the next part of a 64 MiB arena, past the
+       last-level cache of most machines), or "dist" (spec2017's sizes and
+       alignments, drawn in a 256 KiB region: `altmem bench --dist`). */
     if (argc < 4)
         return 2;
     const char *routine = argv[1];
     double sample_ns = atof(argv[2]);
-    size_t biggest = 0;
+    size_t biggest = DIST_REGION;
+    int any_cold = 0;
     for (int i = 3; i < argc; i++) {
         size_t n = strtoull(argv[i], NULL, 10);
         if (n > biggest)
             biggest = n;
+        any_cold |= strchr(argv[i], 'c') != NULL;
     }
     size_t len = biggest + 3 * 4096 + 64;
-    unsigned char *m = mmap(NULL, 2 * len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    size_t total = 2 * len + (any_cold ? 2 * (size_t)COLD_ARENA : 0);
+    unsigned char *m = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED)
         return 3;
 #ifdef MADV_HUGEPAGE
-    madvise(m, 2 * len, MADV_HUGEPAGE); /* fewer page faults to fill the large cells */
+    madvise(m, total, MADV_HUGEPAGE); /* fewer page faults to fill the large cells */
 #endif
-    memset(m, 0x5a, 2 * len);
+    memset(m, 0x5a, total);
+    unsigned char *arena = m + 2 * len;
     if (!strcmp(routine, "copy_user") || !strcmp(routine, "clear_user"))
         altmem_uaccess_install();
+    static struct call calls[DIST_CALLS];
     for (int i = 3; i < argc; i++) {
-        size_t n = strtoull(argv[i], NULL, 10);
-        int mis = strchr(argv[i], 'm') != NULL;
-        unsigned char *s = m + 64, *d = m + len + 64;   /* same offset in the page */
-        if (mis) {
-            s += 1;
-            d += 3;
+        long k = 1;
+        if (!strcmp(argv[i], "dist")) {
+            static struct bench_dist dist;
+            char err[160];
+            int memset_like = routine[0] == 'c' ? routine[1] == 'l' : routine[3] == 's';
+            if (bench_dist_load("spec2017", memset_like, &dist, err, sizeof err) != 0) {
+                fprintf(stderr, "altmem tune: %s\n", err);
+                return 3;
+            }
+            uint64_t x = 0x9e3779b97f4a7c15u;
+            for (k = 0; k < DIST_CALLS; k++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                size_t n = bench_dist_draw(&dist.sizes, x, 64);
+                if (n > DIST_REGION / 2)
+                    n = DIST_REGION / 2;
+                size_t sa = bench_dist_draw(&dist.src_align, x >> 17, 0) % 64,
+                       da = bench_dist_draw(&dist.dst_align, x >> 29, 0) % 64;
+                size_t off = (size_t)(x >> 40) % (DIST_REGION - n - 128) & ~(size_t)63;
+                calls[k] = (struct call){m + len + off + da, m + off + sa, n};
+            }
+        } else {
+            size_t n = strtoull(argv[i], NULL, 10);
+            if (strchr(argv[i], 'c')) {
+                size_t step = (n + 4095) & ~(size_t)4095;
+                for (k = 0; k < DIST_CALLS && (size_t)(k + 1) * step <= COLD_ARENA; k++)
+                    calls[k] = (struct call){arena + COLD_ARENA + (size_t)k * step, arena + (size_t)k * step, n};
+            } else {
+                int mis = strchr(argv[i], 'm') != NULL;
+                calls[0] = (struct call){m + len + 64 + (mis ? 3 : 0), m + 64 + (mis ? 1 : 0), n};
+            }
         }
-        printf("%.4f\n", time_cell(routine, d, s, n, sample_ns));
+        printf("%.4f\n", time_calls(routine, calls, k, sample_ns));
     }
     return 0;
 }
@@ -361,9 +410,10 @@ int altmem_tune_main(const char *exe, int argc, char **argv)
                  "# each setting (docs/tunables.md, \"The profile\").  Edit freely.\n");
     fprintf(out, "cpu: %s\n", id);
 
-    static char c_small[][16] = {"16", "64", "256", "1024", "4096", "16384", "262144", "64m", "1024m", "16384m"};
-    char *cells_small[10];
-    for (int i = 0; i < 10; i++)
+    static char c_small[][16] = {"16", "64", "256", "1024", "4096", "16384", "262144", "64m", "1024m", "16384m",
+                                 "dist", "4096c", "65536c"}; /* cold cells last: not with --quick */
+    char *cells_small[13];
+    for (int i = 0; i < 13; i++)
         cells_small[i] = c_small[i];
     static char c_big[][16] = {"4096", "8192", "16384", "32768", "65536", "262144", "1048576", "16384m", "65536m",
                                "1048576m"};
@@ -390,7 +440,7 @@ int altmem_tune_main(const char *exe, int argc, char **argv)
         }
         char what[64];
         snprintf(what, sizeof what, "%s variant (rules: %s)", r, b.variant);
-        int ncells = ri >= 3 ? 8 : 10; /* copy_user/clear_user: from 256 B */
+        int ncells = (ri >= 3 ? 11 : 13) - (quick ? 2 : 0); /* copy_user/clear_user: from 256 B */
         char **cells = ri >= 3 ? cells_small + 2 : cells_small;
         if (decide(r, what, c, nc, cells, ncells, rounds, sample_ns, out) < 0)
             return 1;
