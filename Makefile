@@ -9,7 +9,7 @@ PREFIX   ?= /usr/local
 BENCH_ARGS ?=
 CMAKE_ARGS ?=
 
-.PHONY: all build check bench install clean check-cross fuzz abi-update
+.PHONY: all build check bench install clean check-cross fuzz abi-update deb
 
 all: build
 
@@ -55,6 +55,13 @@ fuzz:
 # review it with `git diff abi/` and commit it with the change.
 abi-update: build
 	$(CMAKE) --build $(BUILD) --target abi-update
+
+# Debian packages (docs/packaging.md): libaltmem0, libaltmem-dev and altmem, built in
+# $(DEB_BUILD) (a build of its own: prefix /usr, /etc/altmem/profile), written to
+# $(DEB_BUILD)/packages/.  Then: sudo apt install ./$(DEB_BUILD)/packages/*.deb
+DEB_BUILD ?= build-deb
+deb:
+	JOBS=$(JOBS) scripts/make-deb.sh . $(DEB_BUILD)
 
 install: build
 	$(CMAKE) --install $(BUILD) --prefix $(PREFIX)

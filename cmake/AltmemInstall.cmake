@@ -17,6 +17,15 @@
 # (${CMAKE_CURRENT_LIST_DIR}, @PACKAGE_INIT@), altmem.pc uses ${pcfiledir}, and
 # bin/altmem finds libaltmem.so through RUNPATH $ORIGIN/../lib.  tests/build.cmake
 # installs, moves the prefix, and builds examples/ against the moved copy to prove it.
+# A distribution package (scripts/make-deb.sh) is not moved: it sets
+# ALTMEM_PKGCONFIG_RELOCATABLE=OFF (prefix=/usr in altmem.pc, so pkg-config prints
+# just -laltmem) and an empty CMAKE_INSTALL_RPATH (the library is in the loader's path).
+#
+# Components, one per Debian package (cmake/AltmemPackage.cmake, docs/packaging.md):
+#   runtime   libaltmem.so.0*, libaltmem-preload.so                    -> libaltmem0
+#   dev       headers, libaltmem.so, libaltmem.a, libaltmem-libc.a,
+#             altmem.pc, the CMake package, altmem(3)                    -> libaltmem-dev
+#   tool      bin/altmem, altmem(1), altmem-tunables(7)                  -> altmem
 
 include(CMakePackageConfigHelpers)
 
@@ -35,17 +44,19 @@ endif()
 
 install(TARGETS ${_altmem_install_targets}
   EXPORT altmemTargets
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tool)
 # (The include directory travels with the targets: src/CMakeLists.txt gives both
 # $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>.)
-install(FILES ${PROJECT_SOURCE_DIR}/include/altmem.h ${PROJECT_SOURCE_DIR}/include/altmem_alternative.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/include/altmem.h ${PROJECT_SOURCE_DIR}/include/altmem_alternative.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev)
 
 install(EXPORT altmemTargets
   NAMESPACE altmem::
   FILE altmemTargets.cmake
-  DESTINATION ${ALTMEM_CMAKE_INSTALL_DIR})
+  DESTINATION ${ALTMEM_CMAKE_INSTALL_DIR}
+  COMPONENT dev)
 
 configure_package_config_file(
   ${PROJECT_SOURCE_DIR}/cmake/altmemConfig.cmake.in
@@ -60,7 +71,8 @@ write_basic_package_version_file(
 install(FILES
   ${PROJECT_BINARY_DIR}/cmake/altmemConfig.cmake
   ${PROJECT_BINARY_DIR}/cmake/altmemConfigVersion.cmake
-  DESTINATION ${ALTMEM_CMAKE_INSTALL_DIR})
+  DESTINATION ${ALTMEM_CMAKE_INSTALL_DIR}
+  COMPONENT dev)
 
 # ---- pkg-config ------------------------------------------------------------------------
 
@@ -73,8 +85,12 @@ function(_altmem_pc_dir out dir)
     set(${out} "\${prefix}/${dir}" PARENT_SCOPE)
   endif()
 endfunction()
-if(IS_ABSOLUTE "${ALTMEM_PKGCONFIG_INSTALL_DIR}")
+option(ALTMEM_PKGCONFIG_RELOCATABLE "altmem.pc finds its prefix from its own location (OFF: the prefix as configured, for distribution packages)" ON)
+mark_as_advanced(ALTMEM_PKGCONFIG_RELOCATABLE)
+set(ALTMEM_PC_PREFIX_NOTE "prefix is found from this file's own location, so the installed\n# tree can be moved (set PKG_CONFIG_PATH=<prefix>/${ALTMEM_PKGCONFIG_INSTALL_DIR}).")
+if(IS_ABSOLUTE "${ALTMEM_PKGCONFIG_INSTALL_DIR}" OR NOT ALTMEM_PKGCONFIG_RELOCATABLE)
   set(ALTMEM_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+  set(ALTMEM_PC_PREFIX_NOTE "prefix is where this build installs (ALTMEM_PKGCONFIG_RELOCATABLE=OFF:\n# a distribution package, which is never moved).")
 else()
   # Relative walk from <prefix>/<pkgconfigdir> up to <prefix>, e.g. "../..".
   file(RELATIVE_PATH _altmem_up "/altmem-prefix/${ALTMEM_PKGCONFIG_INSTALL_DIR}" "/altmem-prefix")
@@ -87,7 +103,7 @@ _altmem_pc_dir(ALTMEM_PC_INCLUDEDIR "${CMAKE_INSTALL_INCLUDEDIR}")
 # only the C library).  Extend this when the library gains a dependency.
 set(ALTMEM_PC_LIBS_PRIVATE "")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/altmem.pc.in ${PROJECT_BINARY_DIR}/cmake/altmem.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/cmake/altmem.pc DESTINATION ${ALTMEM_PKGCONFIG_INSTALL_DIR})
+install(FILES ${PROJECT_BINARY_DIR}/cmake/altmem.pc DESTINATION ${ALTMEM_PKGCONFIG_INSTALL_DIR} COMPONENT dev)
 
 # ---- bin/altmem finds the installed libaltmem.so wherever the prefix is moved ----------
 

@@ -3,6 +3,10 @@
 
     abi-layout.py gen HEADER... > layout.c     a C program that prints the layout
     abi-layout.py api HEADER...                the ALTMEM_API function names, one a line
+    abi-layout.py names HEADER...              every public name: functions, typedefs,
+                                               struct and enum tags, members, enum
+                                               constants, macros (not ALTMEM__*, ALTMEM_API
+                                               or include guards), for tests/man.cmake
 
 The program (built against the same headers with the compiler under test, then run)
 prints, in header order:
@@ -107,14 +111,19 @@ def members(body, prefix=''):
 def parse(paths):
     items = []           # ('struct', name, [members]) / ('enum', name, [consts]) / ('macro', name) / ('proto', text)
     api = []
+    names = []           # public names, in header order
     for path in paths:
         raw = open(path, encoding='utf-8').read()
         text = strip_comments(join_continuations(raw))
         # Preprocessor lines: object-like macros with a value; then drop them all.
         for line in text.split('\n'):
             m = re.match(r'\s*#\s*define\s+(ALTMEM_\w+)(\(?)(.*)$', line)
+            if m and m.group(1).startswith('ALTMEM_VERSION_'):
+                names.append(m.group(1))
             if not m or SKIP_MACROS.match(m.group(1)):
                 continue
+            if not m.group(1).startswith('ALTMEM__'):
+                names.append(m.group(1))
             value = m.group(3).strip()
             if not m.group(2) and not m.group(1).startswith('ALTMEM__') and value and \
                     re.fullmatch(r'[\w\s()<>|&~+*-]+', value):
@@ -136,11 +145,14 @@ def parse(paths):
                 open_at = code.index('{', m.start())
                 close_at = match_brace(code, open_at)
                 body = code[open_at + 1:close_at]
+                names.append(m.group(2))
                 if m.group(1) == 'struct':
                     items.append(('struct', m.group(2), members(body)))
+                    names.extend(mem.split('.')[-1] for mem in members(body))
                 else:
                     consts = [c.split('=')[0].strip() for c in split_top(body, ',') if c.strip()]
                     items.append(('enum', m.group(2), consts))
+                    names.extend(consts)
                 i = close_at + 1
             else:
                 end = code.index(';', m.start())
@@ -148,9 +160,14 @@ def parse(paths):
                 if m.group(0) == 'ALTMEM_API':
                     name = re.search(r'(\w+)\s*\(', decl).group(1)
                     api.append(name)
+                    names.append(name)
+                else:
+                    t = re.search(r'(altmem_\w+)\s*\(', decl) or re.search(r'(altmem_\w+)\s*$', decl)
+                    if t:
+                        names.append(t.group(1))
                 items.append(('proto', decl))
                 i = end + 1
-    return items, api
+    return items, api, names
 
 
 def c_string(s):
@@ -187,15 +204,18 @@ def gen(items, headers):
 
 
 def main():
-    if len(sys.argv) < 3 or sys.argv[1] not in ('gen', 'api'):
+    if len(sys.argv) < 3 or sys.argv[1] not in ('gen', 'api', 'names'):
         sys.stderr.write(__doc__)
         return 2
     headers = sys.argv[2:]
-    items, api = parse(headers)
+    items, api, names = parse(headers)
     if sys.argv[1] == 'gen':
         sys.stdout.write(gen(items, headers))
-    else:
+    elif sys.argv[1] == 'api':
         sys.stdout.write(''.join(n + '\n' for n in api))
+    else:
+        seen = set()
+        sys.stdout.write(''.join(n + '\n' for n in names if not (n in seen or seen.add(n))))
     return 0
 
 

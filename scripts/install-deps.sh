@@ -5,7 +5,10 @@
 #
 #   build-essential    gcc 12, make, libc6-dev (with libc.a for the -static example)
 #   cmake              3.25 (the project needs >= 3.20)
-#   pkg-config         the pkg-config example test
+#   pkg-config         the pkg-config example tests (build.*, package.*)
+#   dpkg-dev file      `make deb` and the package.* tests: dpkg-shlibdeps, and file, which
+#                      CPack's DEB generator runs (dpkg-deb itself is in dpkg, always there)
+#   groff-base         groff -ww -z -man: the man.groff.* tests (the man macros are in it)
 #   clang-19 lld-19    the clang-19 -Werror build (scripts/sanitize.sh) and cross builds
 #   libclang-rt-19-dev clang-19's ASan/UBSan runtime and libFuzzer (scripts/sanitize.sh, scripts/fuzz.sh)
 #   llvm-19            llvm-objcopy-19: tests/check_encode_asm.sh extracts clang-19's branch encodings
@@ -23,7 +26,7 @@
 # skipped without clang-19).
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config clang-19 lld-19 libclang-rt-19-dev llvm-19 binutils util-linux musl-tools git
+packages=(build-essential cmake pkg-config dpkg-dev file groff-base clang-19 lld-19 libclang-rt-19-dev llvm-19 binutils util-linux musl-tools git
           python3 gnuplot-nox valgrind)
 
 missing=()
