@@ -65,6 +65,15 @@ cli)
         done
     }
     check_help "altmem help" "$usage"
+    # The two ways to ask, which the page promises are the same.
+    v1=$("$altmem" --version 2>&1) v2=$("$altmem" version 2>&1)
+    printf '%s\n' "$v1" | grep -Eqx 'altmem [0-9]+\.[0-9]+\.[0-9]+' && [ "$v1" = "$v2" ] ||
+        missing "\`altmem --version\` says '$v1', \`altmem version\` '$v2'"
+    [ "$("$altmem" help bench 2>&1)" = "$("$altmem" bench --help 2>&1)" ] ||
+        missing "\`altmem help bench\` differs from \`altmem bench --help\`"
+    "$altmem" help altmem-no-such-command >/dev/null 2>&1
+    rc=$?
+    [ $rc -eq 2 ] || missing "\`altmem help altmem-no-such-command\` exited $rc, not 2"
     for s in $subs; do
         grep -Eq "^\.SS \"?altmem $s( |\"|$)" "$page" ||
             missing "$(basename "$page") has no section \".SS altmem $s\" for the subcommand $s (from \`altmem help\`)"
