@@ -113,6 +113,7 @@ check-layout)
     [ $# -ge 4 ] || die "usage: abi.sh check-layout BASELINE CC WORKDIR HEADER..."
     base=$1 cc=$2 work=$3
     shift 3
+    mkdir -p "$(dirname "$work")" || die "cannot create $(dirname "$work")"
     layout "$cc" "$work" "$@" >"$work.txt"
     rc=$?
     [ $rc -eq 0 ] || exit $rc
@@ -170,6 +171,7 @@ update)
         symbols "$nm" "$lib" >"$base/$name.symbols" || exit 2
         echo "abi.sh: wrote $base/$name.symbols"
     done
+    mkdir -p "$(dirname "$work")" || die "cannot create $(dirname "$work")"
     layout "$cc" "$work" "$@" >"$work.txt" || exit $?
     cp "$work.txt" "$base/structs.txt"
     echo "abi.sh: wrote $base/structs.txt; review with git diff abi/ and commit it with the change"
