@@ -1,7 +1,15 @@
 # Warning and sanitizer flags for every target, and the per-file flags that the
 # variants' "Assumptions:" rely on (altmem_variant_flags below).
 
-add_compile_options(-Wall -Wextra -g)
+# -g everywhere, except in the Debian package build (scripts/make-deb.sh), whose
+# binaries are stripped and whose static libraries ship without debug info, as
+# Debian strips them: there it only cost compile time.
+option(ALTMEM_DEBUG_INFO "Compile with -g" ON)
+mark_as_advanced(ALTMEM_DEBUG_INFO)
+add_compile_options(-Wall -Wextra)
+if(ALTMEM_DEBUG_INFO)
+  add_compile_options(-g)
+endif()
 if(ALTMEM_WERROR)
   add_compile_options(-Werror)
 endif()

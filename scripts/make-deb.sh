@@ -7,10 +7,11 @@
 # The configuration: prefix /usr (GNUInstallDirs: lib/<multiarch>, /etc), the system
 # profile at /etc/altmem/profile, no RUNPATH (the library is in the loader's path),
 # altmem.pc with prefix=/usr, `altmem run` looking only where the package puts
-# libaltmem-preload.so, binaries stripped, no tests, Release, warnings as errors, and the source
-# and build directories mapped out of the debug info (-ffile-prefix-map, as Debian's
-# dpkg-buildflags does) so that no package names them.  Only what the packages hold
-# is built.  JOBS (default 2) parallel jobs.
+# libaltmem-preload.so, binaries stripped and no debug info (ALTMEM_DEBUG_INFO=OFF: the
+# static libraries ship without it, as Debian strips them), no tests, Release, warnings
+# as errors, and the source and build directories mapped out of what the compiler
+# writes (-ffile-prefix-map, as Debian's dpkg-buildflags does) so that no package names
+# them.  Only what the packages hold is built.  JOBS (default 2) parallel jobs.
 #
 # Exit 77, with the reason, when dpkg-deb or dpkg-shlibdeps (Debian package dpkg-dev)
 # or file (which CPack's DEB generator runs) is missing.
@@ -40,6 +41,7 @@ cmake -S "$src" -B "$build" \
     -DALTMEM_PROFILE_PATH=/etc/altmem/profile \
     -DALTMEM_PKGCONFIG_RELOCATABLE=OFF \
     -DALTMEM_RUN_SEARCH_BUILD_TREE=OFF \
+    -DALTMEM_DEBUG_INFO=OFF \
     -DALTMEM_BUILD_TESTS=OFF \
     -DALTMEM_WERROR=ON \
     -DCPACK_STRIP_FILES=ON >"$build/configure.log" 2>&1 || {

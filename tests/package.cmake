@@ -22,8 +22,9 @@
 #
 # Skipped (77, with the reason) without dpkg-deb, dpkg-shlibdeps or file: in CI
 # (ALTMEM_SKIPS_FATAL=1) that fails, and scripts/install-deps.sh installs dpkg-dev and
-# file.  Time: package.build is one Release build of the library and the tool (about
-# 45 s on an idle 2-core machine, PROCESSORS 2), the rest about 15 s together.
+# file.  Time: package.build is one Release build of the library and the tool, about
+# 80 CPU-seconds (PROCESSORS 2: 87 s wall on a 2-core machine shared with a CI job),
+# the other five about 26 s together.
 
 if(CMAKE_CROSSCOMPILING OR NOT CMAKE_SYSTEM_NAME STREQUAL "Linux" OR ALTMEM_NESTED OR ALTMEM_SANITIZE
    OR NOT TARGET altmem_cli OR NOT TARGET altmem_shared)
