@@ -125,11 +125,22 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+static int profile_main(const char *exe, int argc, char **argv, char **rest);
+
 int altmem_bench_profile_main(const char *exe, int argc, char **argv)
+{
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    if (!rest)
+        return 1;
+    int rc = profile_main(exe, argc, argv, rest);
+    free(rest);
+    return rc;
+}
+
+static int profile_main(const char *exe, int argc, char **argv, char **rest)
 {
     /* argv: the bench's arguments without "bench"; find and remove --profile X. */
     const char *profile = NULL;
-    char **rest = calloc((size_t)argc + 1, sizeof *rest);
     int nrest = 0;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--profile") && i + 1 < argc)
