@@ -268,5 +268,7 @@ static inline void altmem__text_putu(struct altmem__text *t, unsigned long long 
 
 /* Appends the names of the bits in mask, separated by sep ("none" if empty). */
 void altmem__text_features(struct altmem__text *t, uint64_t mask, const char *sep);
+/* s[0..n) quoted, at most 40 characters, unprintable bytes as '?' (src/tunables.c). */
+void altmem__text_quoted(struct altmem__text *t, const char *s, size_t n);
 
 #endif

@@ -81,18 +81,6 @@ static size_t next_token(const char **p, const char *end, const char **tok)
     return (size_t)(*p - *tok);
 }
 
-static void put_quoted(struct altmem__text *t, const char *s, size_t n)
-{
-    altmem__text_puts(t, "'");
-    for (size_t i = 0; i < n && i < 40; i++) {
-        char c = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
-        altmem__text_putn(t, &c, 1);
-    }
-    if (n > 40)
-        altmem__text_puts(t, "...");
-    altmem__text_puts(t, "'");
-}
-
 /* Compares the cpu line's fields [s, end) with this CPU's identity, in order;
    0 if equal, else 1 with the first difference in *why. */
 static int identity_differs(const char *s, const char *end, const struct altmem__cpu *cpu, struct altmem__text *why)
@@ -117,12 +105,12 @@ static int identity_differs(const char *s, const char *end, const struct altmem_
         if (na == 0)
             altmem__text_puts(why, "(nothing)");
         else
-            put_quoted(why, a, na);
+            altmem__text_quoted(why, a, na);
         altmem__text_puts(why, " in the profile, ");
         if (nb == 0)
             altmem__text_puts(why, "(nothing)");
         else
-            put_quoted(why, b, nb);
+            altmem__text_quoted(why, b, nb);
         altmem__text_puts(why, " here");
         return 1;
     }
@@ -218,7 +206,7 @@ int altmem__profile_parse(const char *text, size_t len, const struct altmem__cpu
                 altmem__text_puts(&why, "line ");
                 altmem__text_putu(&why, line_no);
                 altmem__text_puts(&why, ": expected the cpu: line first (a profile written by altmem tune), not ");
-                put_quoted(&why, ls, n);
+                altmem__text_quoted(&why, ls, n);
                 return 0;
             }
             if (identity_differs(ls + 4, le, cpu, &why))
@@ -236,7 +224,7 @@ int altmem__profile_parse(const char *text, size_t len, const struct altmem__cpu
             altmem__text_puts(&why, "line ");
             altmem__text_putu(&why, line_no);
             altmem__text_puts(&why, ": ");
-            put_quoted(&why, ls, n);
+            altmem__text_quoted(&why, ls, n);
             altmem__text_puts(&why, colon ? " holds more than one setting"
                                           : k == n ? " is not a setting (KEY=VALUE)"
                                                    : " is not a setting a profile may hold (variant pins and "

@@ -30,7 +30,7 @@ struct parser {
 };
 
 /* Appends s[0..n) quoted, at most 40 characters, unprintable bytes as '?'. */
-static void put_quoted(struct altmem__text *t, const char *s, size_t n)
+void altmem__text_quoted(struct altmem__text *t, const char *s, size_t n)
 {
     altmem__text_puts(t, "'");
     for (size_t i = 0; i < n && i < 40; i++) {
@@ -50,7 +50,7 @@ static void warn3(struct parser *p, const char *what, const char *bad, size_t ba
     altmem__text_puts(&t, PREFIX);
     altmem__text_puts(&t, what);
     if (bad)
-        put_quoted(&t, bad, badlen);
+        altmem__text_quoted(&t, bad, badlen);
     altmem__text_puts(&t, rest);
     altmem__text_puts(&t, " (ignored)");
     p->warnings++;
