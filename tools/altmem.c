@@ -3,6 +3,8 @@
  *   altmem info            what was detected, masked, and bound, and why
  *   altmem bench [opts]    throughput of every variant vs a byte loop and libc
  *   altmem run [--] CMD    CMD with altmem as its memcpy/memmove/memset (LD_PRELOAD)
+ *   altmem index [opts]    UnixBench-style index: generic vs bound vs libc, 1 and N copies
+ *   altmem compare -- CMD  CMD timed in pairs, with the C library's routines and altmem's
  *   altmem version         (or --version)
  *   altmem help [CMD]      the usage, or CMD's own (altmem CMD --help)
  */
@@ -14,6 +16,8 @@
 #include "run.h"
 #include "tune.h"
 #include "bench_profile.h"
+#include "compare.h"
+#include "index.h"
 
 /* "UAL SIMD256", or "none". */
 static const char *feature_list(uint64_t mask, char *buf, size_t len)
@@ -206,6 +210,8 @@ static void usage(FILE *f)
                "       altmem bench [--help | options]\n"
                "       altmem run [--] CMD [ARGS...]\n"
                "       altmem tune [--quick | --thorough] [--print | --write | --output FILE]\n"
+               "       altmem index [--help | options]\n"
+               "       altmem compare [--help | options] [--] CMD [ARGS...]\n"
                "       altmem version | --version\n"
                "       altmem help [SUBCOMMAND]    (altmem SUBCOMMAND --help: its options)\n"
                "Environment: ALTMEM_TUNABLES, ALTMEM_PROFILE (see docs/tunables.md)\n");
@@ -253,6 +259,10 @@ int main(int argc, char **argv)
         return altmem_tune_main("/proc/self/exe", argc - 1, argv + 1);
     if (!strcmp(argv[1], "run"))
         return altmem_run_main(argv[0], argc - 1, argv + 1);
+    if (!strcmp(argv[1], "index"))
+        return altmem_index_main(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "compare"))
+        return altmem_compare_main(argv[0], argc - 1, argv + 1);
     if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
         printf("altmem %s\n", ALTMEM_VERSION_STRING);
         return 0;

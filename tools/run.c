@@ -69,20 +69,19 @@ static int usable(const char *path, char *out)
     return access(path, R_OK) == 0 && realpath(path, out) ? 0 : -1;
 }
 
-/* Finds the library; on failure prints why and returns -1. */
-static int find_library(const char *argv0, char *out)
+int altmem_run_find_library(const char *argv0, const char *who, char *out)
 {
     const char *forced = getenv("ALTMEM_PRELOAD_LIB");
     if (forced && forced[0]) {
         if (usable(forced, out) == 0)
             return 0;
-        fprintf(stderr, "altmem run: ALTMEM_PRELOAD_LIB=%s: %s\n", forced, strerror(errno));
+        fprintf(stderr, "%s: ALTMEM_PRELOAD_LIB=%s: %s\n", who, forced, strerror(errno));
         return -1;
     }
     char dir[PATH_MAX];
     if (self_dir(argv0, dir, sizeof dir) != 0) {
-        fprintf(stderr, "altmem run: cannot tell where this altmem is (no /proc/self/exe); "
-                        "set ALTMEM_PRELOAD_LIB to the path of " PRELOAD_NAME "\n");
+        fprintf(stderr, "%s: cannot tell where this altmem is (no /proc/self/exe); "
+                        "set ALTMEM_PRELOAD_LIB to the path of " PRELOAD_NAME "\n", who);
         return -1;
     }
     char looked[2 * PATH_MAX] = "";
@@ -103,16 +102,15 @@ static int find_library(const char *argv0, char *out)
         search += n + (search[n] == ':');
     }
     if (used)
-        fprintf(stderr, "altmem run: cannot find " PRELOAD_NAME " (looked for %s); "
-                        "set ALTMEM_PRELOAD_LIB to its path\n", looked);
+        fprintf(stderr, "%s: cannot find " PRELOAD_NAME " (looked for %s); "
+                        "set ALTMEM_PRELOAD_LIB to its path\n", who, looked);
     else
-        fprintf(stderr, "altmem run: this altmem was built without " PRELOAD_NAME
-                        " (ALTMEM_BUILD_SHARED=OFF); set ALTMEM_PRELOAD_LIB to its path\n");
+        fprintf(stderr, "%s: this altmem was built without " PRELOAD_NAME
+                        " (ALTMEM_BUILD_SHARED=OFF); set ALTMEM_PRELOAD_LIB to its path\n", who);
     return -1;
 }
 
-/* Is lib already one of the entries of the LD_PRELOAD list? */
-static int listed(const char *list, const char *lib)
+int altmem_run_listed(const char *list, const char *lib)
 {
     size_t len = strlen(lib);
     for (const char *p = list; *p;) {
@@ -148,7 +146,7 @@ int altmem_run_main(const char *argv0, int argc, char **argv)
     }
 
     char lib[PATH_MAX];
-    if (find_library(argv0, lib) != 0)
+    if (altmem_run_find_library(argv0, "altmem run", lib) != 0)
         return EXIT_NOT_FOUND;
     /* The dynamic loader splits LD_PRELOAD at spaces and colons and has no
        quoting, so such a path would name other files. */
@@ -161,7 +159,7 @@ int altmem_run_main(const char *argv0, int argc, char **argv)
     /* Appended, not prepended: a library the user preloads on purpose (a
        sanitizer runtime must come first; a malloc replacement) keeps its place. */
     const char *old = getenv("LD_PRELOAD");
-    if (old && old[0] && !listed(old, lib)) {
+    if (old && old[0] && !altmem_run_listed(old, lib)) {
         size_t need = strlen(old) + 1 + strlen(lib) + 1;
         char *list = malloc(need);
         if (!list) {

@@ -1,0 +1,567 @@
+/*
+ * `altmem compare [options] -- CMD ARGS...`: does altmem speed up this
+ * program?  CMD runs alternately with the C library's routines and with
+ * libaltmem-preload.so preloaded (`altmem run`'s library), in pairs, and the
+ * paired wall times are compared with a Wilcoxon signed-rank test
+ * (tools/measure.c): median of each arm, the speed-up with its confidence
+ * interval, and whether the difference is more than noise.  docs/index.md.
+ *
+ * Why the design:
+ *   - pairs, in the order ABBA (pair 0 libc first, pair 1 altmem first...):
+ *     a slow phase of a shared machine, or a cache warming over the runs,
+ *     lands on both arms, and neither always runs second;
+ *   - the test is on the paired log ratios, not on two independent samples:
+ *     the noise a pair shares cancels, which is what lets 10 pairs resolve 5%;
+ *   - a rank test, not a bootstrap: with 10 pairs a bootstrap's interval is
+ *     unreliable, while the signed-rank interval is exact for any symmetric
+ *     noise and a single outlier moves it by one rank only;
+ *   - the two arms differ only by LD_PRELOAD (and ALTMEM_TUNABLES with
+ *     --variant): each run is fork + execvp of the same argv with the same
+ *     stdin, stdout and stderr kinds;
+ *   - a run that exits non-zero or dies is reported and its pair left out: a
+ *     crash is not a fast run.
+ * The report goes to stderr, so that stdout carries CMD's own output, once.
+ */
+#define _GNU_SOURCE
+#include "compare.h"
+
+#include <altmem.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "measure.h"
+#include "run.h"
+
+#define MAX_RUNS 1000
+#define ARM_LIBC 0
+#define ARM_ALTMEM 1
+
+static void compare_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: altmem compare [--runs N] [--warmup N] [--variant NAME] [--aa] [--no-stdin] [--] CMD [ARGS...]\n"
+            "Runs CMD in N interleaved pairs (order ABBA), once with the C library's memcpy/memmove/memset\n"
+            "and once with libaltmem-preload.so preloaded, and reports the median wall time of each, the\n"
+            "speed-up (C library time / altmem time) with a 95%% confidence interval (Hodges-Lehmann\n"
+            "estimate, Wilcoxon signed-rank interval of the paired log ratios) and whether it is\n"
+            "distinguishable from noise.  The report is on stderr; CMD's stdout and stderr of the first\n"
+            "run are written once; a later run whose output differs is named; a run that fails (exit\n"
+            "status not 0, or a signal) is reported and its pair left out.\n"
+            "  --runs N        pairs timed (default 10; 1..%d)\n"
+            "  --warmup N      pairs run first and not timed (default 1: fills the page cache)\n"
+            "  --variant NAME  pin altmem's routines to variant NAME (ALTMEM_TUNABLES=all=NAME)\n"
+            "  --aa            both arms without altmem: an A/A run, to see this machine's noise\n"
+            "  --no-stdin      CMD's stdin is /dev/null (else stdin is read to its end once and\n"
+            "                  replayed to every run; a terminal is passed through)\n"
+            "Exit status: 0 if every run exited 0, else the first failing run's (128+N: signal N);\n"
+            "2 usage, 127 CMD or the library not found.\n"
+            "Environment: ALTMEM_PRELOAD_LIB  the library to preload (else as altmem run finds it)\n"
+            "             ALTMEM_TUNABLES     passed to the altmem arm (--variant adds to it)\n",
+            MAX_RUNS);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "altmem compare: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, " (altmem compare --help)\n");
+    return 2;
+}
+
+/* A whole decimal number in [lo, hi], or -1. */
+static long parse_count(const char *s, long lo, long hi)
+{
+    if (!s || !*s || *s == '-' || *s == '+')
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return -1;
+    return v;
+}
+
+struct run {
+    int arm, pair;           /* pair < 0: warm-up */
+    double wall, cpu;        /* seconds */
+    int status;              /* wait status */
+    int differs;             /* stdout or stderr differs from the first run's */
+};
+
+struct streams {
+    int in;                  /* replayed stdin, or -1: inherit */
+    int out_first, err_first;      /* the first run's output, written out at the end */
+    int out_scratch, err_scratch;  /* later runs', compared with it */
+    int out_null, err_null;        /* ours is /dev/null: the runs write there, unchecked */
+    uint64_t out_hash, err_hash;
+};
+
+static int is_dev_null(int fd)
+{
+    struct stat a, b;
+    return fstat(fd, &a) == 0 && stat("/dev/null", &b) == 0 && S_ISCHR(a.st_mode) && a.st_rdev == b.st_rdev;
+}
+
+static int temp_file(void)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/altmem-compare.XXXXXX", dir && dir[0] ? dir : "/tmp");
+    int fd = mkstemp(path);
+    if (fd >= 0)
+        unlink(path);
+    else
+        fprintf(stderr, "altmem compare: cannot create a temporary file in %s: %s\n", path, strerror(errno));
+    return fd;
+}
+
+/* From the current offset of `from` (stdin may be a pipe) to its end. */
+static int copy_fd(int from, int to)
+{
+    char buf[65536];
+    for (;;) {
+        ssize_t n = read(from, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return (int)n;
+        for (ssize_t off = 0; off < n;) {
+            ssize_t w = write(to, buf + off, (size_t)(n - off));
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                return -1;
+            off += w;
+        }
+    }
+}
+
+/* FNV-1a of the file's contents: enough to tell a run whose output differs. */
+static uint64_t hash_fd(int fd)
+{
+    uint64_t h = 1469598103934665603u;
+    unsigned char buf[65536];
+    if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0)
+        return 0;
+    for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;)
+        for (ssize_t i = 0; i < n; i++)
+            h = (h ^ buf[i]) * 1099511628211u;
+    return h;
+}
+
+static int setup_streams(struct streams *s, int no_stdin)
+{
+    memset(s, 0, sizeof *s);
+    s->in = -1;
+    s->out_first = s->err_first = s->out_scratch = s->err_scratch = -1;
+    if (no_stdin) {
+        s->in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    } else if (fcntl(0, F_GETFD) >= 0 && !isatty(0)) {
+        /* Every run must see the same input: read it once, replay the copy. */
+        s->in = temp_file();
+        if (s->in < 0 || copy_fd(0, s->in) < 0) {
+            if (s->in >= 0)
+                fprintf(stderr, "altmem compare: cannot copy stdin: %s\n", strerror(errno));
+            return -1;
+        }
+    }
+    s->out_null = is_dev_null(1);
+    s->err_null = is_dev_null(2);
+    if (!s->out_null && ((s->out_first = temp_file()) < 0 || (s->out_scratch = temp_file()) < 0))
+        return -1;
+    if (!s->err_null && ((s->err_first = temp_file()) < 0 || (s->err_scratch = temp_file()) < 0))
+        return -1;
+    return 0;
+}
+
+/* The environment of an arm, built once so that the child only swaps environ:
+   environ with lib taken out of LD_PRELOAD, then ld_preload appended to it, and
+   with tunables ("ALTMEM_TUNABLES=...") replacing the user's. */
+static char **build_env(const char *lib, const char *ld_preload, const char *tunables)
+{
+    size_t n = 0;
+    for (char **e = environ; *e; e++)
+        n++;
+    char **env = calloc(n + 3, sizeof *env);
+    if (!env)
+        return NULL;
+    size_t k = 0;
+    for (char **e = environ; *e; e++)
+        if (strncmp(*e, "LD_PRELOAD=", 11) && (!tunables || strncmp(*e, "ALTMEM_TUNABLES=", 16)))
+            env[k++] = *e;
+    /* The C library arm keeps the user's other preloads (a malloc replacement
+       affects both arms alike) but never altmem's. */
+    const char *old = getenv("LD_PRELOAD");
+    size_t need = (old ? strlen(old) : 0) + strlen(lib) + 16;
+    char *list = malloc(need);
+    if (!list)
+        return NULL;
+    size_t used = (size_t)snprintf(list, need, "LD_PRELOAD=");
+    for (const char *p = old ? old : ""; *p;) {
+        size_t len = strcspn(p, ": ");
+        if (len && (len != strlen(lib) || strncmp(p, lib, len)))
+            used += (size_t)snprintf(list + used, need - used, "%s%.*s", used > 11 ? ":" : "", (int)len, p);
+        p += len;
+        p += strspn(p, ": ");
+    }
+    if (ld_preload)
+        used += (size_t)snprintf(list + used, need - used, "%s%s", used > 11 ? ":" : "", ld_preload);
+    if (used > 11)
+        env[k++] = list;
+    else
+        free(list);
+    if (tunables)
+        env[k++] = (char *)tunables;
+    env[k] = NULL;
+    return env;
+}
+
+/* Runs argv once; 0, or the errno of a failed exec (the child never ran CMD). */
+static int run_once(char **argv, char **envp, struct streams *s, int first, struct run *r)
+{
+    int out = s->out_null ? -1 : first ? s->out_first : s->out_scratch;
+    int err = s->err_null ? -1 : first ? s->err_first : s->err_scratch;
+    if (out >= 0 && (ftruncate(out, 0) != 0 || lseek(out, 0, SEEK_SET) < 0))
+        return errno;
+    if (err >= 0 && (ftruncate(err, 0) != 0 || lseek(err, 0, SEEK_SET) < 0))
+        return errno;
+    if (s->in >= 0 && lseek(s->in, 0, SEEK_SET) < 0)
+        return errno;
+    int pipefd[2];
+    if (pipe2(pipefd, O_CLOEXEC) != 0)
+        return errno;
+    fflush(NULL);
+    double t0 = measure_monotonic();
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(pipefd[0]);
+        close(pipefd[1]);
+        return e;
+    }
+    if (pid == 0) {
+        if ((s->in >= 0 && dup2(s->in, 0) < 0) || (out >= 0 && dup2(out, 1) < 0) || (err >= 0 && dup2(err, 2) < 0))
+            _exit(126);
+        environ = envp;
+        execvp(argv[0], argv);
+        int e = errno;
+        if (write(pipefd[1], &e, sizeof e) < 0)
+            _exit(127);
+        _exit(127);
+    }
+    close(pipefd[1]);
+    int status = 0;
+    struct rusage ru;
+    while (wait4(pid, &status, 0, &ru) < 0)
+        if (errno != EINTR)
+            return errno;
+    r->wall = measure_monotonic() - t0;
+    r->cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+             ru.ru_stime.tv_usec * 1e-6;
+    r->status = status;
+    int e = 0;
+    ssize_t got = read(pipefd[0], &e, sizeof e);
+    close(pipefd[0]);
+    if (got == (ssize_t)sizeof e)
+        return e ? e : ENOEXEC;
+    uint64_t ho = out >= 0 ? hash_fd(out) : 0, he = err >= 0 ? hash_fd(err) : 0;
+    if (first) {
+        s->out_hash = ho;
+        s->err_hash = he;
+    } else {
+        r->differs = (out >= 0 && ho != s->out_hash) | (err >= 0 && he != s->err_hash) << 1;
+    }
+    return 0;
+}
+
+static int run_failed(int status)
+{
+    return !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+}
+
+static int exit_code(int status)
+{
+    return WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+}
+
+static void describe_status(int status, char *buf, size_t len)
+{
+    if (WIFEXITED(status))
+        snprintf(buf, len, "exit status %d", WEXITSTATUS(status));
+    else if (WIFSIGNALED(status))
+        snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else
+        snprintf(buf, len, "wait status %#x", (unsigned)status);
+}
+
+static const char *ms(double s, char *buf, size_t len)
+{
+    if (s < 1)
+        snprintf(buf, len, "%.2f ms", s * 1e3);
+    else
+        snprintf(buf, len, "%.3f s", s);
+    return buf;
+}
+
+/* "--name VALUE" or "--name=VALUE" at argv[*i]: 1 with *val set (and *i past
+   a separate value), -1 when the value is missing, 0 for another option. */
+static int option_value(int argc, char **argv, int *i, const char *name, const char **val)
+{
+    size_t len = strlen(name);
+    if (strncmp(argv[*i], name, len))
+        return 0;
+    if (argv[*i][len] == '=') {
+        *val = argv[*i] + len + 1;
+        return 1;
+    }
+    if (argv[*i][len])
+        return 0;
+    if (*i + 1 >= argc)
+        return -1;
+    *val = argv[++*i];
+    return 1;
+}
+
+/* Does some built-in variant have this name (so that all=NAME pins something)? */
+static int known_variant(const char *name)
+{
+    struct altmem_variant_info v;
+    for (size_t i = 0; altmem_variant(i, &v) == 0; i++)
+        if (!strcmp(v.name, name))
+            return 1;
+    return 0;
+}
+
+int altmem_compare_main(const char *argv0, int argc, char **argv)
+{
+    long runs = 10, warmup = 1;
+    const char *variant = NULL;
+    int aa = 0, no_stdin = 0, i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            compare_usage(stdout);
+            return 0;
+        }
+        if (a[0] != '-')
+            break;
+        const char *val = NULL;
+        int got;
+        if ((got = option_value(argc, argv, &i, "--runs", &val)) != 0) {
+            if (got < 0 || (runs = parse_count(val, 1, MAX_RUNS)) < 0)
+                return usage_error("bad --runs '%s': a whole number of pairs from 1 to 1000", val ? val : "");
+        } else if ((got = option_value(argc, argv, &i, "--warmup", &val)) != 0) {
+            if (got < 0 || (warmup = parse_count(val, 0, MAX_RUNS)) < 0)
+                return usage_error("bad --warmup '%s': a whole number from 0 to 1000", val ? val : "");
+        } else if ((got = option_value(argc, argv, &i, "--variant", &val)) != 0) {
+            if (got < 0 || !known_variant(val))
+                return usage_error("bad --variant '%s': not a variant of this build (altmem info lists them)",
+                                   val ? val : "");
+            variant = val;
+        } else if (!strcmp(a, "--aa")) {
+            aa = 1;
+        } else if (!strcmp(a, "--no-stdin")) {
+            no_stdin = 1;
+        } else {
+            return usage_error("unknown option '%s' (put the command after --)", a);
+        }
+    }
+    if (i >= argc) {
+        fprintf(stderr, "altmem compare: no command given (altmem compare --help)\n");
+        return 2;
+    }
+    if (aa && variant)
+        return usage_error("%s: --aa runs no altmem arm to pin", "--variant");
+    char **cmd = argv + i;
+
+    char lib[PATH_MAX];
+    if (altmem_run_find_library(argv0, "altmem compare", lib) != 0)
+        return 127;
+    if (strpbrk(lib, ": ")) {
+        fprintf(stderr, "altmem compare: %s: LD_PRELOAD cannot name a path containing ':' or ' '\n", lib);
+        return 127;
+    }
+    char *tunables = NULL;
+    if (variant) {
+        const char *old = getenv("ALTMEM_TUNABLES");
+        size_t need = strlen(variant) + (old ? strlen(old) : 0) + 32;
+        tunables = malloc(need);
+        if (!tunables)
+            return 1;
+        /* After the user's settings, so that the pin is the one that counts. */
+        snprintf(tunables, need, "ALTMEM_TUNABLES=%s%sall=%s", old && old[0] ? old : "", old && old[0] ? ":" : "",
+                 variant);
+    }
+    char **env[2];
+    env[ARM_LIBC] = build_env(lib, NULL, NULL);
+    env[ARM_ALTMEM] = aa ? env[ARM_LIBC] : build_env(lib, lib, tunables);
+    struct streams st;
+    if (!env[0] || !env[1] || setup_streams(&st, no_stdin) != 0)
+        return 1;
+
+    const char *label[2] = {"C library", aa ? "C library (B)" : "altmem"};
+    if (aa)
+        label[0] = "C library (A)";
+    size_t total = (size_t)(warmup + runs) * 2;
+    struct run *r = calloc(total, sizeof *r);
+    if (!r)
+        return 1;
+    int progress = isatty(2);
+    for (size_t k = 0; k < total; k++) {
+        long pair = (long)(k / 2) - warmup;
+        /* ABBA over all pairs, warm-up included */
+        int arm = (int)((k / 2) % 2 ? 1 - k % 2 : k % 2);
+        r[k].arm = arm;
+        r[k].pair = (int)pair;
+        if (progress)
+            fprintf(stderr, "\raltmem compare: run %zu/%zu (%s)   ", k + 1, total, label[arm]);
+        int e = run_once(cmd, env[arm], &st, k == 0, &r[k]);
+        if (e) {
+            if (progress)
+                fprintf(stderr, "\n");
+            fprintf(stderr, "altmem compare: %s: %s\n", cmd[0],
+                    e == ENOENT && !strchr(cmd[0], '/') ? "command not found" : strerror(e));
+            return e == ENOENT ? 127 : 126;
+        }
+    }
+    if (progress)
+        fprintf(stderr, "\r%60s\r", "");
+
+    /* CMD's output, once, before the report. */
+    fflush(NULL);
+    if (st.out_first >= 0 && lseek(st.out_first, 0, SEEK_SET) == 0)
+        copy_fd(st.out_first, 1);
+    if (st.err_first >= 0 && lseek(st.err_first, 0, SEEK_SET) == 0)
+        copy_fd(st.err_first, 2);
+
+    char cpu[256], load[64], cmdline[512];
+    measure_cpu_model(cpu, sizeof cpu);
+    measure_load(load, sizeof load);
+    size_t used = 0;
+    for (char **c = cmd; *c && used < sizeof cmdline; c++)
+        used += (size_t)snprintf(cmdline + used, sizeof cmdline - used, "%s%s", c == cmd ? "" : " ", *c);
+    fprintf(stderr, "\naltmem compare: %ld pairs (+%ld warm-up), order ABBA: %s\n", runs, warmup, cmdline);
+    fprintf(stderr, "  cpu:    %s; load average %s after the runs\n", cpu, load);
+    if (aa)
+        fprintf(stderr, "  arms:   both without altmem (--aa: an A/A comparison)\n");
+    else
+        fprintf(stderr, "  altmem: %s%s%s\n", lib, variant ? ", pinned: all=" : "", variant ? variant : "");
+
+    int first_bad = -1, bad = 0, differ = 0;
+    char *pair_bad = calloc((size_t)runs + 1, 1);
+    if (!pair_bad)
+        return 1;
+    for (size_t k = 0; k < total; k++) {
+        char why[96];
+        if (run_failed(r[k].status)) {
+            describe_status(r[k].status, why, sizeof why);
+            if (r[k].pair < 0)
+                fprintf(stderr, "  failed: run %zu (warm-up, %s): %s\n", k + 1, label[r[k].arm], why);
+            else
+                fprintf(stderr, "  failed: run %zu (pair %d, %s): %s: pair left out\n", k + 1, r[k].pair + 1,
+                        label[r[k].arm], why);
+            if (first_bad < 0)
+                first_bad = exit_code(r[k].status);
+            bad++;
+            if (r[k].pair >= 0)
+                pair_bad[r[k].pair] = 1;
+        }
+        if (r[k].differs) {
+            differ++;
+            fprintf(stderr, "  note:   run %zu (%s) wrote a different %s from run 1's\n", k + 1, label[r[k].arm],
+                    r[k].differs == 1 ? "stdout" : r[k].differs == 2 ? "stderr" : "stdout and stderr");
+        }
+    }
+    if (st.out_null && st.err_null)
+        fprintf(stderr, "  output: stdout and stderr are /dev/null: not compared between runs\n");
+    else if (!differ)
+        fprintf(stderr, "  output: every run wrote the same%s%s as run 1\n", st.out_null ? "" : " stdout",
+                st.err_null ? "" : st.out_null ? " stderr" : " and stderr");
+
+    double *w[2], *c[2], *d;
+    size_t n = 0;
+    w[0] = calloc((size_t)runs, sizeof(double));
+    w[1] = calloc((size_t)runs, sizeof(double));
+    c[0] = calloc((size_t)runs, sizeof(double));
+    c[1] = calloc((size_t)runs, sizeof(double));
+    d = calloc((size_t)runs, sizeof(double));
+    if (!w[0] || !w[1] || !c[0] || !c[1] || !d)
+        return 1;
+    for (long p = 0; p < runs; p++) {
+        if (pair_bad[p])
+            continue;
+        double t[2] = {0, 0}, u[2] = {0, 0};
+        for (size_t k = 0; k < total; k++)
+            if (r[k].pair == p) {
+                t[r[k].arm] = r[k].wall;
+                u[r[k].arm] = r[k].cpu;
+            }
+        w[0][n] = t[0];
+        w[1][n] = t[1];
+        c[0][n] = u[0];
+        c[1][n] = u[1];
+        d[n] = log(t[0] / t[1]);   /* > 0: the second arm took less time */
+        n++;
+    }
+    if (!n) {
+        fprintf(stderr, "  result: no pair completed without a failure: nothing to compare\n");
+        return first_bad > 0 ? first_bad : 1;
+    }
+    struct measure_signed_rank sr;
+    if (measure_signed_rank(d, n, 0.05, &sr) != 0)
+        return 1;
+    fprintf(stderr, "  %-14s %12s %12s %12s %14s\n", "", "median wall", "min", "max", "median cpu");
+    for (int a = 0; a < 2; a++) {
+        char b1[32], b2[32], b3[32], b4[32];
+        double med = measure_median(w[a], n);   /* sorts: min and max are the ends */
+        fprintf(stderr, "  %-14s %12s %12s %12s %14s\n", label[a], ms(med, b1, sizeof b1), ms(w[a][0], b2, sizeof b2),
+                ms(w[a][n - 1], b3, sizeof b3), ms(measure_median(c[a], n), b4, sizeof b4));
+    }
+    double ratio = exp(sr.estimate);
+    const char *verdict;
+    if (!sr.bounded)
+        verdict = "not distinguishable from noise: too few pairs for a 95% interval (6 at least)";
+    else if (sr.lo > 0)
+        verdict = aa ? "B faster: distinguishable from noise" : "altmem faster: distinguishable from noise";
+    else if (sr.hi < 0)
+        verdict = aa ? "B slower: distinguishable from noise" : "altmem slower: distinguishable from noise";
+    else
+        verdict = "not distinguishable from noise (the interval holds 1)";
+    fprintf(stderr, "  speed-up (%s time / %s time) over %zu pairs: %.4fx", label[0], label[1], n, ratio);
+    if (sr.bounded)
+        fprintf(stderr, ", 95%% CI %.4fx .. %.4fx (%.1f%% exactly)\n", exp(sr.lo), exp(sr.hi), 100 * sr.coverage);
+    else
+        fprintf(stderr, ", no interval\n");
+    fprintf(stderr, "    method: Hodges-Lehmann estimate and Wilcoxon signed-rank interval of the paired log time\n"
+                    "    ratios (%s), two-sided p = %.4f\n",
+            sr.exact ? "exact distribution" : "normal approximation", sr.p);
+    fprintf(stderr, "  verdict: %s\n", verdict);
+    fprintf(stderr, "result: pairs=%zu failed_runs=%d ratio=%.4f lo=%.4f hi=%.4f p=%.4f distinguishable=%s\n", n, bad,
+            ratio, sr.bounded ? exp(sr.lo) : 0.0, sr.bounded ? exp(sr.hi) : INFINITY, sr.p,
+            sr.bounded && (sr.lo > 0 || sr.hi < 0) ? "yes" : "no");
+    for (int a = 0; a < 2; a++) {
+        free(w[a]);
+        free(c[a]);
+    }
+    free(d);
+    free(pair_bad);
+    free(r);
+    free(tunables);
+    return first_bad > 0 ? first_bad : 0;
+}

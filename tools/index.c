@@ -1,0 +1,786 @@
+/*
+ * `altmem index`: the seed's before/after table, in user space.
+ *
+ * The kernel commit behind altmem was judged by UnixBench on a Loongson-3A5000:
+ * File Copy and Pipe Throughput moved because read(), write() and page
+ * clearing spend their time in copy_to_user/copy_from_user, clear_user and
+ * memcpy.  These workloads do the same copies without the system calls, so that
+ * what they time is the routines:
+ *   File Copy N bufsize M maxblocks: a file mapping (memfd) of N x M bytes is
+ *     copied block by block into an N-byte buffer and from it into a second
+ *     file mapping, as read() + write() do, with copy_user, and again with
+ *     memcpy (UnixBench's sizes: 256 x 500, 1024 x 2000, 4096 x 8000);
+ *   Pipe Throughput: 512-byte messages written into and read back from a 64 KiB
+ *     ring (a pipe's buffer) by one thread, as UnixBench's test writes and reads
+ *     its own pipe in one process;
+ *   Clear: 256 KiB of freshly mapped pages zeroed by clear_user, and by memset,
+ *     then unmapped (the page faults are part of it, as in the kernel);
+ *   Mixed spec2017: memcpy, memmove and memset calls with SPEC CPU2017's size
+ *     and alignment frequencies (bench/dist.c) in a 256 KiB region.
+ * Each runs with the generic variants ("before": the kernel without the
+ * alternative), the bound variants ("after") and the C library's routines (the
+ * C library has no copy_user/clear_user: memcpy and memset stand in), as 1 copy
+ * and as N concurrent copies (N = online CPUs, UnixBench's parallel run).
+ *
+ * Method: every sample is a child process (N of them for N copies, started
+ * together) running the workload for a fixed time and reporting its rate; the
+ * three implementations are sampled in a shuffled order in each of R rounds,
+ * so a slow phase of a shared machine lands on all three.  RESULT is the median
+ * rate over the rounds, INDEX = 100 x RESULT / BASELINE, the score is the
+ * geometric mean of the indexes.  Ratios between implementations are estimated
+ * from the per-round pairs (tools/measure.c).  docs/index.md.
+ */
+#define _GNU_SOURCE
+#include "index.h"
+
+#include <altmem.h>
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __GLIBC__
+#include <gnu/libc-version.h>
+#endif
+
+#include "dist.h"
+#include "measure.h"
+
+/* ---- Implementations ---------------------------------------------------- */
+
+enum { IMPL_BEFORE, IMPL_AFTER, IMPL_LIBC, IMPL_COUNT };
+
+struct impl {
+    const char *label;
+    char variants[160];                 /* what each routine is, for the header */
+    altmem_memcpy_fn *memcpy;
+    altmem_memmove_fn *memmove;
+    altmem_memset_fn *memset;
+    altmem_copy_user_fn *copy_user;     /* NULL: the C library has none, memcpy stands in */
+    altmem_clear_user_fn *clear_user;   /* NULL: memset stands in */
+};
+
+/* The C library's routines through volatile pointers: neither inlined nor
+   expanded by the compiler, an indirect call like the variants'. */
+static void *(*volatile libc_memcpy)(void *, const void *, size_t) = memcpy;
+static void *(*volatile libc_memmove)(void *, const void *, size_t) = memmove;
+static void *(*volatile libc_memset)(void *, int, size_t) = memset;
+
+static int find_variant(enum altmem_routine r, const char *name, struct altmem_variant_info *out)
+{
+    for (size_t i = 0; altmem_variant(i, out) == 0; i++)
+        if (out->routine == r && !strcmp(out->name, name))
+            return out->runnable ? 0 : -1;
+    return -1;
+}
+
+static int set_impl(struct impl *im, const char *label, int bound)
+{
+    struct altmem_variant_info v[ALTMEM_ROUTINE_COUNT];
+    size_t used = 0;
+    im->label = label;
+    im->variants[0] = '\0';
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
+        struct altmem_binding_info b;
+        const char *name = "generic";
+        if (bound && altmem_binding((enum altmem_routine)r, &b) == 0)
+            name = b.variant;
+        if (find_variant((enum altmem_routine)r, name, &v[r]) != 0) {
+            fprintf(stderr, "altmem index: no runnable %s variant '%s'\n", altmem_routine_name((enum altmem_routine)r),
+                    name);
+            return -1;
+        }
+        used += (size_t)snprintf(im->variants + used, sizeof im->variants - used, "%s%s=%s", r ? " " : "",
+                                 altmem_routine_name((enum altmem_routine)r), name);
+        if (used >= sizeof im->variants)
+            used = sizeof im->variants - 1;
+    }
+    im->memcpy = v[ALTMEM_MEMCPY].fn.memcpy;
+    im->memmove = v[ALTMEM_MEMMOVE].fn.memmove;
+    im->memset = v[ALTMEM_MEMSET].fn.memset;
+    im->copy_user = v[ALTMEM_COPY_USER].fn.copy_user;
+    im->clear_user = v[ALTMEM_CLEAR_USER].fn.clear_user;
+    return 0;
+}
+
+static void set_libc(struct impl *im, const char *label)
+{
+    memset(im, 0, sizeof *im);
+    im->label = label;
+    snprintf(im->variants, sizeof im->variants, "%s's memcpy, memmove, memset (and for copy_user, clear_user)", label);
+    im->memcpy = (altmem_memcpy_fn *)libc_memcpy;
+    im->memmove = libc_memmove;
+    im->memset = libc_memset;
+}
+
+/* ---- Workloads ---------------------------------------------------------- */
+
+enum kind { FILE_COPY, PIPE, CLEAR, MIX };
+
+struct test {
+    const char *key;       /* for --tests and CSV */
+    const char *name;      /* as printed, in UnixBench's words where it has them */
+    enum kind kind;
+    int user;              /* copy_user / clear_user rather than memcpy / memset */
+    size_t buf, blocks;    /* FILE_COPY */
+    const char *unit;
+    double baseline;       /* docs/index.md: where these come from */
+};
+
+/* BASELINE: the "before" (generic) one-copy RESULT on the reference machine,
+   rounded to two digits, so that an index of 100 is that rate and "before"
+   scores about 100 there (docs/index.md, "The baselines"). */
+static const struct test tests[] = {
+    {"filecopy256-user", "File Copy 256 bufsize 500 maxblocks, copy_user", FILE_COPY, 1, 256, 500, "KBps", 2.4e6},
+    {"filecopy256", "File Copy 256 bufsize 500 maxblocks, memcpy", FILE_COPY, 0, 256, 500, "KBps", 2.4e6},
+    {"filecopy1024-user", "File Copy 1024 bufsize 2000 maxblocks, copy_user", FILE_COPY, 1, 1024, 2000, "KBps",
+     3.5e6},
+    {"filecopy1024", "File Copy 1024 bufsize 2000 maxblocks, memcpy", FILE_COPY, 0, 1024, 2000, "KBps", 3.5e6},
+    {"filecopy4096-user", "File Copy 4096 bufsize 8000 maxblocks, copy_user", FILE_COPY, 1, 4096, 8000, "KBps",
+     3.0e6},
+    {"filecopy4096", "File Copy 4096 bufsize 8000 maxblocks, memcpy", FILE_COPY, 0, 4096, 8000, "KBps", 3.0e6},
+    {"pipe", "Pipe Throughput, 512-byte messages", PIPE, 0, 512, 128, "lps", 5.0e6},
+    {"clear-user", "Clear 256 KiB of fresh pages, clear_user", CLEAR, 1, 256 << 10, 1, "KBps", 4.0e6},
+    {"clear", "Clear 256 KiB of fresh pages, memset", CLEAR, 0, 256 << 10, 1, "KBps", 4.0e6},
+    {"mix", "Mixed memcpy/memmove/memset, spec2017 sizes", MIX, 0, 0, 0, "lps", 3.0e7},
+};
+#define TEST_COUNT (sizeof tests / sizeof tests[0])
+
+#define RING_BYTES (64u << 10)
+#define MIX_CALLS 4096
+#define MIX_REGION (256u << 10)
+
+struct mix_call {
+    uint8_t op;            /* 0 memcpy, 1 memmove, 2 memset */
+    uint32_t dst, src, n;
+};
+
+static uint64_t rng_next(uint64_t *s)
+{
+    /* xorshift64*: a fixed seed, so every implementation replays the same calls */
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 2685821657736338717u;
+}
+
+static int mix_prepare(struct mix_call *calls)
+{
+    static struct bench_dist cpy, set;
+    char err[160];
+    if (bench_dist_load("spec2017", 0, &cpy, err, sizeof err) != 0 ||
+        bench_dist_load("spec2017", 1, &set, err, sizeof err) != 0) {
+        fprintf(stderr, "altmem index: spec2017: %s\n", err);
+        return -1;
+    }
+    uint64_t s = 0x9e3779b97f4a7c15u;
+    for (int i = 0; i < MIX_CALLS; i++) {
+        /* memcpy half the calls, memmove and memset a quarter each: the spec2017
+           tables give sizes within each routine, not the mix between them */
+        unsigned op = (unsigned)(rng_next(&s) % 4);
+        op = op < 2 ? 0 : op - 1;
+        const struct bench_dist *d = op == 2 ? &set : &cpy;
+        uint32_t n = bench_dist_draw(&d->sizes, rng_next(&s), 16);
+        uint32_t da = bench_dist_draw(&d->dst_align, rng_next(&s), 1);
+        uint32_t sa = bench_dist_draw(&d->src_align, rng_next(&s), 1);
+        uint32_t room = MIX_REGION - 8192;
+        calls[i].op = (uint8_t)op;
+        calls[i].n = n;
+        calls[i].dst = (uint32_t)(rng_next(&s) % room) & ~(da ? da - 1 : 0);
+        calls[i].src = (uint32_t)(rng_next(&s) % room) & ~(sa ? sa - 1 : 0);
+        /* memcpy's regions must not overlap: its source in the other half */
+        if (op == 0)
+            calls[i].src = (calls[i].src % (room / 2)) + (calls[i].dst < room / 2 ? room / 2 : 0);
+    }
+    return 0;
+}
+
+static void *map_memfd(size_t len)
+{
+    int fd = memfd_create("altmem-index", MFD_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    void *p = NULL;
+    if (ftruncate(fd, (off_t)len) == 0)
+        p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED)
+        return NULL;
+    memset(p, 0x5a, len);   /* every page present before timing */
+    return p;
+}
+
+/* Runs test t with implementation im for `seconds`; the rate in the test's unit,
+   or -1 when its memory could not be had. */
+static double run_workload(const struct test *t, const struct impl *im, double seconds)
+{
+    uint64_t units = 0;
+    double t0, now;
+    altmem_copy_user_fn *cu = t->user ? im->copy_user : NULL;
+    altmem_clear_user_fn *clr = t->user ? im->clear_user : NULL;
+    size_t fail = 0;
+    switch (t->kind) {
+    case FILE_COPY: {
+        size_t len = t->buf * t->blocks;
+        unsigned char *src = map_memfd(len), *dst = map_memfd(len), *buf = malloc(t->buf);
+        if (!src || !dst || !buf)
+            return -1;
+        t0 = now = measure_monotonic();
+        while (now - t0 < seconds) {
+            for (size_t off = 0; off < len; off += t->buf) {
+                if (cu) {
+                    fail |= cu(buf, src + off, t->buf);
+                    fail |= cu(dst + off, buf, t->buf);
+                } else {
+                    im->memcpy(buf, src + off, t->buf);
+                    im->memcpy(dst + off, buf, t->buf);
+                }
+            }
+            units += len;
+            now = measure_monotonic();
+        }
+        return fail ? -1 : (double)units / 1024 / (now - t0);
+    }
+    case PIPE: {
+        unsigned char *ring = malloc(RING_BYTES), msg[512], out[512];
+        if (!ring)
+            return -1;
+        memset(msg, 'p', sizeof msg);
+        memset(ring, 0, RING_BYTES);
+        size_t head = 0, tail = 0;
+        t0 = now = measure_monotonic();
+        while (now - t0 < seconds) {
+            for (int i = 0; i < 1024; i++) {
+                im->memcpy(ring + head, msg, sizeof msg);   /* write() */
+                head = (head + sizeof msg) % RING_BYTES;
+                im->memcpy(out, ring + tail, sizeof out);   /* read() */
+                tail = (tail + sizeof out) % RING_BYTES;
+                msg[0] = out[1];
+            }
+            units += 1024;
+            now = measure_monotonic();
+        }
+        return (double)units / (now - t0);
+    }
+    case CLEAR: {
+        t0 = now = measure_monotonic();
+        while (now - t0 < seconds) {
+            void *p = mmap(NULL, t->buf, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (p == MAP_FAILED)
+                return -1;
+            if (clr)
+                fail |= clr(p, t->buf);
+            else
+                im->memset(p, 0, t->buf);
+            munmap(p, t->buf);
+            units += t->buf;
+            now = measure_monotonic();
+        }
+        return fail ? -1 : (double)units / 1024 / (now - t0);
+    }
+    case MIX: {
+        static struct mix_call calls[MIX_CALLS];
+        unsigned char *region = malloc(MIX_REGION);
+        if (!region || mix_prepare(calls) != 0)
+            return -1;
+        memset(region, 0x33, MIX_REGION);
+        t0 = now = measure_monotonic();
+        while (now - t0 < seconds) {
+            for (int i = 0; i < MIX_CALLS; i++) {
+                const struct mix_call *c = &calls[i];
+                if (c->op == 0)
+                    im->memcpy(region + c->dst, region + c->src, c->n);
+                else if (c->op == 1)
+                    im->memmove(region + c->dst, region + c->src, c->n);
+                else
+                    im->memset(region + c->dst, 0xa5, c->n);
+            }
+            units += MIX_CALLS;
+            now = measure_monotonic();
+        }
+        return (double)units / (now - t0);
+    }
+    }
+    return -1;
+}
+
+/* ---- Running samples ---------------------------------------------------- */
+
+struct options {
+    double sample_s;
+    int rounds;
+    int copies[2], ncopies;
+    int pin;
+    int selected[TEST_COUNT];
+    const char *csv, *json;
+};
+
+static int allowed_cpus(int *cpu, int max)
+{
+    cpu_set_t set;
+    int n = 0;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return 0;
+    for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+        if (CPU_ISSET(c, &set))
+            cpu[n++] = c;
+    return n;
+}
+
+/* One sample: `copies` children run test t at once; the sum of their rates. */
+static double sample(const struct test *t, const struct impl *im, int copies, const struct options *o)
+{
+    int cpus[CPU_SETSIZE], ncpu = o->pin ? allowed_cpus(cpus, CPU_SETSIZE) : 0;
+    int go[2], res[2];
+    if (pipe(go) != 0 || pipe(res) != 0)
+        return -1;
+    pid_t pid[256];
+    int started = 0;
+    for (int c = 0; c < copies; c++) {
+        pid[c] = fork();
+        if (pid[c] < 0)
+            break;
+        started++;
+        if (pid[c] == 0) {
+            close(go[1]);
+            close(res[0]);
+            if (ncpu) {
+                /* one copy: the highest-numbered CPU, away from CPU 0's
+                   housekeeping; N copies: one each */
+                cpu_set_t one;
+                CPU_ZERO(&one);
+                CPU_SET(cpus[copies == 1 ? ncpu - 1 : c % ncpu], &one);
+                sched_setaffinity(0, sizeof one, &one);
+            }
+            char x;
+            /* all copies start when the parent closes `go` */
+            while (read(go[0], &x, 1) < 0 && errno == EINTR)
+                ;
+            double rate = run_workload(t, im, o->sample_s);
+            _exit(write(res[1], &rate, sizeof rate) == (ssize_t)sizeof rate ? 0 : 1);
+        }
+    }
+    close(go[0]);
+    close(res[1]);
+    /* the children set up their mappings before reading: a short pause lets
+       them reach the start line together */
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    close(go[1]);
+    double total = 0;
+    int got = 0;
+    for (double rate; read(res[0], &rate, sizeof rate) == (ssize_t)sizeof rate;)
+        if (rate > 0) {
+            total += rate;
+            got++;
+        }
+    close(res[0]);
+    for (int c = 0; c < started; c++)
+        waitpid(pid[c], NULL, 0);
+    return got == copies ? total : -1;
+}
+
+/* ---- Options ------------------------------------------------------------ */
+
+static void index_usage(FILE *f)
+{
+    fprintf(f, "usage: altmem index [options]\n"
+               "UnixBench-style memory workloads in user space (file copy with copy_user and memcpy, pipe\n"
+               "throughput, clearing fresh pages, a spec2017 call mix), each with the generic variants\n"
+               "(before), the bound variants (after) and the C library's routines, as 1 copy and as N\n"
+               "concurrent copies (N = online CPUs); per test BASELINE, RESULT, INDEX (100 = BASELINE) and\n"
+               "the score (geometric mean of the indexes), then after/before and after/C library ratios.\n"
+               "About a minute by default; progress on stderr when it is a terminal.\n"
+               "  --sample-ms X    length of one sample (default 200)\n"
+               "  --rounds N       samples per implementation and test (default 5; 1..99)\n"
+               "  --copies LIST    1, N or both: a comma list of copy counts (default 1,<online CPUs>)\n"
+               "  --tests LIST     a comma list of:");
+    for (size_t i = 0; i < TEST_COUNT; i++)
+        fprintf(f, " %s", tests[i].key);
+    fprintf(f, "\n"
+               "                   (default: all)\n"
+               "  --quick          a smoke run: 20 ms samples, 3 rounds\n"
+               "  --csv FILE       one row per copies, test and implementation, and the scores\n"
+               "  --json FILE      the same, with the header\n"
+               "  --no-pin         do not pin the copies to CPUs\n");
+}
+
+static int bad(const char *what, const char *arg)
+{
+    fprintf(stderr, "altmem index: bad %s '%s' (altmem index --help)\n", what, arg ? arg : "");
+    return 2;
+}
+
+static int parse_double(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    if (!s || !*s)
+        return -1;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !(v >= lo && v <= hi))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+    double v;
+    if (parse_double(s, lo, hi, &v) != 0 || v != floor(v) || strpbrk(s, ".eExX"))
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_tests(const char *s, int *sel)
+{
+    memset(sel, 0, TEST_COUNT * sizeof *sel);
+    if (!strcmp(s, "all")) {
+        for (size_t i = 0; i < TEST_COUNT; i++)
+            sel[i] = 1;
+        return 0;
+    }
+    for (const char *p = s; *p;) {
+        size_t n = strcspn(p, ",");
+        size_t i = 0;
+        while (i < TEST_COUNT && (strlen(tests[i].key) != n || strncmp(tests[i].key, p, n)))
+            i++;
+        if (i == TEST_COUNT)
+            return -1;
+        sel[i] = 1;
+        p += n + (p[n] == ',');
+    }
+    return 0;
+}
+
+static int parse_copies(const char *s, struct options *o)
+{
+    o->ncopies = 0;
+    for (const char *p = s; *p;) {
+        size_t n = strcspn(p, ",");
+        char word[16];
+        int c;
+        if (n == 0 || n >= sizeof word || o->ncopies == 2)
+            return -1;
+        snprintf(word, sizeof word, "%.*s", (int)n, p);
+        if (!strcmp(word, "N"))
+            c = (int)sysconf(_SC_NPROCESSORS_ONLN);
+        else if (parse_int(word, 1, 256, &c) != 0)
+            return -1;
+        o->copies[o->ncopies++] = c;
+        p += n + (p[n] == ',');
+    }
+    return o->ncopies ? 0 : -1;
+}
+
+/* "--name VALUE" / "--name=VALUE": 1 and *val; -1 without a value; 0 otherwise. */
+static int opt(int argc, char **argv, int *i, const char *name, const char **val)
+{
+    size_t len = strlen(name);
+    if (strncmp(argv[*i], name, len) || (argv[*i][len] && argv[*i][len] != '='))
+        return 0;
+    if (argv[*i][len] == '=')
+        *val = argv[*i] + len + 1;
+    else if (*i + 1 < argc)
+        *val = argv[++*i];
+    else
+        return -1;
+    return 1;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    o->sample_s = 0.2;
+    o->rounds = 5;
+    o->copies[0] = 1;
+    o->copies[1] = online > 1 ? (int)(online > 256 ? 256 : online) : 1;
+    o->ncopies = online > 1 ? 2 : 1;
+    o->pin = 1;
+    o->csv = o->json = NULL;
+    parse_tests("all", o->selected);
+    int quick = 0, have_ms = 0, have_rounds = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        int r;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            index_usage(stdout);
+            return 1;
+        } else if ((r = opt(argc, argv, &i, "--sample-ms", &v))) {
+            double ms;
+            if (r < 0 || parse_double(v, 1, 60000, &ms) != 0)
+                return bad("--sample-ms (milliseconds, 1..60000)", v);
+            o->sample_s = ms / 1000;
+            have_ms = 1;
+        } else if ((r = opt(argc, argv, &i, "--rounds", &v))) {
+            if (r < 0 || parse_int(v, 1, 99, &o->rounds) != 0)
+                return bad("--rounds (1..99)", v);
+            have_rounds = 1;
+        } else if ((r = opt(argc, argv, &i, "--copies", &v))) {
+            if (r < 0 || parse_copies(v, o) != 0)
+                return bad("--copies (one or two of N and 1..256, comma-separated)", v);
+        } else if ((r = opt(argc, argv, &i, "--tests", &v))) {
+            if (r < 0 || parse_tests(v, o->selected) != 0)
+                return bad("--tests (names from altmem index --help, comma-separated)", v);
+        } else if ((r = opt(argc, argv, &i, "--csv", &v))) {
+            if (r < 0 || !*v)
+                return bad("--csv", v);
+            o->csv = v;
+        } else if ((r = opt(argc, argv, &i, "--json", &v))) {
+            if (r < 0 || !*v)
+                return bad("--json", v);
+            o->json = v;
+        } else if (!strcmp(argv[i], "--quick")) {
+            quick = 1;
+        } else if (!strcmp(argv[i], "--no-pin")) {
+            o->pin = 0;
+        } else {
+            fprintf(stderr, "altmem index: unknown option '%s' (altmem index --help)\n", argv[i]);
+            return 2;
+        }
+    }
+    if (quick && !have_ms)
+        o->sample_s = 0.02;
+    if (quick && !have_rounds)
+        o->rounds = 3;
+    return 0;
+}
+
+/* ---- Report ------------------------------------------------------------- */
+
+struct cell {
+    double rate[IMPL_COUNT][99];   /* per round */
+    double result[IMPL_COUNT];     /* median */
+};
+
+static double geomean_index(struct cell (*cells)[TEST_COUNT], int ci, const int *sel, int impl)
+{
+    double s = 0;
+    int n = 0;
+    for (size_t t = 0; t < TEST_COUNT; t++)
+        if (sel[t]) {
+            s += log(100 * cells[ci][t].result[impl] / tests[t].baseline);
+            n++;
+        }
+    return n ? exp(s / n) : 0;
+}
+
+/* The ratio a/b of implementations over the rounds' pairs, with its interval. */
+static void paired_ratio(const struct cell *c, int a, int b, int rounds, struct measure_signed_rank *sr)
+{
+    double d[99];
+    for (int r = 0; r < rounds; r++)
+        d[r] = log(c->rate[a][r] / c->rate[b][r]);
+    measure_signed_rank(d, (size_t)rounds, 0.10, sr);
+}
+
+static const char *ratio_text(const struct measure_signed_rank *sr, char *buf, size_t len)
+{
+    if (sr->bounded)
+        snprintf(buf, len, "%6.3fx [%5.3f..%5.3f]", exp(sr->estimate), exp(sr->lo), exp(sr->hi));
+    else
+        snprintf(buf, len, "%6.3fx [too few rounds]", exp(sr->estimate));
+    return buf;
+}
+
+int altmem_index_main(int argc, char **argv)
+{
+    struct options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc)
+        return rc == 1 ? 0 : rc;
+    FILE *csv = NULL, *json = NULL;
+    if (o.csv && !(csv = fopen(o.csv, "w"))) {
+        fprintf(stderr, "altmem index: %s: %s\n", o.csv, strerror(errno));
+        return 1;
+    }
+    if (o.json && !(json = fopen(o.json, "w"))) {
+        fprintf(stderr, "altmem index: %s: %s\n", o.json, strerror(errno));
+        return 1;
+    }
+    char libc[64];
+#ifdef __GLIBC__
+    snprintf(libc, sizeof libc, "glibc %s", gnu_get_libc_version());
+#else
+    snprintf(libc, sizeof libc, "C library");
+#endif
+    struct impl im[IMPL_COUNT];
+    if (set_impl(&im[IMPL_BEFORE], "before", 0) != 0 || set_impl(&im[IMPL_AFTER], "after", 1) != 0)
+        return 1;
+    set_libc(&im[IMPL_LIBC], libc);
+
+    struct cell(*cells)[TEST_COUNT] = calloc(2, sizeof *cells);
+    if (!cells)
+        return 1;
+    int progress = isatty(2), done = 0, nsel = 0;
+    for (size_t t = 0; t < TEST_COUNT; t++)
+        nsel += o.selected[t];
+    int total = nsel * o.ncopies * o.rounds * IMPL_COUNT;
+    uint64_t shuffle = 0x2545f4914f6cdd1du;
+    double t_start = measure_monotonic();
+    for (int ci = 0; ci < o.ncopies; ci++)
+        for (size_t t = 0; t < TEST_COUNT; t++) {
+            if (!o.selected[t])
+                continue;
+            struct cell *c = &cells[ci][t];
+            for (int r = 0; r < o.rounds; r++) {
+                int order[IMPL_COUNT] = {0, 1, 2};
+                for (int k = IMPL_COUNT - 1; k > 0; k--) {
+                    int j = (int)(rng_next(&shuffle) % (uint64_t)(k + 1)), x = order[k];
+                    order[k] = order[j];
+                    order[j] = x;
+                }
+                for (int k = 0; k < IMPL_COUNT; k++) {
+                    int m = order[k];
+                    if (progress)
+                        fprintf(stderr, "\raltmem index: %d/%d  %d cop%s, %-18s %-6s", ++done, total, o.copies[ci],
+                                o.copies[ci] == 1 ? "y" : "ies", tests[t].key, m == IMPL_LIBC ? "libc" : im[m].label);
+                    double rate = sample(&tests[t], &im[m], o.copies[ci], &o);
+                    if (rate <= 0) {
+                        fprintf(stderr, "%saltmem index: %s (%s, %d copies) could not run: out of memory or a "
+                                        "fault in copy_user/clear_user\n",
+                                progress ? "\n" : "", tests[t].name, im[m].label, o.copies[ci]);
+                        return 1;
+                    }
+                    c->rate[m][r] = rate;
+                }
+            }
+            for (int m = 0; m < IMPL_COUNT; m++) {
+                double v[99];
+                memcpy(v, c->rate[m], sizeof(double) * (size_t)o.rounds);
+                c->result[m] = measure_median(v, (size_t)o.rounds);
+            }
+        }
+    if (progress)
+        fprintf(stderr, "\r%70s\r", "");
+    double elapsed = measure_monotonic() - t_start;
+
+    char cpu[256], load[64], date[64];
+    measure_cpu_model(cpu, sizeof cpu);
+    measure_load(load, sizeof load);
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &tm);
+    printf("altmem index %s: UnixBench-style memory workloads in user space (docs/index.md)\n", ALTMEM_VERSION_STRING);
+    printf("date:     %s; %.0f s\n", date, elapsed);
+    printf("cpu:      %s; load average %s at the end\n", cpu, load);
+    printf("before:   %s\n", im[IMPL_BEFORE].variants);
+    printf("after:    %s\n", im[IMPL_AFTER].variants);
+    printf("libc:     %s\n", im[IMPL_LIBC].variants);
+    printf("method:   %d rounds, the 3 implementations in a shuffled order each round, %.0f ms samples in child\n"
+           "          processes%s; RESULT = median rate; INDEX = 100 x RESULT / BASELINE;\n"
+           "          score = geometric mean of the indexes\n",
+           o.rounds, o.sample_s * 1e3, o.pin ? " pinned to CPUs" : "");
+
+    if (csv)
+        fprintf(csv, "copies,test,impl,variants,unit,baseline,result,index,rate_min,rate_max,rounds\n");
+    if (json)
+        fprintf(json, "{\n  \"version\": \"%s\",\n  \"date\": \"%s\",\n  \"cpu\": \"%s\",\n  \"sample_ms\": %.3f,\n"
+                      "  \"rounds\": %d,\n  \"results\": [",
+                ALTMEM_VERSION_STRING, date, cpu, o.sample_s * 1e3, o.rounds);
+    int first_json = 1, goals_after_before = 1, goals_after_libc = 1;
+    char missed_ab[1024] = "", missed_al[1024] = "";
+    double score[2][IMPL_COUNT];
+    for (int ci = 0; ci < o.ncopies; ci++) {
+        for (int m = 0; m < IMPL_COUNT; m++) {
+            printf("\n%d cop%s, %s: %s\n", o.copies[ci], o.copies[ci] == 1 ? "y" : "ies",
+                   m == IMPL_LIBC ? "the C library" : im[m].label,
+                   m == IMPL_BEFORE ? "generic variants" : m == IMPL_AFTER ? "bound variants" : libc);
+            printf("%-52s %12s %14s %8s\n", "System Benchmarks Index Values", "BASELINE", "RESULT", "INDEX");
+            for (size_t t = 0; t < TEST_COUNT; t++) {
+                if (!o.selected[t])
+                    continue;
+                const struct cell *c = &cells[ci][t];
+                double idx = 100 * c->result[m] / tests[t].baseline, lo = INFINITY, hi = 0;
+                for (int r = 0; r < o.rounds; r++) {
+                    lo = fmin(lo, c->rate[m][r]);
+                    hi = fmax(hi, c->rate[m][r]);
+                }
+                printf("%-52s %12.1f %14.1f %8.1f\n", tests[t].name, tests[t].baseline, c->result[m], idx);
+                const char *lab = m == IMPL_LIBC ? "libc" : im[m].label;
+                if (csv)
+                    fprintf(csv, "%d,%s,%s,%s,%s,%.1f,%.1f,%.2f,%.1f,%.1f,%d\n", o.copies[ci], tests[t].key, lab,
+                            m == IMPL_LIBC ? libc : im[m].variants, tests[t].unit, tests[t].baseline, c->result[m],
+                            idx, lo, hi, o.rounds);
+                if (json)
+                    fprintf(json,
+                            "%s\n    {\"copies\": %d, \"test\": \"%s\", \"impl\": \"%s\", \"unit\": \"%s\", "
+                            "\"baseline\": %.1f, \"result\": %.1f, \"index\": %.2f, \"rate_min\": %.1f, "
+                            "\"rate_max\": %.1f}",
+                            first_json ? "" : ",", o.copies[ci], tests[t].key, lab, tests[t].unit,
+                            tests[t].baseline, c->result[m], idx, lo, hi);
+                first_json = 0;
+            }
+            score[ci][m] = geomean_index(cells, ci, o.selected, m);
+            printf("%-52s %12s %14s %8s\n", "", "", "", "========");
+            printf("%-52s %12s %14s %8.1f\n", "System Benchmarks Index Score", "", "", score[ci][m]);
+            if (csv)
+                fprintf(csv, "%d,score,%s,%s,,,,%.2f,,,%d\n", o.copies[ci], m == IMPL_LIBC ? "libc" : im[m].label,
+                        m == IMPL_LIBC ? libc : im[m].variants, score[ci][m], o.rounds);
+        }
+        printf("\n%d cop%s: ratios of the per-round pairs (Hodges-Lehmann estimate, Wilcoxon signed-rank interval%s)\n",
+               o.copies[ci], o.copies[ci] == 1 ? "y" : "ies", o.rounds >= 5 ? " of at least 90%" : "");
+        printf("%-52s %-26s %-26s\n", "test", "after/before", "after/C library");
+        for (size_t t = 0; t < TEST_COUNT; t++) {
+            if (!o.selected[t])
+                continue;
+            struct measure_signed_rank ab, al;
+            char b1[64], b2[64];
+            paired_ratio(&cells[ci][t], IMPL_AFTER, IMPL_BEFORE, o.rounds, &ab);
+            paired_ratio(&cells[ci][t], IMPL_AFTER, IMPL_LIBC, o.rounds, &al);
+            int slower_b = ab.bounded && ab.hi < 0, slower_l = al.bounded && al.hi < 0;
+            printf("%-52s %-26s %-26s%s\n", tests[t].name, ratio_text(&ab, b1, sizeof b1), ratio_text(&al, b2, sizeof b2),
+                   slower_b ? "  after slower than before" : slower_l ? "  after slower than the C library" : "");
+            size_t ub = strlen(missed_ab), ul = strlen(missed_al);
+            if (slower_b) {
+                goals_after_before = 0;
+                snprintf(missed_ab + ub, sizeof missed_ab - ub, "%s%s (%d)", ub ? ", " : "", tests[t].key,
+                         o.copies[ci]);
+            }
+            if (slower_l) {
+                goals_after_libc = 0;
+                snprintf(missed_al + ul, sizeof missed_al - ul, "%s%s (%d)", ul ? ", " : "", tests[t].key,
+                         o.copies[ci]);
+            }
+        }
+        printf("%-52s %6.3fx                    %6.3fx\n", "score", score[ci][IMPL_AFTER] / score[ci][IMPL_BEFORE],
+               score[ci][IMPL_AFTER] / score[ci][IMPL_LIBC]);
+    }
+    printf("\nscore after/before, 1 copy: %.1f / %.1f = %.2fx (the seed's UnixBench on Loongson-3A5000: "
+           "640.1 / 500.2 = 1.28x)\n",
+           score[0][IMPL_AFTER], score[0][IMPL_BEFORE], score[0][IMPL_AFTER] / score[0][IMPL_BEFORE]);
+    if (o.ncopies > 1)
+        printf("score after/before, %d copies: %.1f / %.1f = %.2fx (the seed's, 4 copies: 1488.8 / 1278.3 = 1.16x)\n",
+               o.copies[1], score[1][IMPL_AFTER], score[1][IMPL_BEFORE], score[1][IMPL_AFTER] / score[1][IMPL_BEFORE]);
+    printf("goal: after >= before on every test: %s%s\n", goals_after_before ? "met" : "NOT met: ", missed_ab);
+    printf("goal: after >= the C library on every test, within noise: %s%s\n", goals_after_libc ? "met" : "NOT met: ",
+           missed_al);
+    if (json) {
+        fprintf(json, "\n  ],\n  \"scores\": [");
+        for (int ci = 0; ci < o.ncopies; ci++)
+            for (int m = 0; m < IMPL_COUNT; m++)
+                fprintf(json, "%s\n    {\"copies\": %d, \"impl\": \"%s\", \"score\": %.2f}", ci || m ? "," : "",
+                        o.copies[ci], m == IMPL_LIBC ? "libc" : im[m].label, score[ci][m]);
+        fprintf(json, "\n  ]\n}\n");
+    }
+    int wrote_ok = 1;
+    if (csv && fclose(csv) != 0)
+        wrote_ok = 0;
+    if (json && fclose(json) != 0)
+        wrote_ok = 0;
+    free(cells);
+    if (!wrote_ok) {
+        fprintf(stderr, "altmem index: could not write the CSV or JSON file: %s\n", strerror(errno));
+        return 1;
+    }
+    return 0;
+}

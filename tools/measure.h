@@ -1,0 +1,45 @@
+/*
+ * What `altmem index` and `altmem compare` share (tools/measure.c): the
+ * machine's description for the report, a median, and the paired rank test
+ * both use to say whether a difference is more than noise.
+ */
+#ifndef ALTMEM_TOOLS_MEASURE_H
+#define ALTMEM_TOOLS_MEASURE_H
+
+#include <stddef.h>
+
+/* "AMD EPYC (family 26 model 2 stepping 1), 2 online CPUs" from /proc/cpuinfo
+   (the arch name where it has no model name). */
+void measure_cpu_model(char *buf, size_t len);
+
+/* "0.52 0.61 0.70" (1, 5, 15 min), or "unknown". */
+void measure_load(char *buf, size_t len);
+
+double measure_monotonic(void);   /* seconds, CLOCK_MONOTONIC */
+
+/* Median of v[0..n-1] (sorted in place); 0 for n == 0. */
+double measure_median(double *v, size_t n);
+
+/*
+ * Wilcoxon signed-rank analysis of n paired differences d[] (for example log
+ * time ratios): the Hodges-Lehmann estimate of their centre (the median of the
+ * n(n+1)/2 Walsh averages) and the distribution-free confidence interval of
+ * Walsh averages number c+1 and M-c, c the largest count with
+ * P(W+ <= c) <= alpha/2 under the null.  Exact null distribution up to 60
+ * pairs, the normal approximation above.  Zero differences are kept (ranked
+ * with the rest), so an A/A run of identical values gives a zero-width interval
+ * at 0, which does not exclude 0.
+ */
+struct measure_signed_rank {
+    size_t n;
+    double estimate;     /* Hodges-Lehmann */
+    double lo, hi;       /* the interval; -inf/+inf when n is too small to reach it */
+    double coverage;     /* the interval's exact confidence, 1 - 2 P(W+ <= c) */
+    double p;            /* two-sided p-value of "centre = 0" */
+    int bounded;         /* 0: too few pairs for any interval at this alpha */
+    int exact;           /* 1: exact null distribution, 0: normal approximation */
+};
+/* 0, or -1 when out of memory (n is at most 100000). */
+int measure_signed_rank(const double *d, size_t n, double alpha, struct measure_signed_rank *out);
+
+#endif
