@@ -1,0 +1,257 @@
+/* The shared measuring kit (benchlib.h). */
+#define _GNU_SOURCE
+#include "benchlib.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+uint64_t bench_rng_next(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *s = x;
+    return x * UINT64_C(2685821657736338717);
+}
+
+uint64_t bench_calibrate(bench_time_fn *fn, void *ctx, double target_ns)
+{
+    uint64_t calls = 1;
+    fn(ctx, 1);
+    for (;;) {
+        double t = fn(ctx, calls);
+        if (t >= target_ns || calls >= UINT64_C(1) << 40)
+            return calls;
+        /* Aim 10% past the target so noise rarely leaves a sample short;
+           grow at least 2x so a too-fast first guess converges quickly. */
+        double grow = t > 0 ? target_ns * 1.1 / t : 100.0;
+        if (grow > 100.0)
+            grow = 100.0;
+        if (grow < 2.0)
+            grow = 2.0;
+        calls = (uint64_t)((double)calls * grow) + 1;
+    }
+}
+
+void bench_interleave(int n, int reps, enum bench_order order, uint64_t *seed, bench_sample_fn *fn, void *ctx,
+                      double *samples)
+{
+    int ord[n > 0 ? n : 1];
+    for (int rep = 0; rep < reps; rep++) {
+        for (int i = 0; i < n; i++)
+            ord[i] = order == BENCH_ORDER_ROTATE ? (i + rep) % n : i;
+        /* A disturbance with a period (a competing process's time slice)
+           cannot keep landing on the same measurand. */
+        if (order == BENCH_ORDER_SHUFFLE)
+            for (int i = n - 1; i > 0; i--) {
+                int j = (int)(bench_rng_next(seed) % (uint64_t)(i + 1)), tmp = ord[i];
+                ord[i] = ord[j];
+                ord[j] = tmp;
+            }
+        for (int k = 0; k < n; k++)
+            samples[ord[k] * reps + rep] = fn(ctx, ord[k]);
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void bench_sort(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+}
+
+double bench_quantile(const double *sorted, int n, double q)
+{
+    double pos = q * (n - 1);
+    int i = (int)pos;
+    if (i + 1 >= n)
+        return sorted[n - 1];
+    return sorted[i] + (pos - i) * (sorted[i + 1] - sorted[i]);
+}
+
+double bench_median(double *v, int n)
+{
+    bench_sort(v, n);
+    return bench_quantile(v, n, 0.5);
+}
+
+void bench_summarise(double *v, int n, struct bench_stats *st)
+{
+    bench_sort(v, n);
+    st->min = v[0];
+    st->max = v[n - 1];
+    st->med = bench_quantile(v, n, 0.5);
+    st->q1 = bench_quantile(v, n, 0.25);
+    st->q3 = bench_quantile(v, n, 0.75);
+}
+
+double bench_spread(double *v, int n)
+{
+    struct bench_stats st;
+    bench_summarise(v, n, &st);
+    return st.med > 0 ? (st.q3 - st.q1) / st.med : 0;
+}
+
+double bench_geomean(const double *v, int n)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += log(v[i]);
+    return exp(s / n);
+}
+
+int bench_pin(int want, enum bench_pick pick, int *allowed_out, char *msg, size_t len)
+{
+    cpu_set_t allowed, one;
+    int soft = want < 0 ? -2 : -1;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) {
+        snprintf(msg, len, "not pinned (sched_getaffinity: %s)", strerror(errno));
+        return soft;
+    }
+    int cpu = want;
+    if (cpu >= 0 && !CPU_ISSET(cpu, &allowed)) {
+        snprintf(msg, len, "CPU %d is not in this process's affinity mask", cpu);
+        return -1;
+    }
+    if (cpu < 0 && pick == BENCH_PICK_CURRENT) {
+        cpu = sched_getcpu();
+        if (cpu >= 0 && !CPU_ISSET(cpu, &allowed))
+            cpu = -1;
+        for (int c = 0; c < CPU_SETSIZE && cpu < 0; c++)
+            if (CPU_ISSET(c, &allowed))
+                cpu = c;
+    }
+    for (int c = CPU_SETSIZE - 1; c >= 0 && cpu < 0; c--)
+        if (CPU_ISSET(c, &allowed))
+            cpu = c;
+    if (cpu < 0) {
+        snprintf(msg, len, "not pinned (empty affinity mask)");
+        return -2;
+    }
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    if (sched_setaffinity(0, sizeof one, &one) != 0) {
+        snprintf(msg, len, "not pinned (sched_setaffinity(CPU %d): %s)", cpu, strerror(errno));
+        return soft;
+    }
+    if (allowed_out)
+        *allowed_out = CPU_COUNT(&allowed);
+    snprintf(msg, len, "CPU %d of %d allowed (sched_setaffinity)", cpu, CPU_COUNT(&allowed));
+    return cpu;
+}
+
+/* ---- Progress ------------------------------------------------------------------ */
+
+static int progress_state = -1; /* -1: not asked yet; 0: off; 1: on, nothing shown; 2: a line shown */
+
+int bench_progress_on(void)
+{
+    if (progress_state < 0)
+        progress_state = isatty(2) ? 1 : 0;
+    return progress_state > 0;
+}
+
+static void progress_line(const char *fmt, va_list ap, const char *end)
+{
+    /* \033[K erases what a longer previous line left. */
+    fputc('\r', stderr);
+    vfprintf(stderr, fmt, ap);
+    fputs("\033[K", stderr);
+    fputs(end, stderr);
+    fflush(stderr);
+}
+
+void bench_progress(const char *fmt, ...)
+{
+    if (!bench_progress_on())
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    progress_line(fmt, ap, "");
+    va_end(ap);
+    progress_state = 2;
+}
+
+void bench_progress_clear(void)
+{
+    if (progress_state != 2)
+        return;
+    fputs("\r\033[K", stderr);
+    fflush(stderr);
+    progress_state = 1;
+}
+
+void bench_progress_end(const char *fmt, ...)
+{
+    if (!bench_progress_on())
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    progress_line(fmt, ap, "\n");
+    va_end(ap);
+    progress_state = 1;
+}
+
+/* ---- Children -------------------------------------------------------------------- */
+
+void bench_exec(const char *exe, char *const *args, const char *const *env)
+{
+    for (; env && *env; env++)
+        putenv((char *)*env);
+    execv(exe, args);
+}
+
+pid_t bench_child_start(const char *exe, char *const *args, const char *const *env, enum bench_child_stdout mode,
+                        FILE **out)
+{
+    int fds[2] = {-1, -1};
+    if (mode == BENCH_CHILD_PIPE && pipe(fds) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        if (mode == BENCH_CHILD_PIPE) {
+            close(fds[0]);
+            close(fds[1]);
+        }
+        return -1;
+    }
+    if (pid == 0) {
+        if (mode == BENCH_CHILD_PIPE) {
+            close(fds[0]);
+            dup2(fds[1], 1);
+        } else if (mode == BENCH_CHILD_NULL) {
+            int fd = open("/dev/null", O_WRONLY);
+            if (fd < 0 || dup2(fd, 1) < 0)
+                _exit(126);
+        }
+        bench_exec(exe, args, env);
+        _exit(127);
+    }
+    if (mode == BENCH_CHILD_PIPE) {
+        close(fds[1]);
+        *out = fdopen(fds[0], "r");
+        if (!*out)
+            close(fds[0]);
+    }
+    return pid;
+}
+
+int bench_child_wait(pid_t pid)
+{
+    int st;
+    if (waitpid(pid, &st, 0) < 0)
+        return -1;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}

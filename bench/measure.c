@@ -1,0 +1,360 @@
+/*
+ * `altmem bench`, the measuring part: buffers, cells, the timed loops, the
+ * check of every implementation's result, and the interleaved rounds of a
+ * cell (docs/performance.md, "Method").  The clock, calibration, rounds and
+ * statistics are benchlib's; the loops that call the routines are here, so
+ * their code is what the numbers are of.
+ */
+#define _GNU_SOURCE
+#include "bench_run.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "benchlib.h"
+
+const char *const layout_name[LAY_COUNT] = {"0/0", "s+1/d+3", "d+63", "ovl d>s", "ovl d<s"};
+const char *const layout_name_set[LAY_COUNT] = {"0", "d+3", "d+63", "-", "-"};
+const char *const layout_csv[LAY_COUNT] = {"aligned", "misaligned", "dst63", "overlap_bwd", "overlap_fwd"};
+const char *const kind_csv[] = {"altmem", "byteloop", "libc"};
+
+int routine_has_layout(int r, enum layout l)
+{
+    return l <= LAY_D63 || r == ALTMEM_MEMMOVE;
+}
+
+/* Every call's result ends up here, so no call is dead. */
+static volatile uintptr_t bench_sink;
+
+/* ---- Buffers ------------------------------------------------------------- */
+
+/* The byte expected at offset i of the source: not periodic below 2^24, so a
+   copy from the wrong offset does not pass the check by accident. */
+static unsigned char pattern(size_t i)
+{
+    return (unsigned char)(i * 131 + (i >> 8) * 29 + (i >> 16) * 7 + 1);
+}
+
+static void fill_pattern(unsigned char *p, size_t from, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = pattern(from + i);
+}
+
+static size_t page_size(void)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    return page > 0 ? (size_t)page : 4096;
+}
+
+int buffers_init(struct buffers *b, uint64_t max_size)
+{
+    size_t pg = page_size();
+    /* src, then dst right after it: one mapping, so the memmove overlap cases
+       (which need about 1.5 * size) can run inside src's span and dst's. */
+    b->span = ((size_t)max_size + PAD + pg - 1) / pg * pg;
+    b->map_len = 2 * b->span + pg;
+    void *m = mmap(NULL, b->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return -1;
+    b->map = m;
+    b->src = b->map;
+    b->dst = b->map + b->span;
+    /* Touch every page now, so no sample pays for page faults. */
+    fill_pattern(b->map, 0, b->map_len);
+    return 0;
+}
+
+int cold_init(struct buffers *b, size_t len)
+{
+    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return -1;
+    b->cold = m;
+    b->cold_len = len;
+    memset(b->cold, 0x3c, len);
+    return 0;
+}
+
+/* ---- Timing -------------------------------------------------------------- */
+
+
+/* Time `calls` calls (DIST: passes over the call list); returns nanoseconds.
+   The function pointer is re-read through a volatile each call and every
+   result is folded into `acc`, which a barrier then consumes, so no call can
+   be hoisted, merged or dropped. */
+#define TIMED_LOOP(FN_T, FN, CALL)                                                                         \
+    do {                                                                                                   \
+        FN_T *volatile f = FN;                                                                             \
+        t0 = bench_now_ns();                                                                                     \
+        for (uint64_t i = 0; i < calls; i++) {                                                             \
+            CALL;                                                                                          \
+            __asm__ volatile("" : "+r"(acc) : : "memory");                                                 \
+        }                                                                                                  \
+        t1 = bench_now_ns();                                                                                     \
+    } while (0)
+
+static double sample(const struct impl *im, struct cell *c, uint64_t calls)
+{
+    uintptr_t acc = 0;
+    double t0 = 0, t1 = 0;
+    unsigned char *d = c->dst;
+    const unsigned char *s = c->src;
+    size_t n = c->n;
+    if (c->mode == MODE_FIXED) {
+        switch (c->routine) {
+        case ALTMEM_MEMCPY: TIMED_LOOP(altmem_memcpy_fn, im->fn.cpy, acc += (uintptr_t)f(d, s, n)); break;
+        case ALTMEM_MEMMOVE: TIMED_LOOP(altmem_memmove_fn, im->fn.mov, acc += (uintptr_t)f(d, s, n)); break;
+        default: TIMED_LOOP(altmem_memset_fn, im->fn.set, acc += (uintptr_t)f(d, MEMSET_BYTE, n)); break;
+        }
+        bench_sink = acc + (n ? d[n - 1] : 0);
+    } else if (c->mode == MODE_COLD) {
+        const uint32_t *slot = c->slot;
+        size_t k = c->next, doff = c->dst_off, soff = c->src_off;
+#define COLD_PTRS                                                                                          \
+    size_t o = (size_t)slot[k++ & (COLD_SLOTS - 1)] << 12;                                                \
+    unsigned char *dd = d + o + doff;                                                                      \
+    const unsigned char *ss = s + o + soff
+        switch (c->routine) {
+        case ALTMEM_MEMCPY:
+            TIMED_LOOP(altmem_memcpy_fn, im->fn.cpy, COLD_PTRS; acc += (uintptr_t)f(dd, ss, n));
+            break;
+        case ALTMEM_MEMMOVE:
+            TIMED_LOOP(altmem_memmove_fn, im->fn.mov, COLD_PTRS; acc += (uintptr_t)f(dd, ss, n));
+            break;
+        default:
+            TIMED_LOOP(altmem_memset_fn, im->fn.set, COLD_PTRS; (void)ss; acc += (uintptr_t)f(dd, MEMSET_BYTE, n));
+            break;
+        }
+#undef COLD_PTRS
+        c->next = k;
+        bench_sink = acc;
+    } else {
+        const struct dcall *cl = c->calls;
+        size_t m = c->ncalls;
+        switch (c->routine) {
+        case ALTMEM_MEMCPY:
+            TIMED_LOOP(altmem_memcpy_fn, im->fn.cpy, for (size_t j = 0; j < m; j++) acc += (uintptr_t)f(d + cl[j].dst, s + cl[j].src, cl[j].n));
+            break;
+        case ALTMEM_MEMMOVE:
+            TIMED_LOOP(altmem_memmove_fn, im->fn.mov, for (size_t j = 0; j < m; j++) acc += (uintptr_t)f(d + cl[j].dst, s + cl[j].src, cl[j].n));
+            break;
+        default:
+            TIMED_LOOP(altmem_memset_fn, im->fn.set, for (size_t j = 0; j < m; j++) acc += (uintptr_t)f(d + cl[j].dst, MEMSET_BYTE, cl[j].n));
+            break;
+        }
+        bench_sink = acc;
+    }
+    return t1 - t0;
+}
+
+/* One call on freshly patterned buffers, then compare: a broken routine would
+   otherwise show up only as a suspiciously good number.  The source is
+   re-patterned every time because the memmove overlap cells scribble on it.
+   (FIXED cells only; the routines are the same in the other modes.) */
+static int check_result(const struct impl *im, const struct cell *c, const struct buffers *b)
+{
+    size_t n = c->n;
+    if (c->routine == ALTMEM_MEMSET) {
+        memset(c->dst, 0, n);
+        im->fn.set(c->dst, MEMSET_BYTE, n);
+        for (size_t i = 0; i < n; i++)
+            if (c->dst[i] != MEMSET_BYTE)
+                return -1;
+        return 0;
+    }
+    size_t src_off = (size_t)(c->src - b->map);
+    int overlap = c->layout == LAY_OVL_BWD || c->layout == LAY_OVL_FWD;
+    if (overlap) {
+        size_t lo = c->dst < c->src ? (size_t)(c->dst - b->map) : src_off;
+        fill_pattern(b->map + lo, lo, n + (size_t)(c->dst > c->src ? c->dst - c->src : c->src - c->dst));
+    } else {
+        fill_pattern(b->map + src_off, src_off, n);
+        memset(c->dst, 0, n);
+    }
+    if (c->routine == ALTMEM_MEMCPY)
+        im->fn.cpy(c->dst, c->src, n);
+    else
+        im->fn.mov(c->dst, c->src, n);
+    for (size_t i = 0; i < n; i++)
+        if (c->dst[i] != pattern(src_off + i))
+            return -1;
+    return 0;
+}
+
+
+/* ---- Results ------------------------------------------------------------- */
+
+static struct result *add_result(struct run *run)
+{
+    if (run->n == run->cap) {
+        run->cap = run->cap ? 2 * run->cap : 1024;
+        run->r = realloc(run->r, run->cap * sizeof *run->r);
+        if (!run->r) {
+            fprintf(stderr, "altmem bench: out of memory\n");
+            exit(1);
+        }
+    }
+    memset(&run->r[run->n], 0, sizeof run->r[0]);
+    return &run->r[run->n++];
+}
+
+const struct result *same_cell(const struct run *run, const struct result *x, int impl)
+{
+    for (size_t k = 0; k < run->n; k++) {
+        const struct result *y = &run->r[k];
+        if (y->impl == impl && y->kind == x->kind && y->routine == x->routine && y->layout == x->layout &&
+            y->cold == x->cold && y->size == x->size && y->param == x->param)
+            return y;
+    }
+    return NULL;
+}
+
+double vs_libc(const struct run *run, const struct result *x)
+{
+    const struct result *l = same_cell(run, x, run->libc_i[x->routine]);
+    return l && x->st.med > 0 ? l->st.med / x->st.med : 0;
+}
+
+double gbps(const struct result *x)
+{
+    return x->st.med > 0 ? x->bytes / x->st.med : 0;
+}
+
+/* ---- Running cells --------------------------------------------------------- */
+
+/* What benchlib's calibration and rounds call back: one implementation, or
+   implementation i with its calibrated count, on the cell. */
+struct cell_job {
+    const struct impl *impls;
+    struct cell *c;
+    const struct stat5 *st;
+    int one;
+};
+
+static double job_time(void *p, uint64_t calls)
+{
+    const struct cell_job *j = p;
+    return sample(&j->impls[j->one], j->c, calls);
+}
+
+static double job_sample(void *p, int i)
+{
+    const struct cell_job *j = p;
+    return sample(&j->impls[i], j->c, j->st[i].calls) / (double)j->st[i].calls;
+}
+
+void run_cell(struct run *run, struct cell *c, enum rkind kind, int layout, int cold, uint64_t size, int param,
+              double bytes, const struct buffers *b)
+{
+    const struct options *o = run->o;
+    int r = c->routine;
+    int nimpl = run->nimpl[r];
+    double *samples = run->samples;
+    struct stat5 st[MAX_IMPLS];
+    memset(st, 0, sizeof st);
+    struct cell_job job = {run->impls[r], c, st, 0};
+    double target_ns = o->min_sample_ms * 1e6;
+    for (int i = 0; i < nimpl; i++) {
+        if (c->mode == MODE_FIXED) {
+            st[i].wrong = check_result(&run->impls[r][i], c, b) != 0;
+            run->wrong |= st[i].wrong;
+        }
+        job.one = i;
+        st[i].calls = bench_calibrate(job_time, &job, target_ns);
+    }
+    /* Rounds in a fresh random order each.  A cell whose spread is large is
+       measured again, at most twice, and the steadier set kept. */
+    double best_spread = 1e300;
+    for (int attempt = 0; attempt < 3; attempt++) {
+        bench_interleave(nimpl, o->reps, BENCH_ORDER_SHUFFLE, &run->order_seed, job_sample, &job, samples);
+        double spread = 0;
+        for (int i = 0; i < nimpl; i++) {
+            double s = bench_spread(samples + i * o->reps, o->reps);
+            if (s > spread)
+                spread = s;
+        }
+        if (spread < best_spread) {
+            best_spread = spread;
+            memcpy(run->keep, samples, sizeof *samples * (size_t)(nimpl * o->reps));
+        }
+        if (best_spread <= 0.25 || o->reps < 5)
+            break;
+        run->retries++;
+    }
+    memcpy(samples, run->keep, sizeof *samples * (size_t)(nimpl * o->reps));
+    for (int i = 0; i < nimpl; i++) {
+        struct bench_stats s;
+        bench_summarise(samples + i * o->reps, o->reps, &s);
+        struct result *x = add_result(run);
+        x->kind = kind;
+        x->routine = r;
+        x->layout = layout;
+        x->cold = cold;
+        x->size = size;
+        x->param = param;
+        x->impl = i;
+        x->bytes = bytes;
+        x->st = st[i];
+        /* DIST: per call, not per pass */
+        double per = c->mode == MODE_DIST ? (double)c->ncalls : 1;
+        x->st.med = s.med / per;
+        x->st.min = s.min / per;
+        x->st.max = s.max / per;
+        x->st.q1 = s.q1 / per;
+        x->st.q3 = s.q3 / per;
+    }
+}
+
+void fixed_pointers(struct cell *c, enum layout l, const struct buffers *b)
+{
+    size_t d = c->n / 2 + 2 < c->n ? c->n / 2 + 2 : c->n / 2;
+    switch (l) {
+    case LAY_ALIGNED:
+        c->src = b->src;
+        c->dst = b->dst;
+        break;
+    case LAY_MIS:
+        c->src = b->src + 1;
+        c->dst = b->dst + 3;
+        break;
+    case LAY_D63:
+        c->src = b->src;
+        c->dst = b->dst + 63;
+        break;
+    case LAY_OVL_BWD:
+        /* dst above src inside [src, src + n): memmove must copy backward.
+           n/2 + 2 keeps about half the range overlapping and makes dst - src
+           not a multiple of 8 for power-of-two n. */
+        c->src = b->src + 1;
+        c->dst = b->src + 1 + d;
+        break;
+    default: /* LAY_OVL_FWD: dst below src inside its range: forward */
+        c->dst = b->src + 1;
+        c->src = b->src + 1 + d;
+        break;
+    }
+}
+
+/* src and dst offsets of a layout within a cold slot (no overlap layouts). */
+void layout_offsets(enum layout l, size_t *soff, size_t *doff)
+{
+    *soff = l == LAY_MIS ? 1 : 0;
+    *doff = l == LAY_MIS ? 3 : l == LAY_D63 ? 63 : 0;
+}
+
+static uint32_t cold_slots[COLD_SLOTS];
+
+const uint32_t *make_cold_slots(const struct buffers *b, size_t n, uint64_t seed)
+{
+    size_t half = b->cold_len / 2;
+    size_t room = (half - n - PAD) >> 12;
+    if (room == 0)
+        room = 1;
+    for (size_t k = 0; k < COLD_SLOTS; k++)
+        cold_slots[k] = (uint32_t)(bench_rng_next(&seed) % room);
+    return cold_slots;
+}
+
