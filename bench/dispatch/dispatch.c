@@ -1,7 +1,7 @@
 /*
  * What it costs to reach a variant: N calls of altmem_memcpy(dst, src, size)
  * through this build's entry point, against N direct calls to the variant
- * itself, interleaved (A B A B), median of repetitions.  One process measures
+ * itself, interleaved (A B A B), median of repetitions (bench/benchlib.h).  One process measures
  * one binding; scripts/dispatch-cost.sh runs every binding and callgrind over
  * them and writes the table in docs/dispatch.md.
  *
@@ -14,7 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "benchlib.h"
 
 #ifdef ALTMEM_DISPATCH_DIRECT
 /* The variant itself; linkable because this program is linked with libaltmem.a. */
@@ -46,17 +47,21 @@ __attribute__((noinline)) void loop_direct(long calls, size_t size)
 #endif
 }
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
+struct loops {
+    long calls;
+    size_t size;
+};
 
-static int cmp_double(const void *a, const void *b)
+/* ns per call of loop 0 (entry) or 1 (direct). */
+static double sample(void *p, int which)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    const struct loops *l = p;
+    double t0 = bench_now_ns();
+    if (which == 0)
+        loop_entry(l->calls, l->size);
+    else
+        loop_direct(l->calls, l->size);
+    return (bench_now_ns() - t0) / (double)l->calls;
 }
 
 int main(int argc, char **argv)
@@ -98,29 +103,21 @@ int main(int argc, char **argv)
             loop_direct(calls, size);
         return 0;
     }
-    double *te = malloc(sizeof(double) * (size_t)reps), *td = malloc(sizeof(double) * (size_t)reps);
-    if (!te || !td)
+    double *t = malloc(2 * sizeof(double) * (size_t)reps);
+    if (!t)
         return 1;
     loop_entry(calls / 10, size);           /* warm up */
     loop_direct(calls / 10, size);
-    for (int r = 0; r < reps; r++) {        /* A B A B */
-        double t0 = now_ns();
-        loop_entry(calls, size);
-        double t1 = now_ns();
-        loop_direct(calls, size);
-        double t2 = now_ns();
-        te[r] = (t1 - t0) / (double)calls;
-        td[r] = (t2 - t1) / (double)calls;
-    }
-    qsort(te, (size_t)reps, sizeof *te, cmp_double);
-    qsort(td, (size_t)reps, sizeof *td, cmp_double);
+    struct loops l = {calls, size};
+    bench_interleave(2, reps, BENCH_ORDER_FIXED, NULL, sample, &l, t);  /* A B A B */
+    double te = bench_median(t, reps);
 #ifdef ALTMEM_DISPATCH_DIRECT
+    double td = bench_median(t + reps, reps);
     printf("bound_by=%s variant=%s size=%zu entry_ns=%.3f direct_ns=%.3f ratio=%.3f\n", b.bound_by, b.variant,
-           size, te[reps / 2], td[reps / 2], te[reps / 2] / td[reps / 2]);
+           size, te, td, te / td);
 #else
-    printf("bound_by=%s variant=%s size=%zu entry_ns=%.3f\n", b.bound_by, b.variant, size, te[reps / 2]);
+    printf("bound_by=%s variant=%s size=%zu entry_ns=%.3f\n", b.bound_by, b.variant, size, te);
 #endif
-    free(te);
-    free(td);
+    free(t);
     return 0;
 }

@@ -8,7 +8,8 @@
  * Method: for every pair (A = the uaccess routine, B = its reference), size and
  * alignment, --reps samples of A and of B taken alternately (A B A B ...), each
  * sample `calls` calls in a loop, `calls` calibrated once per cell so that a
- * sample lasts about --sample-us; the per-call time is the median of the samples.
+ * sample lasts at least --sample-us; the per-call time is the median of the
+ * samples (timing, calibration, rounds and median: bench/benchlib.h).
  * Pinned to one CPU when it can be.  Nothing faults here (see --fault).
  *
  *   altmem-uaccess-bench [--quick] [--reps R] [--sample-us U] [--cpu N] [--csv FILE]
@@ -17,9 +18,10 @@
  *   altmem-uaccess-bench --bindings           the bound variants, one line
  *   altmem-uaccess-bench --only LOOP --size S --calls N
  *       one loop once, for callgrind (scripts/uaccess-cost.sh): LOOP is one of
- *       copy_user, memcpy, clear_user, memset (the public entry points) or
- *       copy_user_ual, memcpy_ual, ... (the variants ual, generic, avx2,
- *       avx512)
+ *       copy_user, memcpy, clear_user, memset (the public entry points:
+ *       function loop_<LOOP>) or ROUTINE_VARIANT, copy_user_ual, memset_avx2,
+ *       ... (any runnable variant of the library's table: function
+ *       loop_variant_<ROUTINE>)
  *   --pairs public   only the two public pairs (the goal's); default: all pairs
  *   --warmup-ms MS   before the first sample, call every loop of the run for
  *                    about MS ms (default 300; 0: none) — so the first cell is
@@ -30,14 +32,13 @@
 #define _GNU_SOURCE
 #include <altmem.h>
 
-#include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "benchlib.h"
 
 #define MAX_SIZE ((size_t)1 << 20)
 
@@ -83,162 +84,196 @@ __attribute__((noinline)) void loop_memset(long calls, void *d, const void *s, s
     }
 }
 
-/* Variants, through the table's pointers (as a caller holding one would).  The
-   names copy_user/clear_user share with memcpy/memset; a variant this build or
-   CPU does not have is skipped. */
-#define NV 4
-static altmem_copy_user_fn *v_copy_user[NV];
-static altmem_memcpy_fn *v_memcpy[NV];
-static altmem_clear_user_fn *v_clear_user[NV];
-static altmem_memset_fn *v_memset[NV];
-static const char *const vnames[NV] = {"ual", "generic", "avx2", "avx512"};
-static int v_have[NV];
-
-#define VARIANT_LOOPS(V, I)                                                                                 \
-    __attribute__((noinline)) void loop_copy_user_##V(long calls, void *d, const void *s, size_t n)        \
-    {                                                                                                       \
-        altmem_copy_user_fn *f = v_copy_user[I];                                                            \
-        for (long i = 0; i < calls; i++) {                                                                  \
-            f(d, s, n);                                                                                     \
-            BARRIER();                                                                                      \
-        }                                                                                                   \
-    }                                                                                                       \
-    __attribute__((noinline)) void loop_memcpy_##V(long calls, void *d, const void *s, size_t n)           \
-    {                                                                                                       \
-        altmem_memcpy_fn *f = v_memcpy[I];                                                                  \
-        for (long i = 0; i < calls; i++) {                                                                  \
-            f(d, s, n);                                                                                     \
-            BARRIER();                                                                                      \
-        }                                                                                                   \
-    }                                                                                                       \
-    __attribute__((noinline)) void loop_clear_user_##V(long calls, void *d, const void *s, size_t n)       \
-    {                                                                                                       \
-        (void)s;                                                                                            \
-        altmem_clear_user_fn *f = v_clear_user[I];                                                          \
-        for (long i = 0; i < calls; i++) {                                                                  \
-            f(d, n);                                                                                        \
-            BARRIER();                                                                                      \
-        }                                                                                                   \
-    }                                                                                                       \
-    __attribute__((noinline)) void loop_memset_##V(long calls, void *d, const void *s, size_t n)           \
-    {                                                                                                       \
-        (void)s;                                                                                            \
-        altmem_memset_fn *f = v_memset[I];                                                                  \
-        for (long i = 0; i < calls; i++) {                                                                  \
-            f(d, 0, n);                                                                                     \
-            BARRIER();                                                                                      \
-        }                                                                                                   \
-    }
-VARIANT_LOOPS(ual, 0)
-VARIANT_LOOPS(generic, 1)
-VARIANT_LOOPS(avx2, 2)
-VARIANT_LOOPS(avx512, 3)
-
-typedef void loop_fn(long calls, void *d, const void *s, size_t n);
-
-static const struct loop {
-    const char *name;
-    loop_fn *fn;
-    int variant; /* index into vnames, or -1 for a public entry point */
-} loops[] = {
-    {"copy_user", loop_copy_user, -1},
-    {"memcpy", loop_memcpy, -1},
-    {"clear_user", loop_clear_user, -1},
-    {"memset", loop_memset, -1},
-#define VL(V, I)                                                                                            \
-    {"copy_user_" #V, loop_copy_user_##V, I}, {"memcpy_" #V, loop_memcpy_##V, I},                          \
-        {"clear_user_" #V, loop_clear_user_##V, I}, {"memset_" #V, loop_memset_##V, I},
-    VL(ual, 0) VL(generic, 1) VL(avx2, 2) VL(avx512, 3)
-#undef VL
-};
-#define NLOOPS (sizeof loops / sizeof loops[0])
-
-static const struct loop *find_loop(const char *name)
+/* Variants, through the table's pointers (as a caller holding one would).  A
+   variant is any name the library's table (altmem_variant) gives copy_user,
+   memcpy, clear_user and memset alike, runnable on this CPU: a new variant
+   needs no edit here.  The function pointer is an argument, so the loop is the
+   same call through a register a caller's loop would be. */
+__attribute__((noinline)) void loop_variant_copy_user(altmem_copy_user_fn *f, long calls, void *d, const void *s,
+                                                      size_t n)
 {
-    for (size_t i = 0; i < NLOOPS; i++)
-        if (strcmp(loops[i].name, name) == 0)
-            return &loops[i];
-    return NULL;
+    for (long i = 0; i < calls; i++) {
+        f(d, s, n);
+        BARRIER();
+    }
+}
+
+__attribute__((noinline)) void loop_variant_memcpy(altmem_memcpy_fn *f, long calls, void *d, const void *s, size_t n)
+{
+    for (long i = 0; i < calls; i++) {
+        f(d, s, n);
+        BARRIER();
+    }
+}
+
+__attribute__((noinline)) void loop_variant_clear_user(altmem_clear_user_fn *f, long calls, void *d, size_t n)
+{
+    for (long i = 0; i < calls; i++) {
+        f(d, n);
+        BARRIER();
+    }
+}
+
+__attribute__((noinline)) void loop_variant_memset(altmem_memset_fn *f, long calls, void *d, size_t n)
+{
+    for (long i = 0; i < calls; i++) {
+        f(d, 0, n);
+        BARRIER();
+    }
+}
+
+/* The four routines a loop can call, in altmem_routine's terms. */
+static const enum altmem_routine loop_routines[] = {ALTMEM_COPY_USER, ALTMEM_MEMCPY, ALTMEM_CLEAR_USER,
+                                                    ALTMEM_MEMSET};
+#define NROUTINES (sizeof loop_routines / sizeof loop_routines[0])
+
+/* A loop: a public entry point (variant NULL) or a variant of the table. */
+struct loop {
+    char name[64]; /* "copy_user", "copy_user_ual" */
+    enum altmem_routine routine;
+    const char *variant;
+    union {
+        altmem_copy_user_fn *copy_user;
+        altmem_memcpy_fn *memcpy;
+        altmem_clear_user_fn *clear_user;
+        altmem_memset_fn *memset;
+    } fn;
+};
+
+static void run_loop(const struct loop *l, long calls, void *d, const void *s, size_t n)
+{
+    switch (l->routine) {
+    case ALTMEM_COPY_USER:
+        if (l->variant)
+            loop_variant_copy_user(l->fn.copy_user, calls, d, s, n);
+        else
+            loop_copy_user(calls, d, s, n);
+        break;
+    case ALTMEM_MEMCPY:
+        if (l->variant)
+            loop_variant_memcpy(l->fn.memcpy, calls, d, s, n);
+        else
+            loop_memcpy(calls, d, s, n);
+        break;
+    case ALTMEM_CLEAR_USER:
+        if (l->variant)
+            loop_variant_clear_user(l->fn.clear_user, calls, d, n);
+        else
+            loop_clear_user(calls, d, s, n);
+        break;
+    default:
+        if (l->variant)
+            loop_variant_memset(l->fn.memset, calls, d, n);
+        else
+            loop_memset(calls, d, s, n);
+        break;
+    }
+}
+
+/* The runnable variant of routine r called name, or -1. */
+static int find_variant(enum altmem_routine r, const char *name, size_t len, struct altmem_variant_info *out)
+{
+    for (size_t i = 0; i < altmem_variant_count(); i++)
+        if (altmem_variant(i, out) == 0 && out->routine == r && out->runnable && strlen(out->name) == len &&
+            !strncmp(out->name, name, len))
+            return 0;
+    return -1;
+}
+
+/* "copy_user", "memset", "copy_user_ual", "memset_avx512": the loop, or -1. */
+static int find_loop(const char *name, struct loop *l)
+{
+    memset(l, 0, sizeof *l);
+    for (size_t k = 0; k < NROUTINES; k++) {
+        const char *rn = altmem_routine_name(loop_routines[k]);
+        size_t len = strlen(rn);
+        if (strncmp(name, rn, len) || (name[len] && name[len] != '_'))
+            continue;
+        l->routine = loop_routines[k];
+        snprintf(l->name, sizeof l->name, "%s", name);
+        if (!name[len])
+            return 0;
+        struct altmem_variant_info v;
+        if (find_variant(l->routine, name + len + 1, strlen(name + len + 1), &v) != 0)
+            return -1;
+        l->variant = v.name;
+        memcpy(&l->fn, &v.fn, sizeof l->fn);
+        return 0;
+    }
+    return -1;
 }
 
 /* A: the uaccess routine; B: what it is measured against. */
-static const struct pair {
-    const char *a, *b;
-    const char *label;
+struct pair {
+    struct loop a, b;
+    char label[96];
     int goal;      /* the goal applies (public entry points) */
-} pairs[] = {
-    {"copy_user", "memcpy", "altmem_copy_user vs altmem_memcpy", 1},
-    {"clear_user", "memset", "altmem_clear_user vs altmem_memset", 1},
-    {"copy_user_ual", "memcpy_ual", "copy_user ual vs memcpy ual", 0},
-    {"copy_user_generic", "memcpy_generic", "copy_user generic vs memcpy generic", 0},
-    {"clear_user_ual", "memset_ual", "clear_user ual vs memset ual", 0},
-    {"clear_user_generic", "memset_generic", "clear_user generic vs memset generic", 0},
-    {"copy_user_avx2", "memcpy_avx2", "copy_user avx2 vs memcpy avx2", 0},
-    {"clear_user_avx2", "memset_avx2", "clear_user avx2 vs memset avx2", 0},
-    {"copy_user_avx512", "memcpy_avx512", "copy_user avx512 vs memcpy avx512", 0},
-    {"clear_user_avx512", "memset_avx512", "clear_user avx512 vs memset avx512", 0},
+    int have;      /* both loops exist here */
 };
-#define NPAIRS (sizeof pairs / sizeof pairs[0])
+
+#define MAX_PAIRS 32
+
+/* The two public pairs, then for each copy_user variant of the table (in its
+   order) that memcpy, clear_user and memset also have: copy_user V vs memcpy V
+   and clear_user V vs memset V. */
+static size_t make_pairs(struct pair *p)
+{
+    size_t n = 0;
+    static const char *const pub[2][3] = {{"copy_user", "memcpy", "altmem_copy_user vs altmem_memcpy"},
+                                          {"clear_user", "memset", "altmem_clear_user vs altmem_memset"}};
+    for (int k = 0; k < 2; k++, n++) {
+        p[n].have = find_loop(pub[k][0], &p[n].a) == 0 && find_loop(pub[k][1], &p[n].b) == 0;
+        snprintf(p[n].label, sizeof p[n].label, "%s", pub[k][2]);
+        p[n].goal = 1;
+    }
+    for (size_t i = 0; i < altmem_variant_count() && n + 2 <= MAX_PAIRS; i++) {
+        struct altmem_variant_info v;
+        if (altmem_variant(i, &v) != 0 || v.routine != ALTMEM_COPY_USER)
+            continue;
+        static const char *const sides[2][2] = {{"copy_user", "memcpy"}, {"clear_user", "memset"}};
+        for (int k = 0; k < 2; k++, n++) {
+            char a[64], b[64];
+            snprintf(a, sizeof a, "%s_%s", sides[k][0], v.name);
+            snprintf(b, sizeof b, "%s_%s", sides[k][1], v.name);
+            p[n].have = find_loop(a, &p[n].a) == 0 && find_loop(b, &p[n].b) == 0;
+            snprintf(p[n].label, sizeof p[n].label, "%s %s vs %s %s", sides[k][0], v.name, sides[k][1], v.name);
+            p[n].goal = 0;
+        }
+    }
+    return n;
+}
 
 /* ---- Timing ------------------------------------------------------------------------------ */
 
-static double now_ns(void)
+struct timed {
+    const struct loop *l[2];
+    long calls[2];
+    void *d;
+    const void *s;
+    size_t n;
+};
+
+static double time_loop(void *p, uint64_t calls)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+    const struct timed *t = p;
+    double t0 = bench_now_ns();
+    run_loop(t->l[0], (long)calls, t->d, t->s, t->n);
+    return bench_now_ns() - t0;
 }
 
-static double sample(loop_fn *fn, long calls, void *d, const void *s, size_t n)
+/* ns per call of loop `which`, A or B. */
+static double sample_pair(void *p, int which)
 {
-    double t = now_ns();
-    fn(calls, d, s, n);
-    return (now_ns() - t) / (double)calls;
+    const struct timed *t = p;
+    double t0 = bench_now_ns();
+    run_loop(t->l[which], t->calls[which], t->d, t->s, t->n);
+    return (bench_now_ns() - t0) / (double)t->calls[which];
 }
 
-static long calibrate(loop_fn *fn, void *d, const void *s, size_t n, double target_ns)
+static long calibrate(const struct loop *l, void *d, const void *s, size_t n, double target_ns)
 {
-    long calls = 1;
-    for (;;) {
-        double t = sample(fn, calls, d, s, n) * (double)calls;
-        if (t >= target_ns / 4 || calls >= (1L << 30))
-            return t > 0 ? (long)((double)calls * target_ns / t) + 1 : calls;
-        calls *= 4;
-    }
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static const char *pin(int cpu, char *msg, size_t len)
-{
-    cpu_set_t allowed, one;
-    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) {
-        snprintf(msg, len, "not pinned (sched_getaffinity: %s)", strerror(errno));
-        return msg;
-    }
-    if (cpu < 0) {
-        cpu = sched_getcpu();
-        if (cpu < 0 || !CPU_ISSET(cpu, &allowed))
-            for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &allowed); cpu++)
-                ;
-    }
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    if (sched_setaffinity(0, sizeof one, &one) != 0)
-        snprintf(msg, len, "not pinned (sched_setaffinity(CPU %d): %s)", cpu, strerror(errno));
-    else
-        snprintf(msg, len, "pinned to CPU %d", cpu);
-    return msg;
+    struct timed t = {{l, l}, {0, 0}, d, s, n};
+    return (long)bench_calibrate(time_loop, &t, target_ns);
 }
 
 /* ---- Fault cost ---------------------------------------------------------------------------- */
@@ -265,21 +300,21 @@ static int fault_cost(int reps)
         double a[64], b[64], c[64];
         int r = reps > 64 ? 64 : reps;
         for (int k = 0; k < r; k++) {
-            double t = now_ns();
+            double t = bench_now_ns();
             size_t left = altmem_copy_user(dst_buf, hole - n + 1, n);
-            a[k] = now_ns() - t;
-            t = now_ns();
+            a[k] = bench_now_ns() - t;
+            t = bench_now_ns();
             altmem_memcpy(dst_buf, hole - n + 1, n - 1);
-            b[k] = now_ns() - t;
-            t = now_ns();
+            b[k] = bench_now_ns() - t;
+            t = bench_now_ns();
             size_t left2 = altmem_clear_user(hole - n + 1, n);
-            c[k] = now_ns() - t;
+            c[k] = bench_now_ns() - t;
             if (left != 1 || left2 != 1) {
                 printf("wrong result: copy_user r=%zu, clear_user r=%zu (expected 1)\n", left, left2);
                 return 1;
             }
         }
-        printf("%10zu %16.0f %16.0f %16.0f\n", n, median(a, r), median(b, r), median(c, r));
+        printf("%10zu %16.0f %16.0f %16.0f\n", n, bench_median(a, r), bench_median(b, r), bench_median(c, r));
     }
     return 0;
 }
@@ -295,34 +330,6 @@ static void *map_buf(size_t n)
     }
     memset(p, 0x5a, n); /* no first-touch faults inside a sample */
     return p;
-}
-
-/* A variant name counts when all four routines have it and the CPU can run it. */
-static void find_variants(void)
-{
-    for (size_t i = 0; i < altmem_variant_count(); i++) {
-        struct altmem_variant_info vi;
-        if (altmem_variant(i, &vi) != 0 || !vi.runnable)
-            continue;
-        for (int k = 0; k < NV; k++) {
-            if (strcmp(vi.name, vnames[k]) != 0)
-                continue;
-            switch (vi.routine) {
-            case ALTMEM_MEMCPY: v_memcpy[k] = vi.fn.memcpy; break;
-            case ALTMEM_MEMSET: v_memset[k] = vi.fn.memset; break;
-            case ALTMEM_COPY_USER: v_copy_user[k] = vi.fn.copy_user; break;
-            case ALTMEM_CLEAR_USER: v_clear_user[k] = vi.fn.clear_user; break;
-            default: break;
-            }
-        }
-    }
-    for (int k = 0; k < NV; k++)
-        v_have[k] = v_memcpy[k] && v_memset[k] && v_copy_user[k] && v_clear_user[k];
-}
-
-static int loop_available(const struct loop *l)
-{
-    return l->variant < 0 || v_have[l->variant];
 }
 
 int main(int argc, char **argv)
@@ -368,19 +375,18 @@ int main(int argc, char **argv)
     }
     if (reps < 1)
         reps = 1;
-    find_variants();
     src_buf = map_buf(MAX_SIZE + 4096);
     dst_buf = map_buf(MAX_SIZE + 4096);
     /* Install the fault handler now, so the first sample does not pay for it. */
     altmem_uaccess_install();
 
     if (only) {
-        const struct loop *l = find_loop(only);
-        if (!l || !loop_available(l) || only_size > MAX_SIZE) {
+        struct loop l;
+        if (find_loop(only, &l) != 0 || only_size > MAX_SIZE) {
             fprintf(stderr, "altmem-uaccess-bench: no loop '%s' here (or size too large)\n", only);
             return 2;
         }
-        l->fn(only_calls, dst_buf, src_buf, only_size);
+        run_loop(&l, only_calls, dst_buf, src_buf, only_size);
         return 0;
     }
     struct altmem_binding_info bm, bc, bs, bz;
@@ -394,7 +400,9 @@ int main(int argc, char **argv)
     if (bindings_only)
         return 0;
     char pinmsg[128];
-    pin(cpu, pinmsg, sizeof pinmsg);
+    int pinned = bench_pin(cpu, BENCH_PICK_CURRENT, NULL, pinmsg, sizeof pinmsg);
+    if (pinned >= 0)
+        snprintf(pinmsg, sizeof pinmsg, "pinned to CPU %d", pinned);
     if (fault)
         return fault_cost(quick ? 5 : 21);
 
@@ -418,34 +426,34 @@ int main(int argc, char **argv)
         }
         fprintf(csv, "pair,size,align,a_ns,b_ns,diff_ns,overhead_pct\n");
     }
-    double *sa = malloc(sizeof(double) * (size_t)reps), *sb = malloc(sizeof(double) * (size_t)reps);
-    if (!sa || !sb)
+    double *sab = malloc(2 * sizeof(double) * (size_t)reps);
+    if (!sab)
         return 2;
     /* The goal, over the public pairs: worst overhead at >= 256 B, worst extra
        ns below. */
     double worst_pct[2] = {-1e9, -1e9}, worst_ns[2] = {-1e9, -1e9};
-    size_t npairs = public_only ? 2 : NPAIRS;
+    static struct pair pairs[MAX_PAIRS];
+    size_t npairs = make_pairs(pairs);
+    if (public_only)
+        npairs = 2;
     /* Warm-up: every loop of the run, small and large sizes, aligned and not,
        until warmup_ms has passed (at least one round). */
     if (warmup_ms > 0) {
-        double t_end = now_ns() + warmup_ms * 1e6;
+        double t_end = bench_now_ns() + warmup_ms * 1e6;
         do {
             for (size_t p = 0; p < npairs; p++) {
-                const struct loop *l[2] = {find_loop(pairs[p].a), find_loop(pairs[p].b)};
-                for (int k = 0; k < 2; k++) {
-                    if (!loop_available(l[k]))
-                        continue;
+                const struct loop *l[2] = {&pairs[p].a, &pairs[p].b};
+                for (int k = 0; k < 2 && pairs[p].have; k++)
                     for (size_t i = 0; i < nsizes; i++) {
-                        l[k]->fn(sizes[i] < 4096 ? 64 : 2, dst_buf, src_buf, sizes[i]);
-                        l[k]->fn(sizes[i] < 4096 ? 64 : 2, dst_buf + 1, src_buf + 3, sizes[i]);
+                        run_loop(l[k], sizes[i] < 4096 ? 64 : 2, dst_buf, src_buf, sizes[i]);
+                        run_loop(l[k], sizes[i] < 4096 ? 64 : 2, dst_buf + 1, src_buf + 3, sizes[i]);
                     }
-                }
             }
-        } while (now_ns() < t_end);
+        } while (bench_now_ns() < t_end);
     }
     for (size_t p = 0; p < npairs; p++) {
-        const struct loop *A = find_loop(pairs[p].a), *B = find_loop(pairs[p].b);
-        if (!loop_available(A) || !loop_available(B)) {
+        const struct loop *A = &pairs[p].a, *B = &pairs[p].b;
+        if (!pairs[p].have) {
             printf("\n%s: skipped (no such variant of all four routines that this CPU can run)\n", pairs[p].label);
             continue;
         }
@@ -458,19 +466,16 @@ int main(int argc, char **argv)
             for (size_t i = 0; i < nsizes; i++) {
                 size_t n = sizes[i];
                 double target = sample_us * 1000;
-                long ca = calibrate(A->fn, d, s, n, target), cb = calibrate(B->fn, d, s, n, target);
-                for (int r = 0; r < reps; r++) {
-                    sa[r] = sample(A->fn, ca, d, s, n);
-                    sb[r] = sample(B->fn, cb, d, s, n);
-                }
-                double ma = median(sa, reps), mb = median(sb, reps);
+                struct timed t = {{A, B}, {calibrate(A, d, s, n, target), calibrate(B, d, s, n, target)}, d, s, n};
+                bench_interleave(2, reps, BENCH_ORDER_FIXED, NULL, sample_pair, &t, sab);
+                double ma = bench_median(sab, reps), mb = bench_median(sab + reps, reps);
                 double pct = (ma / mb - 1) * 100, diff = ma - mb;
                 printf("%10zu %6s %12.2f %12.2f %+10.2f %+9.1f%%\n", n, al ? "mis" : "al", ma, mb, diff, pct);
                 if (csv)
                     fprintf(csv, "%s,%zu,%s,%.3f,%.3f,%.3f,%.2f\n", pairs[p].label, n, al ? "misaligned" : "aligned",
                             ma, mb, diff, pct);
                 if (pairs[p].goal) {
-                    int k = strcmp(pairs[p].a, "copy_user") == 0 ? 0 : 1;
+                    int k = A->routine == ALTMEM_COPY_USER ? 0 : 1;
                     if (n >= 256 && pct > worst_pct[k])
                         worst_pct[k] = pct;
                     if (n < 256 && diff > worst_ns[k])
@@ -486,7 +491,6 @@ int main(int argc, char **argv)
                worst_pct[k] <= 5 ? "met" : "NOT met", worst_ns[k], worst_ns[k] <= 2 ? "met" : "NOT met");
     if (csv)
         fclose(csv);
-    free(sa);
-    free(sb);
+    free(sab);
     return 0;
 }
