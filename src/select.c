@@ -9,167 +9,11 @@
 #include "internal.h"
 #include "os/os.h"
 #include "patch/patch.h"
-#include "variants/variants.h"
-#include "uaccess/uaccess_variants.h" /* the copy_user / clear_user rows not in variants.h */
-#if defined(__x86_64__)
-#include "arch/x86_64/variants/x86_variants.h"
-#endif
+#include "registry.h" /* the generic variants, the pointers' first targets */
 
 /* This module's patch sites (the linker defines both symbols when any exist). */
 extern const struct altmem__site __start_altmem_patch_sites[] __attribute__((weak, visibility("hidden")));
 extern const struct altmem__site __stop_altmem_patch_sites[] __attribute__((weak, visibility("hidden")));
-
-#define ROW_COPY(n, req, f, text) { ALTMEM_MEMCPY, n, text, req, { .memcpy = f } }
-#define ROW_MOVE(n, req, f, text) { ALTMEM_MEMMOVE, n, text, req, { .memmove = f } }
-#define ROW_SET(n, req, f, text) { ALTMEM_MEMSET, n, text, req, { .memset = f } }
-#define ROW_CPU(n, req, f, text) { ALTMEM_COPY_USER, n, text, req, { .copy_user = f } }
-#define ROW_CLU(n, req, f, text) { ALTMEM_CLEAR_USER, n, text, req, { .clear_user = f } }
-
-/* The x86_64 rows need UAL too: they make unaligned accesses by design, and
-   hwcaps=-UAL must leave a CPU that behaves as strict-alignment (generic). */
-#define X86_SSE2 (ALTMEM_FEAT_UAL | ALTMEM_FEAT_SIMD128)
-#define X86_AVX2 (ALTMEM_FEAT_UAL | ALTMEM_FEAT_SIMD256)
-#define X86_AVX512 (ALTMEM_FEAT_UAL | ALTMEM_FEAT_SIMD512)
-
-const struct altmem__variant altmem__variants[] = {
-    /* memcpy, best first */
-#if defined(__x86_64__)
-    ROW_COPY("avx512", X86_AVX512, altmem_memcpy_avx512,
-             "64 B AVX-512: overlapping head/tail up to 512 B, 64-aligned 256 B loop, rep movsb from the policy's 64-byte start (co-aligned start apart) to nt, streaming above"),
-    ROW_COPY("avx2", X86_AVX2, altmem_memcpy_avx2,
-             "32 B AVX2: overlapping head/tail up to 256 B, 32-aligned 128 B loop, rep movsb from the policy's 32-byte start to nt, streaming above"),
-    ROW_COPY("sse2", X86_SSE2, altmem_memcpy_sse2,
-             "16 B SSE2: overlapping head/tail up to 128 B, 16-aligned 64 B loop, rep movsb from the policy's 16-byte start to nt, streaming above"),
-#endif
-    ROW_COPY("ual", ALTMEM_FEAT_UAL, altmem_memcpy_ual,
-             "unaligned words: overlapping head/tail up to 64 B, 16-aligned 64 B loop"),
-    ROW_COPY("generic", 0, altmem_memcpy_generic,
-             "strict alignment: aligned words, shift-and-merge, bytes only at the ends"),
-    /* memmove */
-#if defined(__x86_64__)
-    ROW_MOVE("avx512", X86_AVX512, altmem_memmove_avx512,
-             "64 B AVX-512, loads before stores up to 512 B, direction by overlap, rep movsb from the policy's 64-byte start when src is not just ahead of dst, streaming above nt"),
-    ROW_MOVE("avx2", X86_AVX2, altmem_memmove_avx2,
-             "32 B AVX2, loads before stores up to 256 B, direction by overlap, rep movsb from the policy's 32-byte start when src is not just ahead of dst, streaming above nt"),
-    ROW_MOVE("sse2", X86_SSE2, altmem_memmove_sse2,
-             "16 B SSE2, loads before stores up to 128 B, direction by overlap, rep movsb from the policy's 16-byte start when src is not just ahead of dst, streaming above nt"),
-#endif
-    ROW_MOVE("ual", ALTMEM_FEAT_UAL, altmem_memmove_ual,
-             "unaligned words, direction by overlap, loads before stores per block"),
-    ROW_MOVE("generic", 0, altmem_memmove_generic,
-             "strict alignment: aligned words, shift-and-merge, direction by overlap"),
-    /* memset */
-#if defined(__x86_64__)
-    ROW_SET("avx512", X86_AVX512, altmem_memset_avx512,
-            "64 B AVX-512: overlapping stores up to 512 B, 64-aligned 256 B loop, rep stosb from the policy's 64-byte start to memset's nt, streaming above"),
-    ROW_SET("avx2", X86_AVX2, altmem_memset_avx2,
-            "32 B AVX2: overlapping stores up to 256 B, 32-aligned 128 B loop, rep stosb from the policy's 32-byte start to memset's nt, streaming above"),
-    ROW_SET("sse2", X86_SSE2, altmem_memset_sse2,
-            "16 B SSE2: overlapping stores up to 128 B, 16-aligned 64 B loop, rep stosb from the policy's 16-byte start to memset's nt, streaming above"),
-#endif
-    ROW_SET("ual", ALTMEM_FEAT_UAL, altmem_memset_ual,
-            "unaligned words: overlapping head/tail up to 64 B, 16-aligned 64 B loop"),
-    ROW_SET("generic", 0, altmem_memset_generic,
-            "strict alignment: aligned words, bytes only at the ends"),
-    /* copy_user: every access in the exception table (src/uaccess/) */
-#if defined(__x86_64__)
-    ROW_CPU("avx512", X86_AVX512, altmem_copy_user_avx512,
-            "fault-tolerant 64 B AVX-512: head/tail classes up to 512 B, 64-aligned 256 B loop or rep movsb (as memcpy avx512), fix-up from progress"),
-    ROW_CPU("avx2", X86_AVX2, altmem_copy_user_avx2,
-            "fault-tolerant 32 B AVX2: head/tail classes up to 256 B, 64-aligned 128 B loop or rep movsb (as memcpy avx2), fix-up from progress"),
-#endif
-    ROW_CPU("ual", ALTMEM_FEAT_UAL, altmem_copy_user_ual,
-            "fault-tolerant: overlapping head/tail, 16 B blocks, byte-exact fix-up from progress"),
-    ROW_CPU("generic", 0, altmem_copy_user_generic,
-            "fault-tolerant strict alignment: aligned words, shift-and-merge, byte-exact fix-up from progress"),
-    /* clear_user */
-#if defined(__x86_64__)
-    ROW_CLU("avx512", X86_AVX512, altmem_clear_user_avx512,
-            "fault-tolerant 64 B AVX-512: overlapping stores up to 512 B, 64-aligned 256 B loop or rep stosb (as memset avx512), fix-up from progress"),
-    ROW_CLU("avx2", X86_AVX2, altmem_clear_user_avx2,
-            "fault-tolerant 32 B AVX2: overlapping stores up to 256 B, 64-aligned 128 B loop or rep stosb (as memset avx2), fix-up from progress"),
-#endif
-    ROW_CLU("ual", ALTMEM_FEAT_UAL, altmem_clear_user_ual,
-            "fault-tolerant: overlapping head/tail, 8-aligned words, byte-exact fix-up from progress"),
-    ROW_CLU("generic", 0, altmem_clear_user_generic,
-            "fault-tolerant strict alignment: aligned words, byte-exact fix-up from progress"),
-};
-const size_t altmem__variant_total = sizeof altmem__variants / sizeof altmem__variants[0];
-
-static const char *const routine_names[ALTMEM_ROUTINE_COUNT] = {"memcpy", "memmove", "memset", "copy_user",
-                                                                  "clear_user"};
-
-static const char *const feature_names[ALTMEM_FEAT_COUNT] = {
-    "UAL", "SIMD128", "SIMD256", "SIMD512", "ERMS", "FSRM",
-};
-
-const char *altmem_routine_name(enum altmem_routine r)
-{
-    return (unsigned)r < ALTMEM_ROUTINE_COUNT ? routine_names[r] : NULL;
-}
-
-const char *altmem_feature_name(unsigned bit)
-{
-    return bit < ALTMEM_FEAT_COUNT ? feature_names[bit] : NULL;
-}
-
-void altmem__text_features(struct altmem__text *t, uint64_t mask, const char *sep)
-{
-    int any = 0;
-    for (unsigned b = 0; b < 64; b++) {
-        if (!(mask >> b & 1))
-            continue;
-        if (any)
-            altmem__text_puts(t, sep);
-        const char *name = altmem_feature_name(b);
-        if (name) {
-            altmem__text_puts(t, name);
-        } else {
-            altmem__text_puts(t, "bit");
-            altmem__text_putu(t, b);
-        }
-        any = 1;
-    }
-    if (!any)
-        altmem__text_puts(t, "none");
-}
-
-/* Names of variants merged into their vector width's variant when rep movsb /
-   rep stosb became policy (docs/tunables.md): pinning one binds that width,
-   whose string-instruction use the policy and its tunables decide. */
-static const struct {
-    const char *old, *now;
-} variant_aliases[] = {
-    {"erms", "sse2"},
-    {"avx2_erms", "avx2"},
-    {"avx512_erms", "avx512"},
-};
-
-const char *altmem__variant_alias(const char *name, size_t len, const char **old)
-{
-    for (size_t i = 0; i < sizeof variant_aliases / sizeof variant_aliases[0]; i++)
-        if (altmem__eq_nocase(name, len, variant_aliases[i].old)) {
-            if (old)
-                *old = variant_aliases[i].old;
-            return variant_aliases[i].now;
-        }
-    return NULL;
-}
-
-int altmem__variant_find(enum altmem_routine r, const char *name, size_t len)
-{
-    for (size_t i = 0; i < altmem__variant_total; i++)
-        if (altmem__variants[i].routine == r && altmem__eq_nocase(name, len, altmem__variants[i].name))
-            return (int)i;
-    const char *now = altmem__variant_alias(name, len, NULL);
-    if (now) {
-        size_t n = 0;
-        while (now[n])
-            n++;
-        return altmem__variant_find(r, now, n);
-    }
-    return -1;
-}
 
 static int generic_index(enum altmem_routine r)
 {
@@ -440,7 +284,7 @@ void altmem__decide_profile(const struct altmem__cpu *cpu, const char *tunables,
             char line[200];
             struct altmem__text w = {line, sizeof line, 0};
             altmem__text_puts(&w, "altmem: " ALTMEM_TUNABLES_ENV ": refusing ");
-            altmem__text_puts(&w, routine_names[r]);
+            altmem__text_puts(&w, altmem_routine_name((enum altmem_routine)r));
             altmem__text_puts(&w, "=");
             if (out->tun.pin_old[r]) {
                 altmem__text_puts(&w, out->tun.pin_old[r]);
@@ -584,7 +428,7 @@ static void print_bindings(const struct altmem__state *st)
         char line[320];
         struct altmem__text t = {line, sizeof line, 0};
         altmem__text_puts(&t, "altmem: ");
-        altmem__text_puts(&t, routine_names[r]);
+        altmem__text_puts(&t, altmem_routine_name((enum altmem_routine)r));
         altmem__text_puts(&t, " -> ");
         altmem__text_puts(&t, altmem__variants[st->bound[r].variant].name);
         altmem__text_puts(&t, " (");

@@ -168,7 +168,9 @@ static void bad_input(void)
         {"bad size", "rep_movsb_threshold=12X\n", 0, "rep_movsb_threshold"},
         {"huge size", "nt_threshold=999999999999999999999\n", 0, "nt_threshold"},
         {"unknown variant", "memcpy=avx9\n", 0, "unknown variant"},
+#if defined(__x86_64__)
         {"a variant this CPU cannot run", "memset=avx512\n", 0, "SIMD512, which this CPU lacks"},
+#endif
         {"empty value", "memcpy=\n", 0, "needs a variant name"},
         {"the second line bad", "memcpy=ual\nmemset=nope\n", 0, "line 3"},
     };
@@ -187,6 +189,15 @@ static void bad_input(void)
               cases[i].needle);
         CHECK(self_test || (st.bound[ALTMEM_MEMCPY].reason == ALTMEM_BOUND_DETECTED && st.prof.policy == 0),
               "%s: the rules' choice did not stand", cases[i].what);
+    }
+    /* A variant this CPU cannot run, on every architecture: ual on a CPU without UAL. */
+    {
+        struct altmem__cpu strict = make_cpu(0);
+        snprintf(text, sizeof text, "cpu: %s\nmemset=ual\n", identity(&strict));
+        int applied = run(&strict, text, strlen(text), NULL);
+        CHECK(!applied && nwarn == 1 && strstr(lastwarn, "UAL, which this CPU lacks"),
+              "ual on a strict-alignment CPU: applied %d, %d warnings, '%s'", applied, nwarn, lastwarn);
+        n++;
     }
     /* Another CPU: every identity field in turn. */
     struct altmem__cpu other[8];

@@ -1,0 +1,99 @@
+/*
+ * The registry's table and names: every variant (generated from
+ * src/registry.def), the routines' and features' names, and lookup by name.
+ * This module depends on nothing else in the library; tunables, profile,
+ * decision and `altmem info` all name things through it.
+ */
+#include "internal.h"
+#include "registry.h"
+
+#define VARIANT(routine, name, arch, flags, source, requires, summary)                            \
+    ALTMEM__IF_ARCH_##arch({ALTMEM__ROUTINE_##routine, #name, summary, requires,                  \
+                            {.routine = altmem_##routine##_##name}},)
+#define ALTMEM__ROUTINE_memcpy ALTMEM_MEMCPY
+#define ALTMEM__ROUTINE_memmove ALTMEM_MEMMOVE
+#define ALTMEM__ROUTINE_memset ALTMEM_MEMSET
+#define ALTMEM__ROUTINE_copy_user ALTMEM_COPY_USER
+#define ALTMEM__ROUTINE_clear_user ALTMEM_CLEAR_USER
+
+const struct altmem__variant altmem__variants[] = {
+#include "registry.def"
+};
+#undef VARIANT
+const size_t altmem__variant_total = sizeof altmem__variants / sizeof altmem__variants[0];
+
+static const char *const routine_names[ALTMEM_ROUTINE_COUNT] = {"memcpy", "memmove", "memset", "copy_user",
+                                                                  "clear_user"};
+
+static const char *const feature_names[ALTMEM_FEAT_COUNT] = {
+    "UAL", "SIMD128", "SIMD256", "SIMD512", "ERMS", "FSRM",
+};
+
+const char *altmem_routine_name(enum altmem_routine r)
+{
+    return (unsigned)r < ALTMEM_ROUTINE_COUNT ? routine_names[r] : NULL;
+}
+
+const char *altmem_feature_name(unsigned bit)
+{
+    return bit < ALTMEM_FEAT_COUNT ? feature_names[bit] : NULL;
+}
+
+void altmem__text_features(struct altmem__text *t, uint64_t mask, const char *sep)
+{
+    int any = 0;
+    for (unsigned b = 0; b < 64; b++) {
+        if (!(mask >> b & 1))
+            continue;
+        if (any)
+            altmem__text_puts(t, sep);
+        const char *name = altmem_feature_name(b);
+        if (name) {
+            altmem__text_puts(t, name);
+        } else {
+            altmem__text_puts(t, "bit");
+            altmem__text_putu(t, b);
+        }
+        any = 1;
+    }
+    if (!any)
+        altmem__text_puts(t, "none");
+}
+
+/* Names of variants merged into their vector width's variant when rep movsb /
+   rep stosb became policy (docs/tunables.md): pinning one binds that width,
+   whose string-instruction use the policy and its tunables decide. */
+static const struct {
+    const char *old, *now;
+} variant_aliases[] = {
+    {"erms", "sse2"},
+    {"avx2_erms", "avx2"},
+    {"avx512_erms", "avx512"},
+};
+
+const char *altmem__variant_alias(const char *name, size_t len, const char **old)
+{
+    for (size_t i = 0; i < sizeof variant_aliases / sizeof variant_aliases[0]; i++)
+        if (altmem__eq_nocase(name, len, variant_aliases[i].old)) {
+            if (old)
+                *old = variant_aliases[i].old;
+            return variant_aliases[i].now;
+        }
+    return NULL;
+}
+
+int altmem__variant_find(enum altmem_routine r, const char *name, size_t len)
+{
+    for (size_t i = 0; i < altmem__variant_total; i++)
+        if (altmem__variants[i].routine == r && altmem__eq_nocase(name, len, altmem__variants[i].name))
+            return (int)i;
+    const char *now = altmem__variant_alias(name, len, NULL);
+    if (now) {
+        size_t n = 0;
+        while (now[n])
+            n++;
+        return altmem__variant_find(r, now, n);
+    }
+    return -1;
+}
+
