@@ -16,10 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench_profile.h"
+#include "benchlib.h"
 
 #define ROUNDS 3
 #define MAX_ROWS 4096
@@ -50,30 +50,25 @@ static struct row *find(const char *key)
 
 static int run_bench(const char *exe, int argc, char **argv, const char *profile, const char *csv)
 {
-    pid_t pid = fork();
-    if (pid < 0)
+    char **args = calloc((size_t)argc + 8, sizeof *args);
+    if (!args)
         return -1;
-    if (pid == 0) {
-        setenv("ALTMEM_PROFILE", profile, 1);
-        char **args = calloc((size_t)argc + 8, sizeof *args);
-        int k = 0;
-        args[k++] = (char *)exe;
-        args[k++] = (char *)"bench";
-        for (int i = 0; i < argc; i++)
-            args[k++] = argv[i];
-        args[k++] = (char *)"--impl";     /* the bound variant and the C library only */
-        args[k++] = (char *)"bound";
-        args[k++] = (char *)"--csv";
-        args[k++] = (char *)csv;
-        args[k] = NULL;
-        if (!freopen("/dev/null", "w", stdout))
-            _exit(126);
-        execv(exe, args);
-        _exit(127);
-    }
-    int st;
-    waitpid(pid, &st, 0);
-    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+    int k = 0;
+    args[k++] = (char *)exe;
+    args[k++] = (char *)"bench";
+    for (int i = 0; i < argc; i++)
+        args[k++] = argv[i];
+    args[k++] = (char *)"--impl";     /* the bound variant and the C library only */
+    args[k++] = (char *)"bound";
+    args[k++] = (char *)"--csv";
+    args[k++] = (char *)csv;
+    args[k] = NULL;
+    char env0[4200];
+    snprintf(env0, sizeof env0, "ALTMEM_PROFILE=%s", profile);
+    const char *const env[] = {env0, NULL};
+    pid_t pid = bench_child_start(exe, args, env, BENCH_CHILD_NULL, NULL);
+    free(args);
+    return pid < 0 ? -1 : bench_child_wait(pid);
 }
 
 /* Reads one child's CSV into rows, side 0 (rules) or 1 (profile). */
@@ -113,16 +108,30 @@ static int load(const char *csv, int side, int round)
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+/* One whole bench run of side 0 (rules) or 1 (profile), for bench_interleave. */
+struct rounds {
+    const char *exe, *profile, *dir;
+    int argc;
+    char **argv;
+    int done[2], rc;
+};
 
-static double median(double *v, int n)
+static double one_run(void *p, int side)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    struct rounds *q = p;
+    int r = q->done[side]++;
+    if (q->rc)
+        return 0;
+    char csv[128];
+    snprintf(csv, sizeof csv, "%s/%d-%d.csv", q->dir, r, side);
+    if (run_bench(q->exe, q->argc, q->argv, side ? q->profile : "none", csv) != 0 || load(csv, side, r) != 0) {
+        bench_progress_clear();
+        fprintf(stderr, "altmem bench --profile: the %s run failed\n", side ? "profile" : "rules");
+        q->rc = 1;
+    }
+    unlink(csv);
+    bench_progress("  round %d/%d %s done   ", r + 1, ROUNDS, side ? "profile" : "rules");
+    return 0;
 }
 
 static int profile_main(const char *exe, int argc, char **argv, char **rest);
@@ -160,13 +169,16 @@ static int profile_main(const char *exe, int argc, char **argv, char **rest)
         return 2;
     }
     if (!strcmp(profile, "none")) {
-        setenv("ALTMEM_PROFILE", "none", 1);
         char **args = calloc((size_t)nrest + 3, sizeof *args);
+        if (!args)
+            return 1;
         args[0] = (char *)exe;
         args[1] = (char *)"bench";
         for (int i = 0; i < nrest; i++)
             args[2 + i] = rest[i];
-        execv(exe, args);
+        static const char *const env[] = {"ALTMEM_PROFILE=none", NULL};
+        bench_exec(exe, args, env);
+        free(args);
         perror("altmem bench --profile none: exec");
         return 1;
     }
@@ -181,25 +193,13 @@ static int profile_main(const char *exe, int argc, char **argv, char **rest)
     }
     fprintf(stderr, "altmem bench --profile: %d rounds of (rules, profile), each a whole `altmem bench` run\n",
             ROUNDS);
-    int rc = 0;
-    for (int r = 0; r < ROUNDS && rc == 0; r++) {
-        for (int side = 0; side < 2 && rc == 0; side++) {
-            char csv[128];
-            snprintf(csv, sizeof csv, "%s/%d-%d.csv", dir, r, side);
-            if (run_bench(exe, nrest, rest, side ? profile : "none", csv) != 0 || load(csv, side, r) != 0) {
-                fprintf(stderr, "altmem bench --profile: the %s run failed\n", side ? "profile" : "rules");
-                rc = 1;
-            }
-            unlink(csv);
-            if (isatty(2))
-                fprintf(stderr, "\r  round %d/%d %s done   ", r + 1, ROUNDS, side ? "profile" : "rules");
-        }
-    }
+    struct rounds q = {exe, profile, dir, nrest, rest, {0, 0}, 0};
+    double unused[2 * ROUNDS];
+    bench_interleave(2, ROUNDS, BENCH_ORDER_FIXED, NULL, one_run, &q, unused);
     rmdir(dir);
-    if (isatty(2))
-        fprintf(stderr, "\n");
-    if (rc)
-        return rc;
+    bench_progress_end("  %d rounds done", ROUNDS);
+    if (q.rc)
+        return q.rc;
     printf("bench --profile %s: rules (ALTMEM_PROFILE=none) and profile, %d interleaved rounds; ns = median over "
            "the rounds of each run's median\n", profile, ROUNDS);
     printf("%-8s %9s %-10s %-5s | %10s | %-11s %10s | %-11s %10s | %s\n", "routine", "size", "align", "cache",
@@ -213,9 +213,9 @@ static int profile_main(const char *exe, int argc, char **argv, char **rest)
             continue;
         char routine[32] = "", size[16], align[24], cache[8];
         sscanf(r->key, "%31[^,],%15[^,],%23[^,],%7s", routine, size, align, cache);
-        double a = median(r->ns[0], r->n[0] < ROUNDS ? r->n[0] : ROUNDS);
-        double b = median(r->ns[1], r->n[1] < ROUNDS ? r->n[1] : ROUNDS);
-        double l = r->nlibc ? median(r->libc, r->nlibc) : 0;
+        double a = bench_median(r->ns[0], r->n[0] < ROUNDS ? r->n[0] : ROUNDS);
+        double b = bench_median(r->ns[1], r->n[1] < ROUNDS ? r->n[1] : ROUNDS);
+        double l = r->nlibc ? bench_median(r->libc, r->nlibc) : 0;
         printf("%-8s %9s %-10s %-5s | %10.2f | %-11s %10.2f | %-11s %10.2f | %.3f\n", routine, size, align, cache, l,
                r->variant[0], a, r->variant[1], b, a / b);
         for (int k = 0; k < 3; k++)

@@ -11,41 +11,30 @@
  * cells of the per-round medians.  The rule for departing from the rules' choice:
  * the candidate is at least 3% faster than the rules' choice (geomean) in every
  * round, and its worst cell is no more than 2% slower; otherwise the rules' choice
- * stays and the profile says so in a comment.
+ * stays and the profile says so in a comment.  The thresholds measured are
+ * one table (`thresholds`); clock, calibration, rounds, geometric means,
+ * children and progress are bench/benchlib.h's.
  */
 #define _GNU_SOURCE
 #include <altmem.h>
 #include <errno.h>
 #include <math.h>
-#include <sched.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "benchlib.h"
 #include "dist.h"
 #include "tune.h"
 
 #define MAX_CELLS 16
 #define MAX_CAND 12
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* ---- The child: time one routine's public entry over the cells ------------- */
 
@@ -71,29 +60,42 @@ static void call_once(const char *routine, const struct call *c, int i)
         sink += altmem_clear_user(c->d, c->n);
 }
 
+struct timed_calls {
+    const char *routine;
+    const struct call *c;
+    long k;
+    uint64_t calls; /* calibrated */
+};
+
+static double time_loop(void *p, uint64_t n)
+{
+    const struct timed_calls *t = p;
+    const char *routine = t->routine;
+    const struct call *c = t->c;
+    long k = t->k, calls = (long)n;
+    double t0 = bench_now_ns();
+    for (long i = 0; i < calls; i++) {
+        call_once(routine, &c[i % k], (int)i);
+        __asm__ volatile("" ::: "memory");
+    }
+    return bench_now_ns() - t0;
+}
+
+static double per_call(void *p, int which)
+{
+    const struct timed_calls *t = p;
+    (void)which;
+    return time_loop(p, t->calls) / (double)t->calls;
+}
+
 /* The median of 7 samples of at least sample_ns each, per call. */
 static double time_calls(const char *routine, const struct call *c, long k, double sample_ns)
 {
-    long calls = 1;
+    struct timed_calls t = {routine, c, k, 0};
     double samples[7];
-    for (int rep = -1; rep < 7; rep++) {
-        double t0, t;
-        for (;;) {
-            t0 = now_ns();
-            for (long i = 0; i < calls; i++) {
-                call_once(routine, &c[i % k], (int)i);
-                __asm__ volatile("" ::: "memory");
-            }
-            t = now_ns() - t0;
-            if (t >= sample_ns || calls > (1L << 30))
-                break;
-            calls *= 2;
-        }
-        if (rep >= 0)
-            samples[rep] = t / (double)calls;
-    }
-    qsort(samples, 7, sizeof samples[0], cmp_double);
-    return samples[3];
+    t.calls = bench_calibrate(time_loop, &t, sample_ns);
+    bench_interleave(1, 7, BENCH_ORDER_FIXED, NULL, per_call, &t, samples);
+    return bench_median(samples, 7);
 }
 
 #define DIST_CALLS 4096
@@ -182,57 +184,88 @@ const char *altmem_tune_profile_path(void)
 {
     return ALTMEM_PROFILE_PATH;
 }
-static int verbose_progress;
 
 /* Runs one child; fills out[ncells].  0 on success. */
 static int run_child(const char *routine, const char *setting, double sample_ns, char *const *cells, int ncells,
                      double *out)
 {
-    int fds[2];
-    if (pipe(fds) != 0)
-        return -1;
-    pid_t pid = fork();
+    char ns[32], tunables[128];
+    snprintf(ns, sizeof ns, "%.0f", sample_ns);
+    snprintf(tunables, sizeof tunables, "ALTMEM_TUNABLES=%s", setting);
+    const char *const env[] = {tunables, "ALTMEM_PROFILE=none", NULL};
+    char *args[MAX_CELLS + 6];
+    int k = 0;
+    args[k++] = (char *)self_exe;
+    args[k++] = (char *)"tune";
+    args[k++] = (char *)"--child";
+    args[k++] = (char *)routine;
+    args[k++] = ns;
+    for (int i = 0; i < ncells; i++)
+        args[k++] = cells[i];
+    args[k] = NULL;
+    FILE *f = NULL;
+    pid_t pid = bench_child_start(self_exe, args, env, BENCH_CHILD_PIPE, &f);
     if (pid < 0)
         return -1;
-    if (pid == 0) {
-        close(fds[0]);
-        dup2(fds[1], 1);
-        setenv("ALTMEM_TUNABLES", setting, 1);
-        setenv("ALTMEM_PROFILE", "none", 1);
-        char ns[32];
-        snprintf(ns, sizeof ns, "%.0f", sample_ns);
-        char *args[MAX_CELLS + 6];
-        int k = 0;
-        args[k++] = (char *)self_exe;
-        args[k++] = (char *)"tune";
-        args[k++] = (char *)"--child";
-        args[k++] = (char *)routine;
-        args[k++] = ns;
-        for (int i = 0; i < ncells; i++)
-            args[k++] = cells[i];
-        args[k] = NULL;
-        execv(self_exe, args);
-        _exit(127);
-    }
-    close(fds[1]);
-    FILE *f = fdopen(fds[0], "r");
     int got = 0;
     char line[64];
     while (f && got < ncells && fgets(line, sizeof line, f))
         out[got++] = atof(line);
     if (f)
         fclose(f);
-    int st;
-    waitpid(pid, &st, 0);
-    return got == ncells && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+    return bench_child_wait(pid) == 0 && got == ncells ? 0 : -1;
 }
 
-static double geomean(const double *v, int n)
+/* One round of a choice's candidates, for bench_interleave: measurand i < nc
+   is candidate i, nc the rules' choice again. */
+struct rounds {
+    const char *routine, *what;
+    struct cand *c;
+    int nc, ncells, rounds, failed;
+    char *const *cells;
+    double sample_ns;
+    int done[MAX_CAND + 1]; /* rounds so far, per measurand */
+};
+
+static double one_round(void *p, int i)
 {
-    double s = 0;
-    for (int i = 0; i < n; i++)
-        s += log(v[i]);
-    return exp(s / n);
+    struct rounds *q = p;
+    int r = q->done[i]++;
+    double v[MAX_CELLS];
+    if (q->failed)
+        return 0;
+    const struct cand *who = &q->c[i < q->nc ? i : 0];
+    if (run_child(q->routine, who->setting, q->sample_ns, q->cells, q->ncells, v) != 0) {
+        if (i < q->nc)
+            fprintf(stderr, "altmem tune: the measuring child for %s '%s' failed\n", q->routine, who->setting);
+        q->failed = 1;
+        return 0;
+    }
+    if (i < q->nc) {
+        for (int k = 0; k < q->ncells; k++)
+            q->c[i].cell[k][r] = v[k];
+        q->c[i].round_geo[r] = bench_geomean(v, q->ncells);
+        bench_progress("altmem tune: %-10s %-22s round %d/%d   ", q->routine, q->what, r + 1, q->rounds);
+    }
+    return bench_geomean(v, q->ncells);
+}
+
+/* c[i] against the rules' choice c[0]: the lowest per-round gain and the
+   worst cell's (sums over the rounds). */
+static void margins(const struct cand *c, int i, int ncells, int rounds, double *min_gain, double *worst)
+{
+    *min_gain = 1e9;
+    *worst = 1e9;
+    for (int r = 0; r < rounds; r++)
+        *min_gain = fmin(*min_gain, c[0].round_geo[r] / c[i].round_geo[r]);
+    for (int k = 0; k < ncells; k++) {
+        double a = 0, b = 0;
+        for (int r = 0; r < rounds; r++) {
+            a += c[0].cell[k][r];
+            b += c[i].cell[k][r];
+        }
+        *worst = fmin(*worst, a / b);
+    }
 }
 
 /* Measures the candidates of one choice, interleaved, rounds times; returns the
@@ -243,52 +276,24 @@ static int decide(const char *routine, const char *what, struct cand *c, int nc,
     /* The rules' choice runs twice per round (first and last): the difference of
        the two is this machine's noise now, and a candidate must beat the rules
        by 3% more than it. */
+    struct rounds q = {routine, what, c, nc, ncells, rounds, 0, cells, sample_ns, {0}};
+    double geo[(MAX_CAND + 1) * 4];
+    bench_interleave(nc + 1, rounds, BENCH_ORDER_FIXED, NULL, one_round, &q, geo);
+    if (q.failed)
+        return -1;
     double noise = 0;
-    for (int r = 0; r < rounds; r++) {
-        for (int i = 0; i <= nc; i++) {
-            double v[MAX_CELLS];
-            if (i == nc) {
-                if (run_child(routine, c[0].setting, sample_ns, cells, ncells, v) != 0)
-                    return -1;
-                noise = fmax(noise, fabs(log(c[0].round_geo[r] / geomean(v, ncells))));
-                continue;
-            }
-            if (run_child(routine, c[i].setting, sample_ns, cells, ncells, v) != 0) {
-                fprintf(stderr, "altmem tune: the measuring child for %s '%s' failed\n", routine, c[i].setting);
-                return -1;
-            }
-            for (int k = 0; k < ncells; k++)
-                c[i].cell[k][r] = v[k];
-            c[i].round_geo[r] = geomean(v, ncells);
-            if (verbose_progress)
-                fprintf(stderr, "\raltmem tune: %-10s %-22s round %d/%d   ", routine, what, r + 1, rounds);
-        }
-    }
+    for (int r = 0; r < rounds; r++)
+        noise = fmax(noise, fabs(log(c[0].round_geo[r] / geo[nc * rounds + r])));
     int best = 0;
-    double best_gain = 1.0, best_min = 1.0, worst_cell = 1.0, need = 1.03 * exp(noise);
+    double best_gain = 1.0, worst_cell = 1.0, need = 1.03 * exp(noise);
     for (int i = 1; i < nc; i++) {
-        double min_gain = 1e9, worst = 1e9;
-        for (int r = 0; r < rounds; r++) {
-            double g = c[0].round_geo[r] / c[i].round_geo[r];
-            if (g < min_gain)
-                min_gain = g;
-        }
-        for (int k = 0; k < ncells; k++) {
-            double a = 0, b = 0;
-            for (int r = 0; r < rounds; r++) {
-                a += c[0].cell[k][r];
-                b += c[i].cell[k][r];
-            }
-            if (a / b < worst)
-                worst = a / b;
-        }
+        double min_gain, worst;
+        margins(c, i, ncells, rounds, &min_gain, &worst);
         if (min_gain >= need && worst >= 0.98 && min_gain > best_gain) {
             best = i;
             best_gain = min_gain;
             worst_cell = worst;
         }
-        if (min_gain > best_min)
-            best_min = min_gain;
     }
     if (best > 0) {
         /* Confirmation: the rules' choice and the winner alone, as many rounds
@@ -297,13 +302,12 @@ static int decide(const char *routine, const char *what, struct cand *c, int nc,
         struct cand pair[2];
         memcpy(&pair[0], &c[0], sizeof pair[0]);
         memcpy(&pair[1], &c[best], sizeof pair[1]);
-        for (int r = 0; r < rounds; r++)
-            for (int i = 0; i < 2; i++) {
-                double v[MAX_CELLS];
-                if (run_child(routine, pair[i].setting, sample_ns, cells, ncells, v) != 0)
-                    return -1;
-                pair[i].round_geo[r] = geomean(v, ncells);
-            }
+        struct rounds p = {routine, what, pair, 2, ncells, rounds, 0, cells, sample_ns, {0}};
+        double pg[3 * 4];
+        /* Measurand 2, the rules again, is not wanted here: 2 measurands. */
+        bench_interleave(2, rounds, BENCH_ORDER_FIXED, NULL, one_round, &p, pg);
+        if (p.failed)
+            return -1;
         double confirm = 1e9;
         for (int r = 0; r < rounds; r++)
             confirm = fmin(confirm, pair[0].round_geo[r] / pair[1].round_geo[r]);
@@ -321,17 +325,8 @@ static int decide(const char *routine, const char *what, struct cand *c, int nc,
         int near = 0;
         double ng = 0, nw = 0;
         for (int i = 1; i < nc; i++) {
-            double g = 1e9, w = 1e9;
-            for (int r = 0; r < rounds; r++)
-                g = fmin(g, c[0].round_geo[r] / c[i].round_geo[r]);
-            for (int k = 0; k < ncells; k++) {
-                double a = 0, b = 0;
-                for (int r = 0; r < rounds; r++) {
-                    a += c[0].cell[k][r];
-                    b += c[i].cell[k][r];
-                }
-                w = fmin(w, a / b);
-            }
+            double g, w;
+            margins(c, i, ncells, rounds, &g, &w);
             if (g > ng) {
                 ng = g;
                 nw = w;
@@ -348,6 +343,43 @@ static int decide(const char *routine, const char *what, struct cand *c, int nc,
     }
     return best;
 }
+
+/* The size thresholds tune measures, one row each: the tunable, the routine
+   timed, the candidate values (and their bytes, to leave out the rules' own
+   value, which is always candidate 0), the cells they are timed on. */
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+static const char *const starts[] = {"2K", "4K", "8K", "16K", "32K", "64K", "256K", "1M", "never"};
+static const size_t start_bytes[] = {2 << 10, 4 << 10, 8 << 10, 16 << 10, 32 << 10, 64 << 10, 256 << 10, 1 << 20,
+                                     (size_t)-1};
+static const char *const cells_big[] = {"4096",   "8192",    "16384",  "32768",  "65536",
+                                        "262144", "1048576", "16384m", "65536m", "1048576m"};
+/* The non-temporal starts: sizes around the last-level cache (one call per
+   sample there). */
+static const char *const nts[] = {"1M", "4M", "8M", "16M", "32M", "never"};
+static const size_t nt_bytes[] = {1 << 20, 4 << 20, 8 << 20, 16 << 20, 32 << 20, (size_t)-1};
+static const char *const cells_nt[] = {"2097152", "8388608", "33554432", "67108864", "8388608m"};
+
+static const struct threshold {
+    const char *routine, *key;
+    size_t rules_offset;    /* the rules' value in struct altmem_policy_info */
+    const char *rules_note; /* after the rules' value in the comment */
+    const char *const *values;
+    const size_t *bytes;
+    int nvalues;
+    const char *const *cells;
+    int ncells;
+    int nt;                 /* 1, 2: a non-temporal start (not with --quick): copies', memset's */
+} thresholds[] = {
+    /* The string-instruction starts, for the routine's bound width. */
+    {"memcpy", "rep_movsb_threshold", offsetof(struct altmem_policy_info, rep_movsb[2]), " for the 64-byte width",
+     starts, start_bytes, COUNT(starts), cells_big, COUNT(cells_big), 0},
+    {"memset", "rep_stosb_threshold", offsetof(struct altmem_policy_info, rep_stosb[2]), " for the 64-byte width",
+     starts, start_bytes, COUNT(starts), cells_big, COUNT(cells_big), 0},
+    {"memcpy", "nt_threshold", offsetof(struct altmem_policy_info, nt_copy), "", nts, nt_bytes, COUNT(nts), cells_nt,
+     COUNT(cells_nt), 1},
+    {"memset", "memset_nt_threshold", offsetof(struct altmem_policy_info, nt_memset), "", nts, nt_bytes, COUNT(nts),
+     cells_nt, COUNT(cells_nt), 2},
+};
 
 static void usage(FILE *f)
 {
@@ -390,7 +422,6 @@ int altmem_tune_main(const char *exe, int argc, char **argv)
             return 2;
         }
     }
-    verbose_progress = isatty(2);
     int rounds = quick ? 2 : thorough ? 3 : 2;
     double sample_ns = quick ? 2e5 : thorough ? 4e6 : 1e6;
 
@@ -415,14 +446,9 @@ int altmem_tune_main(const char *exe, int argc, char **argv)
     char *cells_small[13];
     for (int i = 0; i < 13; i++)
         cells_small[i] = c_small[i];
-    static char c_big[][16] = {"4096", "8192", "16384", "32768", "65536", "262144", "1048576", "16384m", "65536m",
-                               "1048576m"};
-    char *cells_big[10];
-    for (int i = 0; i < 10; i++)
-        cells_big[i] = c_big[i];
 
     static const char *const routines[] = {"memcpy", "memmove", "memset", "copy_user", "clear_user"};
-    double t_start = now_ns();
+    double t_start = bench_now_ns();
     for (int ri = 0; ri < 5; ri++) {
         const char *r = routines[ri];
         struct cand c[MAX_CAND];
@@ -445,62 +471,37 @@ int altmem_tune_main(const char *exe, int argc, char **argv)
         if (decide(r, what, c, nc, cells, ncells, rounds, sample_ns, out) < 0)
             return 1;
     }
-    /* The string-instruction starts, for the routine's bound width. */
-    static const char *const starts[] = {"2K", "4K", "8K", "16K", "32K", "64K", "256K", "1M", "never"};
-    static const size_t start_bytes[] = {2 << 10, 4 << 10, 8 << 10, 16 << 10, 32 << 10, 64 << 10, 256 << 10, 1 << 20,
-                                         (size_t)-1};
     struct altmem_policy_info pol;
     altmem_policy(&pol);
-    for (int which = 0; which < 2; which++) {
-        const char *r = which ? "memset" : "memcpy";
-        const char *key = which ? "rep_stosb_threshold" : "rep_movsb_threshold";
-        struct cand c[MAX_CAND];
-        memset(c, 0, sizeof c);
-        int nc = 1;
-        size_t cur = which ? pol.rep_stosb[2] : pol.rep_movsb[2];
-        for (size_t i = 0; i < sizeof starts / sizeof starts[0] && nc < MAX_CAND; i++)
-            if (start_bytes[i] != cur) /* the rules' value is candidate 0 */
-                snprintf(c[nc++].setting, sizeof c[0].setting, "%s=%s", key, starts[i]);
-        char what[96], a[32];
-        if (cur == (size_t)-1)
-            snprintf(a, sizeof a, "never");
-        else
-            snprintf(a, sizeof a, "%zu", cur);
-        snprintf(what, sizeof what, "%s (rules: %s for the 64-byte width)", key, a);
-        if (decide(r, what, c, nc, cells_big, 10, rounds, sample_ns, out) < 0)
-            return 1;
-    }
-    /* The non-temporal starts: copies (nt_threshold) and memset's own, timed at
-       sizes around the last-level cache (one call per sample there). */
-    if (quick)
-        fprintf(out, "# nt_threshold, memset_nt_threshold: not measured with --quick (sizes up to 64 MiB)\n");
-    static const char *const nts[] = {"1M", "4M", "8M", "16M", "32M", "never"};
     int nt_chosen[2] = {0, 0};
-    static const size_t nt_bytes[] = {1 << 20, 4 << 20, 8 << 20, 16 << 20, 32 << 20, (size_t)-1};
-    static char c_nt[][16] = {"2097152", "8388608", "33554432", "67108864", "8388608m"};
-    char *cells_nt[5];
-    for (int i = 0; i < 5; i++)
-        cells_nt[i] = c_nt[i];
-    for (int which = 0; which < 2 && !quick; which++) {
-        const char *r = which ? "memset" : "memcpy";
-        const char *key = which ? "memset_nt_threshold" : "nt_threshold";
-        size_t cur = which ? pol.nt_memset : pol.nt_copy;
+    for (size_t t = 0; t < sizeof thresholds / sizeof thresholds[0]; t++) {
+        const struct threshold *th = &thresholds[t];
+        if (th->nt && quick) {
+            if (th->nt == 1)
+                fprintf(out, "# nt_threshold, memset_nt_threshold: not measured with --quick (sizes up to 64 MiB)\n");
+            continue;
+        }
         struct cand c[MAX_CAND];
         memset(c, 0, sizeof c);
         int nc = 1;
-        for (size_t i = 0; i < sizeof nts / sizeof nts[0] && nc < MAX_CAND; i++)
-            if (nt_bytes[i] != cur)
-                snprintf(c[nc++].setting, sizeof c[0].setting, "%s=%s", key, nts[i]);
+        size_t cur = *(const size_t *)((const char *)&pol + th->rules_offset);
+        for (int i = 0; i < th->nvalues && nc < MAX_CAND; i++)
+            if (th->bytes[i] != cur) /* the rules' value is candidate 0 */
+                snprintf(c[nc++].setting, sizeof c[0].setting, "%s=%s", th->key, th->values[i]);
         char what[96], a[32];
         if (cur == (size_t)-1)
             snprintf(a, sizeof a, "never");
         else
             snprintf(a, sizeof a, "%zu", cur);
-        snprintf(what, sizeof what, "%s (rules: %s)", key, a);
-        int got = decide(r, what, c, nc, cells_nt, 5, rounds, sample_ns, out);
+        snprintf(what, sizeof what, "%s (rules: %s%s)", th->key, a, th->rules_note);
+        char *cells[MAX_CELLS];
+        for (int i = 0; i < th->ncells; i++)
+            cells[i] = (char *)th->cells[i];
+        int got = decide(th->routine, what, c, nc, cells, th->ncells, rounds, sample_ns, out);
         if (got < 0)
             return 1;
-        nt_chosen[which] = got > 0;
+        if (th->nt)
+            nt_chosen[th->nt - 1] = got > 0;
     }
     /* nt_threshold= alone sets memset's threshold too: keep memset's rules value
        unless it was measured to change. */
@@ -514,9 +515,8 @@ int altmem_tune_main(const char *exe, int argc, char **argv)
             fprintf(out, "%-32s # the rules' value, kept (nt_threshold alone would set memset's too)\n", line);
         }
     }
-    if (verbose_progress)
-        fprintf(stderr, "\raltmem tune: done in %.0f s%40s\n", (now_ns() - t_start) / 1e9, "");
-    fprintf(out, "# measured in %.0f s\n", (now_ns() - t_start) / 1e9);
+    bench_progress_end("altmem tune: done in %.0f s", (bench_now_ns() - t_start) / 1e9);
+    fprintf(out, "# measured in %.0f s\n", (bench_now_ns() - t_start) / 1e9);
     fclose(out);
 
     if (!output) {
