@@ -138,18 +138,18 @@ struct test {
    rounded to two digits, so that an index of 100 is that rate and "before"
    scores about 100 there (docs/index.md, "The baselines"). */
 static const struct test tests[] = {
-    {"filecopy256-user", "File Copy 256 bufsize 500 maxblocks, copy_user", FILE_COPY, 1, 256, 500, "KBps", 2.4e6},
-    {"filecopy256", "File Copy 256 bufsize 500 maxblocks, memcpy", FILE_COPY, 0, 256, 500, "KBps", 2.4e6},
+    {"filecopy256-user", "File Copy 256 bufsize 500 maxblocks, copy_user", FILE_COPY, 1, 256, 500, "KBps", 2.1e6},
+    {"filecopy256", "File Copy 256 bufsize 500 maxblocks, memcpy", FILE_COPY, 0, 256, 500, "KBps", 1.4e6},
     {"filecopy1024-user", "File Copy 1024 bufsize 2000 maxblocks, copy_user", FILE_COPY, 1, 1024, 2000, "KBps",
-     3.5e6},
-    {"filecopy1024", "File Copy 1024 bufsize 2000 maxblocks, memcpy", FILE_COPY, 0, 1024, 2000, "KBps", 3.5e6},
+     1.6e6},
+    {"filecopy1024", "File Copy 1024 bufsize 2000 maxblocks, memcpy", FILE_COPY, 0, 1024, 2000, "KBps", 2.1e6},
     {"filecopy4096-user", "File Copy 4096 bufsize 8000 maxblocks, copy_user", FILE_COPY, 1, 4096, 8000, "KBps",
-     3.0e6},
-    {"filecopy4096", "File Copy 4096 bufsize 8000 maxblocks, memcpy", FILE_COPY, 0, 4096, 8000, "KBps", 3.0e6},
-    {"pipe", "Pipe Throughput, 512-byte messages", PIPE, 0, 512, 128, "lps", 5.0e6},
-    {"clear-user", "Clear 256 KiB of fresh pages, clear_user", CLEAR, 1, 256 << 10, 1, "KBps", 4.0e6},
-    {"clear", "Clear 256 KiB of fresh pages, memset", CLEAR, 0, 256 << 10, 1, "KBps", 4.0e6},
-    {"mix", "Mixed memcpy/memmove/memset, spec2017 sizes", MIX, 0, 0, 0, "lps", 3.0e7},
+     1.8e6},
+    {"filecopy4096", "File Copy 4096 bufsize 8000 maxblocks, memcpy", FILE_COPY, 0, 4096, 8000, "KBps", 2.3e6},
+    {"pipe", "Pipe Throughput, 512-byte messages", PIPE, 0, 512, 128, "lps", 4.1e6},
+    {"clear-user", "Clear 256 KiB of fresh pages, clear_user", CLEAR, 1, 256 << 10, 1, "KBps", 8.4e4},
+    {"clear", "Clear 256 KiB of fresh pages, memset", CLEAR, 0, 256 << 10, 1, "KBps", 2.2e5},
+    {"mix", "Mixed memcpy/memmove/memset, spec2017 sizes", MIX, 0, 0, 0, "lps", 1.8e7},
 };
 #define TEST_COUNT (sizeof tests / sizeof tests[0])
 
@@ -218,7 +218,10 @@ static void *map_memfd(size_t len)
 }
 
 /* Runs test t with implementation im for `seconds`; the rate in the test's unit,
-   or -1 when its memory could not be had. */
+   or -1 when its memory could not be had.  The memory is set up by the first
+   call (seconds = 0 does only that) and kept: a worker runs one test, and
+   faulting in 64 MiB costs more than a sample here (40 us a page in a KVM
+   guest), so it must not be in every sample. */
 static double run_workload(const struct test *t, const struct impl *im, double seconds)
 {
     uint64_t units = 0;
@@ -229,8 +232,8 @@ static double run_workload(const struct test *t, const struct impl *im, double s
     switch (t->kind) {
     case FILE_COPY: {
         size_t len = t->buf * t->blocks;
-        unsigned char *src = map_memfd(len), *dst = map_memfd(len), *buf = malloc(t->buf);
-        if (!src || !dst || !buf)
+        static unsigned char *src, *dst, *buf;
+        if (!src && (!(src = map_memfd(len)) || !(dst = map_memfd(len)) || !(buf = malloc(t->buf))))
             return -1;
         t0 = now = measure_monotonic();
         while (now - t0 < seconds) {
@@ -246,14 +249,14 @@ static double run_workload(const struct test *t, const struct impl *im, double s
             units += len;
             now = measure_monotonic();
         }
-        return fail ? -1 : (double)units / 1024 / (now - t0);
+        return fail ? -1 : units ? (double)units / 1024 / (now - t0) : 0;
     }
     case PIPE: {
-        unsigned char *ring = malloc(RING_BYTES), msg[512], out[512];
-        if (!ring)
+        static unsigned char *ring;
+        unsigned char msg[512], out[512];
+        if (!ring && !(ring = calloc(1, RING_BYTES)))
             return -1;
         memset(msg, 'p', sizeof msg);
-        memset(ring, 0, RING_BYTES);
         size_t head = 0, tail = 0;
         t0 = now = measure_monotonic();
         while (now - t0 < seconds) {
@@ -267,7 +270,7 @@ static double run_workload(const struct test *t, const struct impl *im, double s
             units += 1024;
             now = measure_monotonic();
         }
-        return (double)units / (now - t0);
+        return units ? (double)units / (now - t0) : 0;
     }
     case CLEAR: {
         t0 = now = measure_monotonic();
@@ -283,12 +286,12 @@ static double run_workload(const struct test *t, const struct impl *im, double s
             units += t->buf;
             now = measure_monotonic();
         }
-        return fail ? -1 : (double)units / 1024 / (now - t0);
+        return fail ? -1 : units ? (double)units / 1024 / (now - t0) : 0;
     }
     case MIX: {
         static struct mix_call calls[MIX_CALLS];
-        unsigned char *region = malloc(MIX_REGION);
-        if (!region || mix_prepare(calls) != 0)
+        static unsigned char *region;
+        if (!region && (mix_prepare(calls) != 0 || !(region = malloc(MIX_REGION))))
             return -1;
         memset(region, 0x33, MIX_REGION);
         t0 = now = measure_monotonic();
@@ -305,7 +308,7 @@ static double run_workload(const struct test *t, const struct impl *im, double s
             units += MIX_CALLS;
             now = measure_monotonic();
         }
-        return (double)units / (now - t0);
+        return units ? (double)units / (now - t0) : 0;
     }
     }
     return -1;
@@ -334,22 +337,51 @@ static int allowed_cpus(int *cpu, int max)
     return n;
 }
 
-/* One sample: `copies` children run test t at once; the sum of their rates. */
-static double sample(const struct test *t, const struct impl *im, int copies, const struct options *o)
+/* The copies of one test: worker processes that set up the test's memory once,
+   then run a sample of the implementation the parent names, all at once. */
+struct workers {
+    int n, res;
+    pid_t pid[256];
+    int cmd[256];
+};
+#define QUIT 255
+
+static void workers_stop(struct workers *w)
+{
+    unsigned char q = QUIT;
+    for (int c = 0; c < w->n; c++) {
+        if (write(w->cmd[c], &q, 1) != 1)
+            kill(w->pid[c], SIGKILL);
+        close(w->cmd[c]);
+    }
+    for (int c = 0; c < w->n; c++)
+        waitpid(w->pid[c], NULL, 0);
+    close(w->res);
+    w->n = 0;
+}
+
+/* 0 when `copies` workers are ready (their memory set up), else -1. */
+static int workers_start(struct workers *w, const struct test *t, const struct impl *im, int copies,
+                         const struct options *o)
 {
     int cpus[CPU_SETSIZE], ncpu = o->pin ? allowed_cpus(cpus, CPU_SETSIZE) : 0;
-    int go[2], res[2];
-    if (pipe(go) != 0 || pipe(res) != 0)
+    int res[2];
+    w->n = 0;
+    if (pipe(res) != 0)
         return -1;
-    pid_t pid[256];
-    int started = 0;
+    w->res = res[0];
     for (int c = 0; c < copies; c++) {
-        pid[c] = fork();
-        if (pid[c] < 0)
+        int cmd[2];
+        if (pipe(cmd) != 0)
             break;
-        started++;
-        if (pid[c] == 0) {
-            close(go[1]);
+        pid_t pid = fork();
+        if (pid < 0) {
+            close(cmd[0]);
+            close(cmd[1]);
+            break;
+        }
+        if (pid == 0) {
+            close(cmd[1]);
             close(res[0]);
             if (ncpu) {
                 /* one copy: the highest-numbered CPU, away from CPU 0's
@@ -359,32 +391,42 @@ static double sample(const struct test *t, const struct impl *im, int copies, co
                 CPU_SET(cpus[copies == 1 ? ncpu - 1 : c % ncpu], &one);
                 sched_setaffinity(0, sizeof one, &one);
             }
-            char x;
-            /* all copies start when the parent closes `go` */
-            while (read(go[0], &x, 1) < 0 && errno == EINTR)
-                ;
-            double rate = run_workload(t, im, o->sample_s);
-            _exit(write(res[1], &rate, sizeof rate) == (ssize_t)sizeof rate ? 0 : 1);
+            double rate = run_workload(t, &im[0], 0);
+            unsigned char m;
+            while (rate >= 0 && write(res[1], &rate, sizeof rate) == (ssize_t)sizeof rate &&
+                   read(cmd[0], &m, 1) == 1 && m < IMPL_COUNT)
+                rate = run_workload(t, &im[m], o->sample_s);
+            _exit(rate < 0);
         }
+        close(cmd[0]);
+        w->pid[w->n] = pid;
+        w->cmd[w->n++] = cmd[1];
     }
-    close(go[0]);
     close(res[1]);
-    /* the children set up their mappings before reading: a short pause lets
-       them reach the start line together */
-    struct timespec pause = {0, 20 * 1000 * 1000};
-    nanosleep(&pause, NULL);
-    close(go[1]);
-    double total = 0;
+    double ready;
     int got = 0;
-    for (double rate; read(res[0], &rate, sizeof rate) == (ssize_t)sizeof rate;)
-        if (rate > 0) {
-            total += rate;
-            got++;
-        }
-    close(res[0]);
-    for (int c = 0; c < started; c++)
-        waitpid(pid[c], NULL, 0);
-    return got == copies ? total : -1;
+    while (got < w->n && read(w->res, &ready, sizeof ready) == (ssize_t)sizeof ready)
+        got++;
+    if (w->n == copies && got == copies)
+        return 0;
+    workers_stop(w);
+    return -1;
+}
+
+/* One sample of implementation m: the sum of the copies' rates, or -1. */
+static double workers_sample(struct workers *w, int m)
+{
+    unsigned char b = (unsigned char)m;
+    for (int c = 0; c < w->n; c++)
+        if (write(w->cmd[c], &b, 1) != 1)
+            return -1;
+    double total = 0, rate;
+    for (int c = 0; c < w->n; c++) {
+        if (read(w->res, &rate, sizeof rate) != (ssize_t)sizeof rate || !(rate > 0))
+            return -1;
+        total += rate;
+    }
+    return total;
 }
 
 /* ---- Options ------------------------------------------------------------ */
@@ -398,7 +440,7 @@ static void index_usage(FILE *f)
                "concurrent copies (N = online CPUs); per test BASELINE, RESULT, INDEX (100 = BASELINE) and\n"
                "the score (geometric mean of the indexes), then after/before and after/C library ratios.\n"
                "About a minute by default; progress on stderr when it is a terminal.\n"
-               "  --sample-ms X    length of one sample (default 200)\n"
+               "  --sample-ms X    length of one sample (default 120)\n"
                "  --rounds N       samples per implementation and test (default 5; 1..99)\n"
                "  --copies LIST    1, N or both: a comma list of copy counts (default 1,<online CPUs>)\n"
                "  --tests LIST     a comma list of:");
@@ -499,7 +541,7 @@ static int opt(int argc, char **argv, int *i, const char *name, const char **val
 static int parse_options(int argc, char **argv, struct options *o)
 {
     long online = sysconf(_SC_NPROCESSORS_ONLN);
-    o->sample_s = 0.2;
+    o->sample_s = 0.12;
     o->rounds = 5;
     o->copies[0] = 1;
     o->copies[1] = online > 1 ? (int)(online > 256 ? 256 : online) : 1;
@@ -631,6 +673,12 @@ int altmem_index_main(int argc, char **argv)
             if (!o.selected[t])
                 continue;
             struct cell *c = &cells[ci][t];
+            struct workers w;
+            if (workers_start(&w, &tests[t], im, o.copies[ci], &o) != 0) {
+                fprintf(stderr, "%saltmem index: %s (%d copies): could not start: out of memory or processes\n",
+                        progress ? "\n" : "", tests[t].name, o.copies[ci]);
+                return 1;
+            }
             for (int r = 0; r < o.rounds; r++) {
                 int order[IMPL_COUNT] = {0, 1, 2};
                 for (int k = IMPL_COUNT - 1; k > 0; k--) {
@@ -643,7 +691,7 @@ int altmem_index_main(int argc, char **argv)
                     if (progress)
                         fprintf(stderr, "\raltmem index: %d/%d  %d cop%s, %-18s %-6s", ++done, total, o.copies[ci],
                                 o.copies[ci] == 1 ? "y" : "ies", tests[t].key, m == IMPL_LIBC ? "libc" : im[m].label);
-                    double rate = sample(&tests[t], &im[m], o.copies[ci], &o);
+                    double rate = workers_sample(&w, m);
                     if (rate <= 0) {
                         fprintf(stderr, "%saltmem index: %s (%s, %d copies) could not run: out of memory or a "
                                         "fault in copy_user/clear_user\n",
@@ -653,6 +701,7 @@ int altmem_index_main(int argc, char **argv)
                     c->rate[m][r] = rate;
                 }
             }
+            workers_stop(&w);
             for (int m = 0; m < IMPL_COUNT; m++) {
                 double v[99];
                 memcpy(v, c->rate[m], sizeof(double) * (size_t)o.rounds);
@@ -689,7 +738,7 @@ int altmem_index_main(int argc, char **argv)
                 ALTMEM_VERSION_STRING, date, cpu, o.sample_s * 1e3, o.rounds);
     int first_json = 1, goals_after_before = 1, goals_after_libc = 1;
     char missed_ab[1024] = "", missed_al[1024] = "";
-    double score[2][IMPL_COUNT];
+    double score[2][IMPL_COUNT] = {{0}};
     for (int ci = 0; ci < o.ncopies; ci++) {
         for (int m = 0; m < IMPL_COUNT; m++) {
             printf("\n%d cop%s, %s: %s\n", o.copies[ci], o.copies[ci] == 1 ? "y" : "ies",

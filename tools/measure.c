@@ -115,6 +115,7 @@ int measure_signed_rank(const double *d, size_t n, double alpha, struct measure_
     out->lo = -INFINITY;
     out->hi = INFINITY;
     out->p = 1;
+    out->cut = -1;
     if (!n)
         return 0;
     if (n > 100000)
@@ -168,6 +169,7 @@ int measure_signed_rank(const double *d, size_t n, double alpha, struct measure_
     }
     double p = 2 * (p_low < p_high ? p_low : p_high);
     out->p = p > 1 ? 1 : p;
+    out->cut = c;
     if (c >= 0) {
         out->bounded = 1;
         out->lo = walsh[c];

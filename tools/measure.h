@@ -36,6 +36,7 @@ struct measure_signed_rank {
     double lo, hi;       /* the interval; -inf/+inf when n is too small to reach it */
     double coverage;     /* the interval's exact confidence, 1 - 2 P(W+ <= c) */
     double p;            /* two-sided p-value of "centre = 0" */
+    long cut;            /* c: Walsh averages left out at each end (-1: unbounded) */
     int bounded;         /* 0: too few pairs for any interval at this alpha */
     int exact;           /* 1: exact null distribution, 0: normal approximation */
 };
