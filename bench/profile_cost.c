@@ -7,20 +7,13 @@
  * constructor well, so this times the same calls.
  */
 #include <stdio.h>
-#include <time.h>
 
+#include "benchlib.h"
 #include "internal.h"
 #include "os/os.h"
 
 static char buf[ALTMEM__PROFILE_MAX];
 static struct altmem__tunables tun;
-
-static double now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
 
 int main(int argc, char **argv)
 {
@@ -34,20 +27,20 @@ int main(int argc, char **argv)
     double best_all = 1e18, best_parse = 1e18, best_absent = 1e18;
     int rc = 0, applied = 0;
     for (int round = 0; round < 21; round++) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         for (int i = 0; i < 1000; i++) {
             rc = altmem__os_read_file(argv[1], 0, buf, sizeof buf, &len);
             applied = rc == 0 && altmem__profile_parse(buf, len, &altmem__global.cpu, &tun, why, sizeof why);
         }
-        double all = (now_ns() - t0) / 1000;
-        t0 = now_ns();
+        double all = (bench_now_ns() - t0) / 1000;
+        t0 = bench_now_ns();
         for (int i = 0; i < 1000; i++)
             altmem__profile_parse(buf, len, &altmem__global.cpu, &tun, why, sizeof why);
-        double parse = (now_ns() - t0) / 1000;
-        t0 = now_ns();
+        double parse = (bench_now_ns() - t0) / 1000;
+        t0 = bench_now_ns();
         for (int i = 0; i < 1000; i++)
             altmem__os_read_file("/nonexistent-altmem-dir/profile", 0, buf, sizeof buf, &len);
-        double absent = (now_ns() - t0) / 1000;
+        double absent = (bench_now_ns() - t0) / 1000;
         best_all = all < best_all ? all : best_all;
         best_parse = parse < best_parse ? parse : best_parse;
         best_absent = absent < best_absent ? absent : best_absent;

@@ -18,16 +18,15 @@
 #define _GNU_SOURCE
 #include <altmem.h>
 #include <errno.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
+#include "benchlib.h"
 
 static altmem_memcpy_fn *volatile libc_memcpy = memcpy;
 
@@ -35,13 +34,6 @@ struct sc_impl {
     const char *name;
     altmem_memcpy_fn *fn; /* NULL: the scalar block alone */
 };
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 /* The scalar block: `work` dependent multiply-adds (an LCG step each). */
 static __attribute__((noinline)) uint64_t scalar_block(uint64_t x, unsigned work)
@@ -61,17 +53,17 @@ static double sample(const struct sc_impl *im, unsigned char *dst, const unsigne
                      double ms)
 {
     uint64_t x = sink | 1;
-    double settle_end = now_ns() + 2e6;
-    while (now_ns() < settle_end)
+    double settle_end = bench_now_ns() + 2e6;
+    while (bench_now_ns() < settle_end)
         x = scalar_block(x, work);
-    double end = now_ns() + ms * 1e6, in_block = 0;
+    double end = bench_now_ns() + ms * 1e6, in_block = 0;
     unsigned long blocks = 0;
     for (;;) {
         if (im->fn)
             im->fn(dst, src, n);
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         x = scalar_block(x, work);
-        double t1 = now_ns();
+        double t1 = bench_now_ns();
         in_block += t1 - t0;
         blocks++;
         if (t1 >= end)
@@ -81,10 +73,20 @@ static double sample(const struct sc_impl *im, unsigned char *dst, const unsigne
     return in_block / (double)blocks;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* A round's sample of implementation k, for bench_interleave. */
+struct job {
+    const struct sc_impl *ims;
+    unsigned char *dst;
+    const unsigned char *src;
+    size_t n;
+    unsigned work;
+    double ms;
+};
+
+static double job_sample(void *p, int k)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
+    const struct job *j = p;
+    return sample(&j->ims[k], j->dst, j->src, j->n, j->work, j->ms);
 }
 
 static size_t parse_size(const char *s, int *ok)
@@ -174,19 +176,9 @@ int altmem_bench_scalar_main(int argc, char **argv)
         }
     }
 
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0) {
-        if (cpu < 0)
-            for (int c = CPU_SETSIZE - 1; c >= 0; c--)
-                if (CPU_ISSET(c, &set)) {
-                    cpu = c;
-                    break;
-                }
-        CPU_ZERO(&set);
-        CPU_SET(cpu, &set);
-        if (sched_setaffinity(0, sizeof set, &set) != 0)
-            fprintf(stderr, "altmem bench --scalar-effect: cannot pin to CPU %d; not pinned\n", cpu);
-    }
+    char pinmsg[160];
+    if (bench_pin(cpu, BENCH_PICK_HIGHEST, NULL, pinmsg, sizeof pinmsg) < 0)
+        fprintf(stderr, "altmem bench --scalar-effect: %s\n", pinmsg);
 
     struct sc_impl ims[24];
     int nim = 0;
@@ -231,14 +223,11 @@ int altmem_bench_scalar_main(int argc, char **argv)
     const char *worst_name = "";
     for (int si = 0; si < nsizes; si++)
         for (int mi = 0; mi < nms; mi++) {
-            for (int r = 0; r < reps; r++)
-                for (int j = 0; j < nim; j++) {
-                    int k = (j + r) % nim;
-                    t[k * reps + r] = sample(&ims[k], dst, src, sizes[si], work, mss[mi]);
-                }
+            struct job job = {ims, dst, src, sizes[si], work, mss[mi]};
+            bench_interleave(nim, reps, BENCH_ORDER_ROTATE, NULL, job_sample, &job, t);
             double med[24];
             for (int k = 0; k < nim; k++) {
-                qsort(t + k * reps, (size_t)reps, sizeof(double), cmp_double);
+                bench_sort(t + k * reps, reps);
                 med[k] = t[k * reps + reps / 2];
             }
             char sz[32];
