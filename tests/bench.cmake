@@ -2,6 +2,9 @@
 #
 # bench_scalar_effect runs `altmem bench --scalar-effect` for one short round.
 #
+# bench_no_progress_in_logs and bench_progress_on_terminal: the progress line on
+# stderr is there on a terminal only.
+#
 # bench_quick_csv runs `altmem bench --quick --csv <file>` and checks the CSV
 # with bench/check_csv.cmake: exact header, 13 fields a row, positive numbers
 # with min <= median <= max, and every runnable variant (as `altmem info`
@@ -48,4 +51,18 @@ if(TARGET altmem_cli)
                           { $ALTMEM_TEST_EMULATOR \"$0\" bench --scalar-effect --reps 0 >/dev/null 2>&1; [ $? -eq 2 ]; }"
                    $<TARGET_FILE:altmem_cli>)
   set_tests_properties(bench_scalar_effect PROPERTIES LABELS bench TIMEOUT 300)
+  # Progress goes to stderr only when it is a terminal: none in a log (stderr a
+  # pipe), a line per cell under a pseudo-terminal (script(1); skipped without it).
+  set(_bench_tiny "bench --routine memcpy --sizes 64 --align 0/0 --reps 1 --min-sample-ms 0.01 --impl bound")
+  add_test(NAME bench_no_progress_in_logs
+           COMMAND sh -c "err=$($ALTMEM_TEST_EMULATOR \"$0\" ${_bench_tiny} 2>&1 >/dev/null) || exit 1;
+                          [ -z \"$err\" ] || { echo \"stderr not empty: $err\"; exit 1; }"
+                   $<TARGET_FILE:altmem_cli>)
+  set_tests_properties(bench_no_progress_in_logs PROPERTIES LABELS bench)
+  add_test(NAME bench_progress_on_terminal
+           COMMAND sh -c "command -v script >/dev/null || { echo 'no script(1)'; exit 77; }
+                          out=$(script -qec \"$ALTMEM_TEST_EMULATOR '$0' ${_bench_tiny} >/dev/null\" /dev/null) || exit 1;
+                          echo \"$out\" | grep -q 'altmem bench: memcpy hot 64 B 0/0' || { echo \"no progress: $out\"; exit 1; }"
+                   $<TARGET_FILE:altmem_cli>)
+  set_tests_properties(bench_progress_on_terminal PROPERTIES LABELS bench SKIP_RETURN_CODE 77)
 endif()
