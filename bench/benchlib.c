@@ -163,25 +163,33 @@ int bench_progress_on(void)
     return progress_state > 0;
 }
 
-static void progress_line(const char *fmt, va_list ap, const char *end)
+/* last: the line stays (a newline after it) rather than being rewritten. */
+static void progress_line(int last, const char *fmt, va_list ap)
 {
+    if (!bench_progress_on())
+        return;
     /* \033[K erases what a longer previous line left. */
     fputc('\r', stderr);
     vfprintf(stderr, fmt, ap);
-    fputs("\033[K", stderr);
-    fputs(end, stderr);
+    fputs(last ? "\033[K\n" : "\033[K", stderr);
     fflush(stderr);
+    progress_state = last ? 1 : 2;
 }
 
 void bench_progress(const char *fmt, ...)
 {
-    if (!bench_progress_on())
-        return;
     va_list ap;
     va_start(ap, fmt);
-    progress_line(fmt, ap, "");
+    progress_line(0, fmt, ap);
     va_end(ap);
-    progress_state = 2;
+}
+
+void bench_progress_end(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    progress_line(1, fmt, ap);
+    va_end(ap);
 }
 
 void bench_progress_clear(void)
@@ -190,17 +198,6 @@ void bench_progress_clear(void)
         return;
     fputs("\r\033[K", stderr);
     fflush(stderr);
-    progress_state = 1;
-}
-
-void bench_progress_end(const char *fmt, ...)
-{
-    if (!bench_progress_on())
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    progress_line(fmt, ap, "\n");
-    va_end(ap);
     progress_state = 1;
 }
 
