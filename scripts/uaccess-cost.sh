@@ -26,7 +26,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 ir_per_call() { # loop size
     local out=$tmp/cg.$1.$2
-    valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect="loop_$1" \
+    valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect='loop_*' \
         "$bin" --only "$1" --size "$2" --calls $calls >/dev/null 2>&1
     local total
     total=$(callgrind_annotate "$out" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ---- Variant table (src/select.c) --------------------------------------- */
+/* ---- Variant table (src/registry.c) ------------------------------------- */
 
 struct altmem__variant {
     enum altmem_routine routine;
@@ -28,7 +28,16 @@ struct altmem__variant {
     } fn;
 };
 
-/* All variants; within a routine, in preference order (best first). */
+/* The selection rule, for altmem's variants (src/decide.c) and users'
+   alternatives (src/patch/alternative.c) alike: a choice can run when the
+   CPU has every feature it requires. */
+static inline int altmem__runnable(uint64_t requires, uint64_t features)
+{
+    return (requires & ~features) == 0;
+}
+
+/* All variants (src/registry.c, generated from src/registry.def); within a
+   routine, in preference order (best first). */
 extern const struct altmem__variant altmem__variants[];
 extern const size_t altmem__variant_total;
 
@@ -133,7 +142,7 @@ void altmem__policy_for(const struct altmem__cpu *cpu, struct altmem__policy *ou
 /* Sets the variables below (altmem__bind does, before binding any variant). */
 void altmem__policy_install(const struct altmem__policy *p);
 
-/* ---- Selection (src/select.c) ------------------------------------------- */
+/* ---- Selection: the decision (src/decide.c), init and binding (src/select.c) */
 
 struct altmem__bound {
     int variant;                          /* index into altmem__variants        */
@@ -200,7 +209,7 @@ void altmem__decide_profile(const struct altmem__cpu *cpu, const char *tunables,
                             altmem__warn_fn *warn, void *ctx);
 
 /* Size from which the SIMD variants use non-temporal stores, derived from the
-   cache sizes when ALTMEM_TUNABLES does not set nt_threshold (src/select.c). */
+   cache sizes when ALTMEM_TUNABLES does not set nt_threshold (src/decide.c). */
 size_t altmem__nt_default(const struct altmem__cpu *cpu);
 
 /* Installs a decision: points every routine's entry at its variant. */
@@ -208,6 +217,9 @@ void altmem__bind(const struct altmem__state *st);
 
 /* The state altmem_init() decided (valid after it returns). */
 extern struct altmem__state altmem__global;
+/* 1 once selection has run (or is running): too late for the freestanding
+   entry's vectors (src/init_freestanding.c). */
+int altmem__selection_started(void);
 
 /* ---- Freestanding string helpers (no libc) ------------------------------ */
 

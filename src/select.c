@@ -1,10 +1,8 @@
 /*
- * Selection: the one table of variants, and the walk that binds each routine.
- *
- * The table drives everything: selection (first runnable variant in preference
- * order, after ALTMEM_TUNABLES), the tests (every runnable variant is called
- * directly), the benchmark, and `altmem info`.  Adding a variant = one row here
- * + one file below src/variants/ or src/arch/.
+ * Initialisation and binding: detect the CPU, read ALTMEM_TUNABLES and the
+ * profile, let the decision (src/decide.c) choose, then bind each routine:
+ * its pointer, and its entry's patched branch.  Also the introspection API
+ * that `altmem info` prints from.
  */
 #include "internal.h"
 #include "os/os.h"
@@ -14,322 +12,6 @@
 /* This module's patch sites (the linker defines both symbols when any exist). */
 extern const struct altmem__site __start_altmem_patch_sites[] __attribute__((weak, visibility("hidden")));
 extern const struct altmem__site __stop_altmem_patch_sites[] __attribute__((weak, visibility("hidden")));
-
-static int generic_index(enum altmem_routine r)
-{
-    return altmem__variant_find(r, "generic", 7);
-}
-
-/* ---- The decision ------------------------------------------------------- */
-
-static int runnable(const struct altmem__variant *v, uint64_t features)
-{
-    return (v->requires & ~features) == 0;
-}
-
-static void warn_line(altmem__warn_fn *warn, void *ctx, struct altmem__text *t)
-{
-    if (warn)
-        warn(t->buf, t->len, ctx);
-}
-
-/* A variant the policy keeps out of the default walk: 512-bit registers where
-   the rules say they lower the clock. */
-static int ruled_out(const struct altmem__variant *v, const struct altmem__policy *p)
-{
-    return !p->allow512 && (v->requires & ALTMEM_FEAT_SIMD512);
-}
-
-/* The rule that cleared allow512. */
-static const char *rule_name_512(const struct altmem__policy *p)
-{
-    return p->no512_rule >= 0 ? altmem__policy_rules[p->no512_rule].name : "?";
-}
-
-/* Field by field (no struct copy: clang would call memcpy, freestanding). */
-static void policy_copy(struct altmem__policy *d, const struct altmem__policy *s)
-{
-    d->allow512 = s->allow512;
-    d->no512_rule = s->no512_rule;
-    d->nt_copy = s->nt_copy;
-    d->nt_set = s->nt_set;
-    for (int w = 0; w < 3; w++) {
-        d->movsb[w] = s->movsb[w];
-        d->stosb[w] = s->stosb[w];
-    }
-    d->movsb_coaligned = s->movsb_coaligned;
-    d->short_distance = s->short_distance;
-    d->rules = s->rules;
-}
-
-void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int secure,
-                    struct altmem__state *out, altmem__warn_fn *warn, void *ctx)
-{
-    altmem__decide_profile(cpu, tunables, NULL, 0, NULL, secure, out, warn, ctx);
-}
-
-/* The profile's pins under ALTMEM_TUNABLES: each routine the variable did not
-   pin takes the profile's (marked so). */
-static void profile_pins(struct altmem__state *out, const struct altmem__tunables *p)
-{
-    struct altmem__tunables *t = &out->tun;
-    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
-        if (t->pin[r] < 0 && p->pin[r] >= 0) {
-            t->pin[r] = p->pin[r];
-            t->pin_old[r] = p->pin_old[r];
-            out->prof.pin[r] = 1;
-        }
-    }
-}
-
-/* The policy settings of one set of tunables onto pol; the ALTMEM_POLICY_* bits
-   of what it set. */
-static unsigned policy_apply(struct altmem__policy *pol, const struct altmem__tunables *t)
-{
-    unsigned set = 0;
-    if (t->nt_set) {
-        pol->nt_copy = pol->nt_set = t->nt_threshold;
-        set |= ALTMEM_POLICY_NT_COPY | ALTMEM_POLICY_NT_MEMSET;
-    }
-    if (t->memset_nt_set) {
-        pol->nt_set = t->memset_nt_threshold;
-        set |= ALTMEM_POLICY_NT_MEMSET;
-    }
-    if (t->movsb_set) {
-        pol->movsb[0] = pol->movsb[1] = pol->movsb[2] = pol->movsb_coaligned = t->movsb;
-        set |= ALTMEM_POLICY_MOVSB;
-    }
-    if (t->stosb_set) {
-        pol->stosb[0] = pol->stosb[1] = pol->stosb[2] = t->stosb;
-        set |= ALTMEM_POLICY_STOSB;
-    }
-    if (t->short_set) {
-        pol->short_distance = t->short_distance;
-        set |= ALTMEM_POLICY_SHORT;
-    }
-    return set;
-}
-
-void altmem__decide_profile(const struct altmem__cpu *cpu, const char *tunables, const char *profile,
-                            size_t profile_len, const char *path, int secure, struct altmem__state *out,
-                            altmem__warn_fn *warn, void *ctx)
-{
-    /* Field by field: clang turns a whole-struct copy into a memcpy call even
-       under -ffreestanding, and this file must not call the C library. */
-    out->cpu.arch = cpu->arch;
-    out->cpu.features = cpu->features;
-    out->cpu.l1d_bytes = cpu->l1d_bytes;
-    out->cpu.l2_bytes = cpu->l2_bytes;
-    out->cpu.l3_bytes = cpu->l3_bytes;
-    out->cpu.vendor = cpu->vendor;
-    out->cpu.family = cpu->family;
-    out->cpu.model = cpu->model;
-    out->cpu.stepping = cpu->stepping;
-    out->cpu.idflags = cpu->idflags;
-    for (size_t i = 0; i < sizeof out->cpu.notes; i++)
-        out->cpu.notes[i] = cpu->notes[i];
-    out->secure = secure;
-    out->tun.mask = 0;
-    out->tun.force = 0;
-    out->tun.verbose = 0;
-    out->tun.debug = 0;
-    out->tun.no_patch = 0;
-    out->tun.nt_set = 0;
-    out->tun.nt_threshold = 0;
-    out->tun.memset_nt_set = out->tun.movsb_set = out->tun.stosb_set = out->tun.short_set = 0;
-    out->tun.memset_nt_threshold = out->tun.movsb = out->tun.stosb = out->tun.short_distance = 0;
-    out->patch_note[0] = '\0';
-    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
-        out->tun.pin[r] = -1;
-        out->tun.pin_old[r] = NULL;
-    }
-    /* Setuid and other AT_SECURE programs must not let the caller's environment
-       steer them (as glibc drops GLIBC_TUNABLES there). */
-    if (tunables && !secure)
-        altmem__tunables_parse(tunables, &out->tun, warn, ctx);
-
-    /* The profile, whole or not at all, under the variable. */
-    out->prof.path = path;
-    out->prof.status = profile ? ALTMEM_PROFILE_APPLIED : ALTMEM_PROFILE_NONE;
-    out->prof.why[0] = '\0';
-    out->prof.text = profile;
-    out->prof.len = profile_len;
-    out->prof.policy = 0;
-    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++)
-        out->prof.pin[r] = 0;
-    static struct altmem__tunables ptun; /* (not on the stack: the constructor's may be small) */
-    int use_profile = 0;
-    if (profile) {
-        if (altmem__profile_parse(profile, profile_len, cpu, &ptun, out->prof.why, sizeof out->prof.why)) {
-            profile_pins(out, &ptun);
-            use_profile = 1;
-        } else {
-            out->prof.status = ALTMEM_PROFILE_IGNORED;
-            char line[400];
-            struct altmem__text w = {line, sizeof line, 0};
-            altmem__text_puts(&w, "altmem: profile ");
-            altmem__text_puts(&w, path ? path : "(string)");
-            altmem__text_puts(&w, ": ");
-            altmem__text_puts(&w, out->prof.why);
-            altmem__text_puts(&w, "; ignored, the rules' choices stand");
-            warn_line(warn, ctx, &w);
-        }
-    }
-
-    /* Only UAL may be forced on: it is a speed property (a CPU without it still
-       runs the ual variants, slowly, or traps if the OS does not emulate), while
-       a missing SIMD or string feature would raise SIGILL. */
-    uint64_t bad = out->tun.force & ~cpu->features & ~ALTMEM_FEAT_UAL;
-    if (bad) {
-        char line[200];
-        struct altmem__text w = {line, sizeof line, 0};
-        altmem__text_puts(&w, "altmem: " ALTMEM_TUNABLES_ENV ": refusing hwcaps=+");
-        altmem__text_features(&w, bad, ",+");
-        altmem__text_puts(&w, ": this CPU lacks it (only +UAL can be forced)");
-        warn_line(warn, ctx, &w);
-        out->tun.force &= ~bad;
-    }
-    out->active = (cpu->features & ~out->tun.mask) | out->tun.force;
-    /* The rules' policy for this CPU, then ALTMEM_TUNABLES setting by setting. */
-    /* The rules see the features selection uses: hwcaps=-ERMS is a CPU
-       without ERMS to them too (rule no-erms). */
-    uint64_t detected = out->cpu.features;
-    out->cpu.features = out->active;
-    altmem__policy_for(&out->cpu, &out->rules_policy);
-    out->cpu.features = detected;
-    struct altmem__policy *pol = &out->policy;
-    policy_copy(pol, &out->rules_policy);
-    /* The profile's settings, then the variable's over them. */
-    unsigned from_profile = use_profile ? policy_apply(pol, &ptun) : 0;
-    unsigned from_variable = policy_apply(pol, &out->tun);
-    out->prof.policy = from_profile & ~from_variable;
-
-    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
-        struct altmem__bound *b = &out->bound[r];
-        struct altmem__text why = {b->why, sizeof b->why, 0};
-        b->why[0] = '\0';
-
-        /* First variant, in preference order, whose requirements hold and
-           that the rules allow (a pin below may still choose any runnable one). */
-        int best = -1;
-        for (size_t i = 0; i < altmem__variant_total; i++) {
-            if ((int)altmem__variants[i].routine == r && runnable(&altmem__variants[i], out->active) &&
-                !ruled_out(&altmem__variants[i], pol)) {
-                best = (int)i;
-                break;
-            }
-        }
-        if (best < 0)               /* cannot happen: generic requires nothing */
-            best = generic_index((enum altmem_routine)r);
-        b->variant = best;
-        b->reason = ALTMEM_BOUND_DETECTED;
-        const struct altmem__variant *bv = &altmem__variants[best];
-        if (bv->requires) {
-            altmem__text_puts(&why, "CPU has ");
-            altmem__text_features(&why, bv->requires, "+");
-        } else {
-            altmem__text_puts(&why, "needs nothing");
-        }
-        /* Name the better variants that were passed over, and what they lacked. */
-        int skipped = 0;
-        for (int i = 0; i < best; i++) {
-            const struct altmem__variant *v = &altmem__variants[i];
-            if ((int)v->routine != r)
-                continue;
-            altmem__text_puts(&why, skipped++ ? ", " : "; skipped ");
-            altmem__text_puts(&why, v->name);
-            if (runnable(v, out->active)) {
-                altmem__text_puts(&why, " (rule ");
-                altmem__text_puts(&why, rule_name_512(pol));
-                altmem__text_puts(&why, ")");
-            } else {
-                altmem__text_puts(&why, " (lacks ");
-                altmem__text_features(&why, v->requires & ~out->active, "+");
-                altmem__text_puts(&why, ")");
-            }
-        }
-        if (out->tun.mask & cpu->features) {
-            altmem__text_puts(&why, "; masked by " ALTMEM_TUNABLES_ENV ": ");
-            altmem__text_features(&why, out->tun.mask & cpu->features, ",");
-        }
-
-        int pin = out->tun.pin[r];
-        if (pin < 0)
-            continue;
-        const struct altmem__variant *pv = &altmem__variants[pin];
-        /* A pin is honoured only if the CPU itself can run the variant: masking
-           may remove features, a pin must never add one the hardware lacks
-           (UAL is the one exception, and only when forced explicitly). */
-        uint64_t can = cpu->features | out->tun.force;
-        if (runnable(pv, can) && out->prof.pin[r]) {
-            b->variant = pin;
-            b->reason = ALTMEM_BOUND_PROFILE;
-            why.len = 0;
-            altmem__text_puts(&why, "set by the profile ");
-            altmem__text_puts(&why, out->prof.path ? out->prof.path : "(string)");
-        } else if (runnable(pv, can)) {
-            b->variant = pin;
-            b->reason = ALTMEM_BOUND_OVERRIDDEN;
-            why.len = 0;
-            altmem__text_puts(&why, "pinned by " ALTMEM_TUNABLES_ENV);
-            if (out->tun.pin_old[r]) {
-                altmem__text_puts(&why, " as ");
-                altmem__text_puts(&why, out->tun.pin_old[r]);
-                altmem__text_puts(&why, ", the old name of ");
-                altmem__text_puts(&why, pv->name);
-                altmem__text_puts(&why, " (rep movsb/stosb: the policy)");
-            }
-        } else {
-            b->reason = ALTMEM_BOUND_REFUSED;
-            char line[200];
-            struct altmem__text w = {line, sizeof line, 0};
-            altmem__text_puts(&w, "altmem: " ALTMEM_TUNABLES_ENV ": refusing ");
-            altmem__text_puts(&w, altmem_routine_name((enum altmem_routine)r));
-            altmem__text_puts(&w, "=");
-            if (out->tun.pin_old[r]) {
-                altmem__text_puts(&w, out->tun.pin_old[r]);
-                altmem__text_puts(&w, " (now ");
-                altmem__text_puts(&w, pv->name);
-                altmem__text_puts(&w, ")");
-            } else {
-                altmem__text_puts(&w, pv->name);
-            }
-            altmem__text_puts(&w, ": needs ");
-            altmem__text_features(&w, pv->requires & ~can, "+");
-            altmem__text_puts(&w, ", which this CPU lacks; keeping ");
-            altmem__text_puts(&w, bv->name);
-            warn_line(warn, ctx, &w);
-            why.len = 0;
-            altmem__text_puts(&why, "pin '");
-            altmem__text_puts(&why, pv->name);
-            altmem__text_puts(&why, "' refused (CPU lacks ");
-            altmem__text_features(&why, pv->requires & ~can, "+");
-            altmem__text_puts(&why, ")");
-        }
-    }
-}
-
-/* ---- Non-temporal threshold --------------------------------------------- */
-
-/*
- * Copies and sets of at least this many bytes bypass the caches (non-temporal
- * stores), where a variant has such a path: the destination would not stay
- * cached anyway, and the stores skip reading each line before writing it.
- * A quarter of the last-level cache (glibc 2.38's rule, after 2.36's 3/4 of a
- * per-thread share proved too small on large servers), but at most 16 times the
- * private L2: a virtual machine reports the host's whole LLC (480 MiB on the
- * machine in docs/performance.md), of which one guest gets a small, contended
- * part.  Unknown caches: 16 MiB.  ALTMEM_TUNABLES nt_threshold=BYTES overrides.
- */
-size_t altmem__nt_default(const struct altmem__cpu *cpu)
-{
-    size_t llc = cpu->l3_bytes ? cpu->l3_bytes : cpu->l2_bytes;
-    size_t t = llc / 4;
-    if (cpu->l3_bytes && cpu->l2_bytes && t > 16 * cpu->l2_bytes)
-        t = 16 * cpu->l2_bytes;
-    return t ? t : (size_t)16 << 20;
-}
-
 
 static void ensure_init(void);
 
@@ -488,6 +170,11 @@ __attribute__((constructor)) static void altmem_constructor(void)
     altmem_init();
 }
 
+int altmem__selection_started(void)
+{
+    return __atomic_load_n(&init_state, __ATOMIC_ACQUIRE) != 0;
+}
+
 /* ---- Introspection ------------------------------------------------------ */
 
 static void ensure_init(void)
@@ -589,7 +276,7 @@ int altmem_variant(size_t i, struct altmem_variant_info *out)
     out->name = v->name;
     out->summary = v->summary;
     out->requires = v->requires;
-    out->runnable = runnable(v, altmem__global.cpu.features);
+    out->runnable = altmem__runnable(v->requires, altmem__global.cpu.features);
     out->preference = pref;
     out->fn.memcpy = v->fn.memcpy;
     return 0;

@@ -86,8 +86,12 @@ static void parse_hwcaps(struct parser *p, const char *v, size_t n)
         } else {
             int bit = feature_bit(e + 1, len - 1);
             if (bit < 0) {
-                warn3(p, "hwcaps: unknown feature ", e + 1, len - 1,
-                      "; known: UAL SIMD128 SIMD256 SIMD512 ERMS FSRM");
+                char known[160];
+                struct altmem__text t = {known, sizeof known - 1, 0};
+                altmem__text_puts(&t, "; known: ");
+                altmem__text_features(&t, (UINT64_C(1) << ALTMEM_FEAT_COUNT) - 1, " ");
+                known[t.len] = '\0';
+                warn3(p, "hwcaps: unknown feature ", e + 1, len - 1, known);
             } else if (e[0] == '-') {
                 p->t->mask |= UINT64_C(1) << bit;
                 p->t->force &= ~(UINT64_C(1) << bit);
@@ -173,6 +177,37 @@ static void parse_short(struct parser *p, const char *v, size_t n)
     p->t->short_set = 1;
 }
 
+/* The size settings: each sets a value and says it was given. */
+static const struct {
+    const char *key;
+    size_t off_value, off_set;
+} sizes[] = {
+    {"nt_threshold", __builtin_offsetof(struct altmem__tunables, nt_threshold),
+     __builtin_offsetof(struct altmem__tunables, nt_set)},
+    {"memset_nt_threshold", __builtin_offsetof(struct altmem__tunables, memset_nt_threshold),
+     __builtin_offsetof(struct altmem__tunables, memset_nt_set)},
+    {"rep_movsb_threshold", __builtin_offsetof(struct altmem__tunables, movsb),
+     __builtin_offsetof(struct altmem__tunables, movsb_set)},
+    {"rep_stosb_threshold", __builtin_offsetof(struct altmem__tunables, stosb),
+     __builtin_offsetof(struct altmem__tunables, stosb_set)},
+};
+
+/* "; known: " and every setting's name, from the parser's own names. */
+static void known_settings(struct altmem__text *t)
+{
+    altmem__text_puts(t, "; known: hwcaps");
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
+        altmem__text_puts(t, " ");
+        altmem__text_puts(t, altmem_routine_name((enum altmem_routine)r));
+    }
+    altmem__text_puts(t, " all verbose debug bind");
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        altmem__text_puts(t, " ");
+        altmem__text_puts(t, sizes[i].key);
+    }
+    altmem__text_puts(t, " rep_movsb_short_distance");
+}
+
 static void parse_item(struct parser *p, const char *s, size_t n)
 {
     size_t k = 0;
@@ -209,19 +244,6 @@ static void parse_item(struct parser *p, const char *s, size_t n)
             warn3(p, "bind takes patch or pointer, not ", v, vn, "");
         return;
     }
-    static const struct {
-        const char *key;
-        size_t off_value, off_set;
-    } sizes[] = {
-        {"nt_threshold", __builtin_offsetof(struct altmem__tunables, nt_threshold),
-         __builtin_offsetof(struct altmem__tunables, nt_set)},
-        {"memset_nt_threshold", __builtin_offsetof(struct altmem__tunables, memset_nt_threshold),
-         __builtin_offsetof(struct altmem__tunables, memset_nt_set)},
-        {"rep_movsb_threshold", __builtin_offsetof(struct altmem__tunables, movsb),
-         __builtin_offsetof(struct altmem__tunables, movsb_set)},
-        {"rep_stosb_threshold", __builtin_offsetof(struct altmem__tunables, stosb),
-         __builtin_offsetof(struct altmem__tunables, stosb_set)},
-    };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         if (altmem__eq_nocase(s, k, sizes[i].key)) {
             char *base = (char *)p->t;
@@ -250,11 +272,15 @@ static void parse_item(struct parser *p, const char *s, size_t n)
             return;
         }
     }
-    if (k == 0)
+    if (k == 0) {
         warn3(p, "setting with no name: ", s, n, "");
-    else
-        warn3(p, "unknown setting ", s, k, "; known: hwcaps memcpy memmove memset copy_user clear_user all verbose debug bind nt_threshold "
-              "memset_nt_threshold rep_movsb_threshold rep_stosb_threshold rep_movsb_short_distance");
+    } else {
+        char known[240];
+        struct altmem__text t = {known, sizeof known - 1, 0};
+        known_settings(&t);
+        known[t.len] = '\0';
+        warn3(p, "unknown setting ", s, k, known);
+    }
 }
 
 int altmem__tunables_parse(const char *value, struct altmem__tunables *out,

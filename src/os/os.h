@@ -31,6 +31,9 @@ int altmem__os_read_file(const char *path, int secure, char *buf, size_t cap, si
 /* A profile's text handed over by the program (altmem_init_freestanding_profile),
    or NULL: the hosted flavour has none. */
 const char *altmem__os_profile_string(void);
+/* Freestanding flavour only: the vectors and profile text the program's
+   start-up code handed to altmem_init_freestanding*() (any may be NULL). */
+void altmem__os_set_vectors(char *const *envp, const unsigned long *auxv, const char *profile);
 
 /* Writes n bytes to standard error; errors ignored (diagnostics only). */
 void altmem__os_write_err(const char *buf, size_t n);

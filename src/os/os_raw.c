@@ -4,7 +4,8 @@
  *
  * A hosted program's C library finds the environment and the auxiliary vector
  * itself; here the program's start-up code hands them over with
- * altmem_init_freestanding(), which then selects the variants.  A bootloader or
+ * altmem_init_freestanding() (src/init_freestanding.c), which stores them here
+ * and then selects the variants.  A bootloader or
  * unikernel that has neither passes NULL: detection then relies on what the CPU
  * reports by itself (CPUID, CPUCFG, riscv_hwprobe), ALTMEM_TUNABLES is not read
  * and AT_SECURE counts as clear.
@@ -17,28 +18,11 @@ static char *const *raw_envp;
 static const unsigned long *raw_auxv;
 static const char *raw_profile;
 
-void altmem_init_freestanding(char *const *envp, const unsigned long *auxv)
+void altmem__os_set_vectors(char *const *envp, const unsigned long *auxv, const char *profile)
 {
-    /* Selection runs once.  If it has run already (a start-up that runs ELF
-       constructors ran the library's, or altmem_init() was called first), it ran
-       without these vectors; say so rather than pretend they were used.  Start-up
-       code is single-threaded, so the plain read is enough. */
-    if (altmem__global.cpu.arch) {
-        static const char msg[] = "altmem: altmem_init_freestanding() called after selection had run: "
-                                  "environment and auxiliary vector not used\n";
-        altmem__os_write_err(msg, sizeof msg - 1);
-        return;
-    }
     raw_envp = envp;
     raw_auxv = auxv;
-    altmem_init();
-}
-
-void altmem_init_freestanding_profile(char *const *envp, const unsigned long *auxv, const char *profile)
-{
-    if (!altmem__global.cpu.arch)
-        raw_profile = profile;
-    altmem_init_freestanding(envp, auxv);
+    raw_profile = profile;
 }
 
 const char *altmem__os_profile_string(void)

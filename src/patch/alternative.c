@@ -18,7 +18,7 @@ void altmem_alternative_bind(void (**slot)(void), const struct altmem_choice *ch
     uint64_t active = altmem__global.active;
     size_t pick = count - 1;                 /* the fallback needs nothing */
     for (size_t i = 0; i < count; i++) {
-        if ((choices[i].requires & ~active) == 0) {
+        if (altmem__runnable(choices[i].requires, active)) {
             pick = i;
             break;
         }
