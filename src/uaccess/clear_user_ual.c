@@ -12,55 +12,47 @@
  *   - Addresses are integers (uintptr_t): no C pointer arithmetic on the
  *     caller's pointers, which may be NULL, wild or at the end of the address
  *     space.
- * Size classes, as memset_ual's: [0,16] two overlapping stores of the largest
- * fitting width; (16,32] 16 + 16 and (32,64] 32 + 32 bytes from each end; above,
- * the first 16 bytes unaligned, 64-byte blocks stored 16-aligned while more than
- * 64 bytes remain, then the last 64 bytes unaligned (memset_ual stores them
- * first; here they come last, beginning inside the zeroed prefix).
+ * Size classes: memset_ual's own (src/variants/ual/ual_classes.h) over the
+ * exception-table access operation (ua_access.h): [0,16] two overlapping
+ * stores of the largest fitting width; (16,32] 16 + 16 and (32,64] 32 + 32
+ * bytes from each end; above, the first 16 bytes unaligned, 64-byte blocks
+ * stored 16-aligned while more than 64 bytes remain, then the last 64 bytes
+ * unaligned (memset_ual stores them first; here they come last, beginning
+ * inside the zeroed prefix, with the 32 + 32 class).
  */
 #include "../variants/variants.h"
-#include "extable.h"
+#include "ua_access.h"
+#include "../variants/ual/ual_classes.h"
 
-#if defined(__x86_64__)
-#include <emmintrin.h>
-/* 16 zero bytes in one SSE2 store (baseline on x86_64); L8 is never taken. */
-/* The zero vector is made opaque, so that GCC keeps it in one register
-   instead of materialising it again inside the loop. */
-#define ZBLOCK(v)                                                                        \
-    __m128i v = _mm_setzero_si128();                                                     \
-    __asm__("" : "+x"(v))
-#define ZST16(p, v, L, L8)                                                               \
-    __asm__ goto("1:\tmovdqu %[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]")         \
-                 : : [mem] "m"(*(__m128i_u *)(p)), [val] "x"(v) : "memory" : L, L8)
-#else
-/* Elsewhere two 8-byte stores; a fault on the second goes to L8, where the
-   first is known to be stored. */
-#define ZBLOCK(v) const uint64_t v = 0
-#define ZST16(p, v, L, L8)                                                               \
-    do {                                                                                 \
-        UA_ST64((p), v, L);                                                              \
-        UA_ST64((p) + 8, v, L8);                                                         \
-    } while (0)
-#endif
-
-#define MAX altmem__ua_max
+#define MAX ao_max
 #if defined(__x86_64__)
 /* The return value 0 goes to %rax on entry (an empty asm pins it there), so
    that each size class can end in its own ret rather than jump to a shared
    "xor; ret" (as in ua_x86_vec.h). */
 #define ZERO_IN_RAX(v) __asm__("" : "+a"(v))
+/* 16 zero bytes in one SSE2 register, made opaque so that GCC keeps it in one
+   register instead of materialising it again inside the loop. */
+#define ZBLOCK(v)                                                                \
+    ao_setv v = _mm_setzero_si128();                                             \
+    __asm__("" : "+x"(v))
 #else
 #define ZERO_IN_RAX(v) ((void)0)
+#define ZBLOCK(v) const ao_setv v = 0
 #endif
-/* Keeps i out of GCC's reach at a fault label (no register per store address
-   for the labels' arithmetic). */
-#define LAUNDER(x) __asm__("" : "+r"(x))
+
+/* A class's progress (not AO_OK): the fix-up goes on from there. */
+#define TRY(call)                                                                \
+    do {                                                                         \
+        const size_t p_ = (call);                                                \
+        if (__builtin_expect(p_ != AO_OK, 0))                                    \
+            return altmem__uaccess_bytes(d, 0, n, p_, 1);                        \
+    } while (0)
 
 size_t altmem_clear_user_ual(void *dst, size_t n)
 {
     const uintptr_t d = (uintptr_t)dst;
     const uint64_t z = 0;
-    size_t k = 0;
+    size_t k;
 
     /* First use: install the fault handler (extable.h). */
     if (UA_NOT_INSTALLED())
@@ -68,111 +60,50 @@ size_t altmem_clear_user_ual(void *dst, size_t n)
     size_t ok = 0;
     ZERO_IN_RAX(ok);
     if (n <= 16) {
-        if (n >= 8) {           /* [8, 16] */
-            UA_ST64(d, z, f0);
-            UA_ST64(d + n - 8, z, f8);
-        } else if (n >= 4) {    /* [4, 7] */
-            UA_ST32(d, (uint32_t)z, f0);
-            UA_ST32(d + n - 4, (uint32_t)z, f4);
-        } else if (n >= 2) {    /* [2, 3] */
-            UA_ST16(d, (uint16_t)z, f0);
-            UA_ST16(d + n - 2, (uint16_t)z, f2);
-        } else if (n == 1) {    /* 1 */
-            UA_ST8(d, (uint8_t)z, f0);
-        }
+        if (n >= 8)             /* [8, 16] */
+            TRY(ual_set_8_16(d, z, n));
+        else if (n >= 4)        /* [4, 7] */
+            TRY(ual_set_4_8(d, z, n));
+        else if (n >= 2)        /* [2, 3] */
+            TRY(ual_set_2_4(d, z, n));
+        else if (n == 1)        /* 1 */
+            TRY(ual_set_1(d, z));
         return ok;
     }
     ZBLOCK(v);
     if (n <= 32) {              /* (16, 32]: 16 + 16 */
-        ZST16(d, v, f0, f8);
-        ZST16(d + n - 16, v, f16, f16n8);
+        TRY(ual_set_16_32(d, v, n));
         return ok;
     }
     if (n <= 64) {              /* (32, 64]: 32 + 32 */
-        ZST16(d, v, f0, f8);
-        ZST16(d + 16, v, f16, f24);
-        ZST16(d + n - 32, v, f32, f32n24);
-        ZST16(d + n - 16, v, f32n16, f32n8);
+        TRY(ual_set_32_64(d, v, n));
         return ok;
     }
     /* Head: 16 unaligned bytes, then from the next 16-aligned address. */
-    ZST16(d, v, f0, f8);
+    AO_SETB(d, v, f0, f8);
     /* Body: 64 bytes per iteration, 16-aligned, while more than 64 remain,
        the bound computed once.  (An index here, not memcpy's pointer and
        count: this shape measured faster for clear_user at 128 B - 1 KiB.) */
     size_t i = 16 - (d & 15);
     const size_t end = n - 64;
-    for (; i < end; i += 64) {
-        ZST16(d + i, v, fl, fl8);
-        ZST16(d + i + 16, v, fl16, fl24);
-        ZST16(d + i + 32, v, fl32, fl40);
-        ZST16(d + i + 48, v, fl48, fl56);
-    }
+    for (; i < end; i += 64)
+        if (__builtin_expect((k = ual_set_64a(d + i, v)) != AO_OK, 0))
+            goto fl;
     /* Tail: the last 64 bytes, unaligned (n - 64 <= i: inside the prefix). */
-    ZST16(d + n - 64, v, ft, ft8);
-    ZST16(d + n - 48, v, ft16, ft24);
-    ZST16(d + n - 32, v, ft32, ft40);
-    ZST16(d + n - 16, v, ft48, ft56);
+    if (__builtin_expect((k = ual_set_32_64(d + n - 64, v, 64)) != AO_OK, 0))
+        goto ft;
     return ok;
-    /* Progress in the loop: [0, i) plus the words of this iteration stored
-       before the fault (k), and the 16-byte head (the first block may start
-       inside it). */
-fl56:
-    k += 8;
-fl48:
-    k += 8;
-fl40:
-    k += 8;
-fl32:
-    k += 8;
-fl24:
-    k += 8;
-fl16:
-    k += 8;
-fl8:
-    k += 8;
+    /* Progress in the loop: [0, i) plus the block's (k), and the 16-byte head
+       (the first block may start inside it). */
 fl:
-    LAUNDER(i);
+    AO_LAUNDER(i);
     return altmem__uaccess_bytes(d, 0, n, MAX(i + k, 16), 1);
-    /* In the tail: the prefix [0, max(i, 16)) and the tail's words stored
-       before the fault, from n - 64. */
-ft56:
-    k += 8;
-ft48:
-    k += 8;
-ft40:
-    k += 8;
-ft32:
-    k += 8;
-ft24:
-    k += 8;
-ft16:
-    k += 8;
-ft8:
-    k += 8;
+    /* In the tail: the prefix [0, max(i, 16)) and the tail's own, from n - 64. */
 ft:
-    LAUNDER(i);
+    AO_LAUNDER(i);
     return altmem__uaccess_bytes(d, 0, n, MAX(MAX(i, 16), n - 64 + k), 1);
-f32n8:
-    return altmem__uaccess_bytes(d, 0, n, MAX(32, n - 8), 1);
-f32n16:
-    return altmem__uaccess_bytes(d, 0, n, MAX(32, n - 16), 1);
-f32n24:
-    return altmem__uaccess_bytes(d, 0, n, MAX(32, n - 24), 1);
-f16n8:
-    return altmem__uaccess_bytes(d, 0, n, MAX(16, n - 8), 1);
-f32:
-    return altmem__uaccess_bytes(d, 0, n, 32, 1);
-f24:
-    return altmem__uaccess_bytes(d, 0, n, 24, 1);
-f16:
-    return altmem__uaccess_bytes(d, 0, n, 16, 1);
 f8:
     return altmem__uaccess_bytes(d, 0, n, 8, 1);
-f4:
-    return altmem__uaccess_bytes(d, 0, n, 4, 1);
-f2:
-    return altmem__uaccess_bytes(d, 0, n, 2, 1);
 f0:
     return altmem__uaccess_bytes(d, 0, n, 0, 1);
 first_use:

@@ -1,10 +1,20 @@
 /*
  * The body of the x86_64 vector copy_user / clear_user variants (avx2, avx512),
- * one vector width per translation unit,
- * laid out like the memcpy / memset variants of that width
- * (src/arch/x86_64/variants/x86_vec.h): a file defines UA_W (32 or 64), is
- * built with the matching flags and includes this header; its entry points call
- * cu_small() / cl_small() with the out-of-line classes of that width.
+ * one vector width per translation unit, laid out like the memcpy / memset
+ * variants of that width: a file defines UA_W (32 or 64), is built with the
+ * matching flags and includes this header; its entry points call cu_small() /
+ * cl_small() with the out-of-line classes of that width.
+ *
+ * The size classes are memcpy's and memset's own (x86_vec.h), compiled here
+ * over the exception-table access operation defined below: each class returns
+ * AO_OK or its progress, and CU_TRY / CL_TRY turn a progress into the fix-up.
+ * What stays here is what a fault-tolerant copy must do differently: the
+ * entries (first-use check, return 0), the large copy (its first 64 bytes are
+ * stored first, not last as memcpy's, which memmove needs; the tail can be
+ * loaded after the loop when loading it first faults; non-temporal stores in
+ * ascending order, not memcpy's four-page interleave) and rep movsb / rep
+ * stosb with their progress.  clear_user's loops are memset's (vset_loop,
+ * vset_nt: ascending already).
  *
  * Assumptions:
  *   - x86_64 with unaligned vector loads and stores (UAL) of UA_W bytes
@@ -36,23 +46,17 @@
 
 #include <immintrin.h>
 
-#include "extable.h"
+#include "ua_access.h"
 #include "uaccess_variants.h"
 
 #include "../policy.h"
 
-#define INL static inline __attribute__((always_inline))
 #define NOINL static __attribute__((noinline))
 
 #if UA_W == 64
 #ifndef __AVX512F__
 #error "UA_W 64 needs -mavx512f -mavx512vl"
 #endif
-typedef __m512i uvec;
-#define LDV(v, p, L) UA_VLD64(v, p, L)
-#define STV(p, v, L) UA_VST64(p, v, L)
-#define STVNT(p, v, L) UA_VST64NT(p, v, L)
-#define VZERO() _mm512_setzero_si512()
 #if defined(__clang__)
 #define VZU() _mm256_zeroupper()
 #else
@@ -63,27 +67,44 @@ typedef __m512i uvec;
    as fast as memcpy at 16 KiB aligned (docs/uaccess.md). */
 #define UA_COPY_ERMS_MIN altmem__rep_movsb_start[2]
 #define UA_CLEAR_ERMS_MIN altmem__rep_stosb_start[2]
+#define AO_VLD(v, p, L) UA_VLD64(v, p, L)
+#define AO_VST(p, v, L) UA_VST64(p, v, L)
+#define AO_VSTNT(p, v, L) UA_VST64NT(p, v, L)
+#define VZERO() _mm512_setzero_si512()
 #elif UA_W == 32
 #ifndef __AVX2__
 #error "UA_W 32 needs -mavx2"
 #endif
-typedef __m256i uvec;
-#define LDV(v, p, L) UA_VLD32(v, p, L)
-#define STV(p, v, L) UA_VST32(p, v, L)
-#define STVNT(p, v, L) UA_VST32NT(p, v, L)
-#define VZERO() _mm256_setzero_si256()
 #define VZU() _mm256_zeroupper()
 #define UA_COPY_ERMS_MIN altmem__rep_movsb_start[1]  /* as memcpy_avx2 */
 #define UA_CLEAR_ERMS_MIN altmem__rep_stosb_start[1] /* as memset_avx2 */
+#define AO_VLD(v, p, L) UA_VLD32(v, p, L)
+#define AO_VST(p, v, L) UA_VST32(p, v, L)
+#define AO_VSTNT(p, v, L) UA_VST32NT(p, v, L)
+#define VZERO() _mm256_setzero_si256()
 #else
 #error "define UA_W (32 or 64) before including ua_x86_vec.h"
 #endif
-#define W ((size_t)UA_W)
-#define HEAD ((size_t)64)       /* the loops' unaligned head: one line */
+#define VEC_BITS (UA_W * 8)
 
-/* (dst - src) mod 4096 in [1, the policy's distance]: rep movsb is slow there on
-   Zen 3 (x86_vec.h). */
-INL int ua_short_distance(uintptr_t d, uintptr_t s) { return ((d - s) & 4095) - 1 < altmem__movsb_short_distance; }
+/* ---- The access operation of x86_vec.h's classes: extable accessors ------
+   (the scalar ones: ua_access.h) */
+
+#define AO_LD16V(v, p, L) UA_VLD16(v, p, L)
+#define AO_ST16V(p, v, L) UA_VST16(p, v, L)
+#define AO_LD32V(v, p, L) UA_VLD32(v, p, L)
+#define AO_ST32V(p, v, L) UA_VST32(p, v, L)
+#define AO_VSTA(p, v, L) AO_VST(p, v, L) /* vmovdqu: as fast at an aligned address */
+/* The low 8 / 4 bytes of an xmm register (memset's small classes). */
+#define UA_VSTLOW(insn, T, p, x, L)                                              \
+    __asm__ goto("1:\t" insn " %[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
+                 : : [mem] "m"(*(T *)(p)), [val] UA_VREG(x) : "memory" : L)
+#define AO_STQ(p, x, L) UA_VSTLOW("vmovq", u64_una, p, x, L)
+#define AO_STD(p, x, L) UA_VSTLOW("vmovd", u32_una, p, x, L)
+
+#include "../arch/x86_64/variants/x86_vec.h"
+
+#define HEAD ((size_t)64)       /* the large copy's unaligned head: one line */
 
 INL size_t cfix(uintptr_t d, uintptr_t s, size_t n, size_t done)
 {
@@ -97,8 +118,22 @@ INL size_t zfix(uintptr_t d, size_t n, size_t done)
     return altmem__uaccess_bytes(d, 0, n, done, 1);
 }
 
-#define MAX altmem__ua_max
-#define LAUNDER(x) __asm__("" : "+r"(x))
+/* A class's result: on a fault (its progress, not AO_OK) the fix-up goes on
+   from there; d, s and n are the caller's. */
+#define CU_TRY(call)                                                             \
+    do {                                                                         \
+        const size_t p_ = (call);                                                \
+        if (unlikely(p_ != AO_OK))                                               \
+            return cfix(d, s, n, p_);                                            \
+    } while (0)
+#define CL_TRY(call)                                                             \
+    do {                                                                         \
+        const size_t p_ = (call);                                                \
+        if (unlikely(p_ != AO_OK))                                               \
+            return zfix(d, n, p_);                                               \
+    } while (0)
+
+#define MAX ao_max
 
 /* The return value 0 goes to %rax on entry (an empty asm pins it there; the
    xor is free), so that each small class can end in its own ret rather than
@@ -130,99 +165,69 @@ NOINL size_t cu_nt(uintptr_t d, uintptr_t s, size_t n);
    loaded after the loop); pre: the tail is loaded before the loop. */
 INL size_t cu_large_body(uintptr_t d, uintptr_t s, size_t n, int erms, int pre, const int nt)
 {
-    size_t i, k = 0;
-    uvec a, b, c, e, h, t0, t1, t2, t3;
+    size_t i, k;
+    vec h, t0, t1, t2, t3;
+#if UA_W == 32
+    vec a;
+#endif
     if (!nt && n >= altmem__nt_threshold)
         return cu_nt(d, s, n);
-    if (!nt && erms && n >= UA_COPY_ERMS_MIN && !ua_short_distance(d, s))
+    if (!nt && erms && n >= UA_COPY_ERMS_MIN && !movsb_short_distance(d, s))
         return cu_rep(d, s, n);
 /* Head: the first 64 bytes unaligned; then dst is 64-aligned at i (1..64). */
-    LDV(h, s, f0);
+    AO_VLD(h, s, f0);
 #if UA_W == 32
-    LDV(a, s + 32, f0);
+    AO_VLD(a, s + 32, f0);
 #endif
     if (pre) {
-        LDV(t0, s + n - 4 * W, ftail);
-        LDV(t1, s + n - 3 * W, ftail);
-        LDV(t2, s + n - 2 * W, ftail);
-        LDV(t3, s + n - W, ftail);
+        AO_VLD(t0, s + n - 4 * W, ftail);
+        AO_VLD(t1, s + n - 3 * W, ftail);
+        AO_VLD(t2, s + n - 2 * W, ftail);
+        AO_VLD(t3, s + n - W, ftail);
     }
-    STV(d, h, f0);
+    AO_VST(d, h, f0);
 #if UA_W == 32
-    STV(d + 32, a, f32);
+    AO_VST(d + 32, a, f32);
 #endif
     i = HEAD - (d & (HEAD - 1));
     /* The loops: q = s + i, p = d + i, while more than 4W remain (base +
-       offset addresses and two adds, as memcpy's loop; on a fault i = p - d). */
+       offset addresses and two adds, as memcpy's loop; on a fault i = p - d),
+       4 vectors per iteration (x86_vec.h's blocks, with their progress k). */
     uintptr_t p = d + i, q = s + i;
     const uintptr_t pend = d + n - 4 * W;
     if (!nt) {
-        for (; p < pend; p += 4 * W, q += 4 * W) {
-            LDV(a, q, fl);
-            LDV(b, q + W, fl);
-            LDV(c, q + 2 * W, fl);
-            LDV(e, q + 3 * W, fl);
-            STV(p, a, fl);
-            STV(p + W, b, fl1);
-            STV(p + 2 * W, c, fl2);
-            STV(p + 3 * W, e, fl3);
-        }
+        for (; p < pend; p += 4 * W, q += 4 * W)
+            if (unlikely((k = vcopy_4a(p, q)) != AO_OK))
+                goto fl;
     } else {
-        /* Whole lines streamed, 4 vectors per iteration. */
-        for (; p < pend; p += 4 * W, q += 4 * W) {
-            LDV(a, q, fnt);
-            LDV(b, q + W, fnt);
-            LDV(c, q + 2 * W, fnt);
-            LDV(e, q + 3 * W, fnt);
-            STVNT(p, a, fnt);
-            STVNT(p + W, b, fnt1);
-            STVNT(p + 2 * W, c, fnt2);
-            STVNT(p + 3 * W, e, fnt3);
-        }
+        for (; p < pend; p += 4 * W, q += 4 * W)   /* whole lines streamed */
+            if (unlikely((k = vcopy_4nt(p, q)) != AO_OK))
+                goto fnt;
         _mm_sfence();
     }
     i = p - d;
     /* Tail: the last 4 vectors (n - 4W <= i: they start inside the prefix). */
     if (!pre) {
-        LDV(t0, s + n - 4 * W, fi);
-        LDV(t1, s + n - 3 * W, fi);
-        LDV(t2, s + n - 2 * W, fi);
-        LDV(t3, s + n - W, fi);
+        AO_VLD(t0, s + n - 4 * W, fi);
+        AO_VLD(t1, s + n - 3 * W, fi);
+        AO_VLD(t2, s + n - 2 * W, fi);
+        AO_VLD(t3, s + n - W, fi);
     }
-    STV(d + n - 4 * W, t0, fi);
-    STV(d + n - 3 * W, t1, ft3);
-    STV(d + n - 2 * W, t2, ft2);
-    STV(d + n - W, t3, ft1);
+    AO_VST(d + n - 4 * W, t0, fi);
+    AO_VST(d + n - 3 * W, t1, ft3);
+    AO_VST(d + n - 2 * W, t2, ft2);
+    AO_VST(d + n - W, t3, ft1);
     VZU();
     return 0;
 ftail:
     VZU();
     return cu_large_late(d, s, n);
-    /* In the loops the stores before the faulting one add k; p goes through
-       an empty asm so that GCC sees no use of p + W, p + 2W, p + 3W (it would
-       keep each in a register of its own). */
-fl3:
-    k = 3 * W;
-    goto fl;
-fl2:
-    k = 2 * W;
-    goto fl;
-fl1:
-    k = W;
-fl:
-    LAUNDER(p);
-    return cfix(d, s, n, MAX(p - d + k, HEAD));
-fnt3:
-    k = 3 * W;
-    goto fnt;
-fnt2:
-    k = 2 * W;
-    goto fnt;
-fnt1:
-    k = W;
+    /* In the loops: p goes through an empty asm so that GCC sees no use of
+       p + W, p + 2W, p + 3W (it would keep each in a register of its own). */
 fnt:
     _mm_sfence();
-    LAUNDER(p);
+fl:
+    AO_LAUNDER(p);
     return cfix(d, s, n, MAX(p - d + k, HEAD));
 fi:
     return cfix(d, s, n, MAX(i, HEAD));
@@ -263,58 +268,17 @@ INL size_t cu_large(uintptr_t d, uintptr_t s, size_t n)
 /* (2W, 8W]: two or four vectors from each end; above, the loops. */
 INL size_t cu_mid(uintptr_t d, uintptr_t s, size_t n, size_t (*large)(uintptr_t, uintptr_t, size_t), const int above4)
 {
-    uvec a, b, c, e, w, x, y, z;
     if (above4 || n > 4 * W)    /* above4: the caller did (2W, 4W] itself */
         goto four;
-    /* (2W, 4W]: 2 + 2 (falls through, as in memcpy's mid) */
-    LDV(a, s, f0);
-    LDV(b, s + W, f0);
-    LDV(y, s + n - 2 * W, f0);
-    LDV(z, s + n - W, f0);
-    STV(d, a, f0);
-    STV(d + W, b, f1);
-    STV(d + n - 2 * W, y, f2);
-    STV(d + n - W, z, fn1);
+    CU_TRY(vcopy_ht2(d, s, n)); /* (2W, 4W]: 2 + 2 (falls through, as in memcpy's mid) */
     VZU();
     return 0;
 four:
     if (n > 8 * W)
         return large(d, s, n);
-    /* (4W, 8W]: 4 + 4 */
-    LDV(a, s, f0);
-    LDV(b, s + W, f0);
-    LDV(c, s + 2 * W, f0);
-    LDV(e, s + 3 * W, f0);
-    LDV(w, s + n - 4 * W, f0);
-    LDV(x, s + n - 3 * W, f0);
-    LDV(y, s + n - 2 * W, f0);
-    LDV(z, s + n - W, f0);
-    STV(d, a, f0);
-    STV(d + W, b, f1);
-    STV(d + 2 * W, c, f2);
-    STV(d + 3 * W, e, f3);
-    STV(d + n - 4 * W, w, f4);
-    STV(d + n - 3 * W, x, fn3);
-    STV(d + n - 2 * W, y, fn2);
-    STV(d + n - W, z, fn1);
+    CU_TRY(vcopy_ht4(d, s, n)); /* (4W, 8W]: 4 + 4 */
     VZU();
     return 0;
-f0:
-    return cfix(d, s, n, 0);
-f1:
-    return cfix(d, s, n, W);
-f2:
-    return cfix(d, s, n, 2 * W);
-f3:
-    return cfix(d, s, n, 3 * W);
-f4:
-    return cfix(d, s, n, 4 * W);
-fn3:
-    return cfix(d, s, n, n - 3 * W);
-fn2:
-    return cfix(d, s, n, n - 2 * W);
-fn1:
-    return cfix(d, s, n, n - W);
 }
 
 /* The entry: [0, 2W] inline, as memcpy's classes (one taken branch at most);
@@ -343,101 +307,27 @@ INL size_t cu_small(uintptr_t d, uintptr_t s, size_t n, size_t (*mid)(uintptr_t,
         (void)large;
         if (n > 4 * W)
             return mid(d, s, n);
-        uvec a, b, y, z;
-        LDV(a, s, f0v);
-        LDV(b, s + W, f0v);
-        LDV(y, s + n - 2 * W, f0v);
-        LDV(z, s + n - W, f0v);
-        STV(d, a, f0v);
-        STV(d + W, b, fWv);
-        STV(d + n - 2 * W, y, f2Wv);
-        STV(d + n - W, z, fnWv);
+        CU_TRY(vcopy_ht2(d, s, n));
         VZU();
         return ok;
 #endif
     }
-    {                           /* [W, 2W]: W + W */
-        uvec a, z;
-        LDV(a, s, f0v);
-        LDV(z, s + n - W, f0v);
-        STV(d, a, f0v);
-        STV(d + n - W, z, fWv);
-        VZU();
-        return ok;
-    }
+    CU_TRY(vcopy_ht1(d, s, n)); /* [W, 2W]: W + W */
+    VZU();
+    return ok;
 small:
 #if UA_W == 64
-    if (n >= 32) {              /* [32, 64): 32 + 32 */
-        __m256i a, z;
-        UA_VLD32(a, s, f0v);
-        UA_VLD32(z, s + n - 32, f0v);
-        UA_VST32(d, a, f0v);
-        UA_VST32(d + n - 32, z, f32v);
+    if (n >= 32) {
+        CU_TRY(copy_ht32(d, s, n)); /* [32, 64): 32 + 32 */
         VZU();
         return ok;
     }
 #endif
-    {                           /* [16, 32): 16 + 16 */
-        __m128i a, z;
-        UA_VLD16(a, s, f0);
-        UA_VLD16(z, s + n - 16, f0);
-        UA_VST16(d, a, f0);
-        UA_VST16(d + n - 16, z, f16);
-        return ok;
-    }
-tiny:
-    if (n >= 8) {               /* [8, 16): 8 + 8 */
-        uint64_t a, z;
-        UA_LD64(a, s, f0);
-        UA_LD64(z, s + n - 8, f0);
-        UA_ST64(d, a, f0);
-        UA_ST64(d + n - 8, z, f8);
-        return ok;
-    }
-    if (n >= 4) {               /* [4, 8): 4 + 4 */
-        uint32_t a, z;
-        UA_LD32(a, s, f0);
-        UA_LD32(z, s + n - 4, f0);
-        UA_ST32(d, a, f0);
-        UA_ST32(d + n - 4, z, f4);
-        return ok;
-    }
-    if (n >= 2) {               /* [2, 4): 2 + 2 */
-        uint16_t a, z;
-        UA_LD16(a, s, f0);
-        UA_LD16(z, s + n - 2, f0);
-        UA_ST16(d, a, f0);
-        UA_ST16(d + n - 2, z, f2);
-        return ok;
-    }
-    if (n) {                    /* 1 */
-        uint8_t a;
-        UA_LD8(a, s, f0);
-        UA_ST8(d, a, f0);
-    }
+    CU_TRY(copy_ht16(d, s, n)); /* [16, 32): 16 + 16 */
     return ok;
-fWv:
-    return cfix(d, s, n, W);
-#if UA_W == 64
-f2Wv:
-    return cfix(d, s, n, 2 * W);
-fnWv:
-    return cfix(d, s, n, n - W);
-f32v:
-    return cfix(d, s, n, 32);
-#endif
-f0v:
-    return cfix(d, s, n, 0);
-f16:
-    return altmem__uaccess_bytes(d, s, n, 16, 0);
-f8:
-    return altmem__uaccess_bytes(d, s, n, 8, 0);
-f4:
-    return altmem__uaccess_bytes(d, s, n, 4, 0);
-f2:
-    return altmem__uaccess_bytes(d, s, n, 2, 0);
-f0:
-    return altmem__uaccess_bytes(d, s, n, 0, 0);
+tiny:
+    CU_TRY(copy_lt16(d, s, n)); /* [0, 16): 8+8, 4+4, 2+2 or 1 byte */
+    return ok;
 first_use:
     return altmem__copy_user_first((void *)d, (const void *)s, n, self);
 }
@@ -454,91 +344,30 @@ frep:
     return zfix(d, n, n - left);
 }
 
-NOINL size_t cl_nt(uintptr_t d, size_t n);
-
-/* nt: this is the non-temporal clear (from the threshold, out of line). */
-INL size_t cl_large_body(uintptr_t d, size_t n, int erms, const int nt)
+/* From the threshold: memset's non-temporal loop, out of line. */
+NOINL size_t cl_nt(uintptr_t d, size_t n)
 {
-    size_t i, k = 0;
-    const uvec z = VZERO();
-    if (!nt && n >= altmem__memset_nt_threshold)
-        return cl_nt(d, n);
-    if (!nt && erms && n >= UA_CLEAR_ERMS_MIN)
-        return cl_rep(d, n);
-    STV(d, z, f0);
-#if UA_W == 32
-    STV(d + 32, z, f32);
-#endif
-    i = HEAD - (d & (HEAD - 1));
-    uintptr_t p = d + i;
-    const uintptr_t pend = d + n - 4 * W; /* while more than 4W remain */
-    if (!nt) {
-        for (; p < pend; p += 4 * W) {
-            STV(p, z, fl);
-            STV(p + W, z, fl1);
-            STV(p + 2 * W, z, fl2);
-            STV(p + 3 * W, z, fl3);
-        }
-    } else {
-        for (; p < pend; p += 4 * W) {
-            STVNT(p, z, fnt);
-            STVNT(p + W, z, fnt1);
-            STVNT(p + 2 * W, z, fnt2);
-            STVNT(p + 3 * W, z, fnt3);
-        }
-        _mm_sfence();
-    }
-    i = p - d;
-    STV(d + n - 4 * W, z, fi);
-    STV(d + n - 3 * W, z, ft3);
-    STV(d + n - 2 * W, z, ft2);
-    STV(d + n - W, z, ft1);
+    CL_TRY(vset_nt(d, VZERO(), n));
     VZU();
     return 0;
-fl3:
-    k = 3 * W;
-    goto fl;
-fl2:
-    k = 2 * W;
-    goto fl;
-fl1:
-    k = W;
-fl:
-    LAUNDER(p);
-    return zfix(d, n, MAX(p - d + k, HEAD));
-fnt3:
-    k = 3 * W;
-    goto fnt;
-fnt2:
-    k = 2 * W;
-    goto fnt;
-fnt1:
-    k = W;
-fnt:
-    _mm_sfence();
-    LAUNDER(p);
-    return zfix(d, n, MAX(p - d + k, HEAD));
-fi:
-    return zfix(d, n, MAX(i, HEAD));
-ft3:
-    return zfix(d, n, MAX(i, n - 3 * W));
-ft2:
-    return zfix(d, n, MAX(i, n - 2 * W));
-ft1:
-    return zfix(d, n, MAX(i, n - W));
-#if UA_W == 32
-f32:
-    return zfix(d, n, 32);
-#endif
-f0:
-    return zfix(d, n, 0);
 }
 
-NOINL size_t cl_nt(uintptr_t d, size_t n) { return cl_large_body(d, n, 0, 1); }
+/* n > 8W: memset's loop (x86_vec.h: one vector, a W-aligned loop, the last
+   4W), rep stosb, or the non-temporal loop. */
+INL size_t cl_large_body(uintptr_t d, size_t n, int erms)
+{
+    if (n >= altmem__memset_nt_threshold)
+        return cl_nt(d, n);
+    if (erms && n >= UA_CLEAR_ERMS_MIN)
+        return cl_rep(d, n);
+    CL_TRY(vset_loop(d, VZERO(), n));
+    VZU();
+    return 0;
+}
 
 NOINL size_t cl_huge(uintptr_t d, size_t n)
 {
-    return n > 8 * W ? cl_large_body(d, n, 0, 0) : zfix(d, n, 0);
+    return n > 8 * W ? cl_large_body(d, n, 0) : zfix(d, n, 0);
 }
 
 INL size_t cl_large(uintptr_t d, size_t n)
@@ -546,49 +375,22 @@ INL size_t cl_large(uintptr_t d, size_t n)
     const size_t past = altmem__ua_past_end(d, n); /* as cu_large */
     if (__builtin_expect(past != 0, 0))
         return past + cl_huge(d, n - past);
-    return cl_large_body(d, n, 1, 0);
+    return cl_large_body(d, n, 1);
 }
 
 INL size_t cl_mid(uintptr_t d, size_t n, size_t (*large)(uintptr_t, size_t))
 {
-    const uvec z = VZERO();
     if (n > 4 * W)
         goto four;
-    STV(d, z, f0);              /* (2W, 4W]: 2 + 2 (falls through) */
-    STV(d + W, z, f1);
-    STV(d + n - 2 * W, z, f2);
-    STV(d + n - W, z, fn1);
+    CL_TRY(vset_ht2(d, VZERO(), n)); /* (2W, 4W]: 2 + 2 (falls through) */
     VZU();
     return 0;
 four:
     if (n > 8 * W)
         return large(d, n);
-    STV(d, z, f0);              /* (4W, 8W]: 4 + 4 */
-    STV(d + W, z, f1);
-    STV(d + 2 * W, z, f2);
-    STV(d + 3 * W, z, f3);
-    STV(d + n - 4 * W, z, f4);
-    STV(d + n - 3 * W, z, fn3);
-    STV(d + n - 2 * W, z, fn2);
-    STV(d + n - W, z, fn1);
+    CL_TRY(vset_ht4(d, VZERO(), n)); /* (4W, 8W]: 4 + 4 */
     VZU();
     return 0;
-f0:
-    return zfix(d, n, 0);
-f1:
-    return zfix(d, n, W);
-f2:
-    return zfix(d, n, 2 * W);
-f3:
-    return zfix(d, n, 3 * W);
-f4:
-    return zfix(d, n, 4 * W);
-fn3:
-    return zfix(d, n, n - 3 * W);
-fn2:
-    return zfix(d, n, n - 2 * W);
-fn1:
-    return zfix(d, n, n - W);
 }
 
 INL size_t cl_small(uintptr_t d, size_t n, size_t (*mid)(uintptr_t, size_t), size_t (*large)(uintptr_t, size_t),
@@ -611,66 +413,22 @@ INL size_t cl_small(uintptr_t d, size_t n, size_t (*mid)(uintptr_t, size_t), siz
         return mid(d, n);
 #endif
     }
-    {                           /* [W, 2W]: W + W */
-        const uvec z = VZERO();
-        STV(d, z, f0v);
-        STV(d + n - W, z, fWv);
-        VZU();
-        return ok;
-    }
+    CL_TRY(vset_ht1(d, VZERO(), n)); /* [W, 2W]: W + W */
+    VZU();
+    return ok;
 small:
 #if UA_W == 64
-    if (n >= 32) {              /* [32, 64): 32 + 32 */
-        const __m256i z = _mm256_setzero_si256();
-        UA_VST32(d, z, f0v);
-        UA_VST32(d + n - 32, z, f32v);
+    if (n >= 32) {
+        CL_TRY(set_ht32(d, _mm256_setzero_si256(), n)); /* [32, 64): 32 + 32 */
         VZU();
         return ok;
     }
 #endif
-    {                           /* [16, 32): 16 + 16 */
-        const __m128i z = _mm_setzero_si128();
-        UA_VST16(d, z, f0);
-        UA_VST16(d + n - 16, z, f16);
-        return ok;
-    }
-tiny:
-    if (n >= 8) {               /* [8, 16): 8 + 8 */
-        UA_ST64(d, (uint64_t)0, f0);
-        UA_ST64(d + n - 8, (uint64_t)0, f8);
-        return ok;
-    }
-    if (n >= 4) {               /* [4, 8): 4 + 4 */
-        UA_ST32(d, (uint32_t)0, f0);
-        UA_ST32(d + n - 4, (uint32_t)0, f4);
-        return ok;
-    }
-    if (n >= 2) {               /* [2, 4): 2 + 2 */
-        UA_ST16(d, (uint16_t)0, f0);
-        UA_ST16(d + n - 2, (uint16_t)0, f2);
-        return ok;
-    }
-    if (n)                      /* 1 */
-        UA_ST8(d, (uint8_t)0, f0);
+    CL_TRY(set_ht16(d, _mm_setzero_si128(), n)); /* [16, 32): 16 + 16 */
     return ok;
-fWv:
-    return zfix(d, n, W);
-#if UA_W == 64
-f32v:
-    return zfix(d, n, 32);
-#endif
-f0v:
-    return zfix(d, n, 0);
-f16:
-    return altmem__uaccess_bytes(d, 0, n, 16, 1);
-f8:
-    return altmem__uaccess_bytes(d, 0, n, 8, 1);
-f4:
-    return altmem__uaccess_bytes(d, 0, n, 4, 1);
-f2:
-    return altmem__uaccess_bytes(d, 0, n, 2, 1);
-f0:
-    return altmem__uaccess_bytes(d, 0, n, 0, 1);
+tiny:
+    CL_TRY(set_lt16(d, _mm_setzero_si128(), 0, n)); /* [0, 16): 8+8, 4+4, 2+2 or 1 */
+    return ok;
 first_use:
     return altmem__clear_user_first((void *)d, n, self);
 }

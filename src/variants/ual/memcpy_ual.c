@@ -5,12 +5,11 @@
  *   - Unaligned 2/4/8-byte loads and stores are single, fast instructions.
  *   - Sizes up to 64 use two overlapping accesses per class, never a byte loop;
  *     larger sizes a 64-byte loop whose stores are 16-aligned (misaligned store
- *     streams ran ~3x slower on Loongson even with UAL; on x86_64 GCC pairs the
- *     words into 16-byte stores, which at 8 mod 16 split a cache line in four:
- *     measured 2x slower at 16 KiB).
+ *     streams are slower even with UAL, on Loongson and, once GCC pairs the
+ *     words into 16-byte stores, on x86_64: docs/perf/variant-figures.md).
  */
 #include "../variants.h"
-#include "ual_access.h"
+#include "ual_classes.h"
 
 void *altmem_memcpy_ual(void *__restrict dst, const void *__restrict src, size_t n)
 {

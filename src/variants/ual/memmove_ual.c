@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "../variants.h"
-#include "ual_access.h"
+#include "ual_classes.h"
 
 void *altmem_memmove_ual(void *dst, const void *src, size_t n)
 {

@@ -6,38 +6,35 @@
  *   - Sizes up to 64: two overlapping stores per class; above, 16 bytes unaligned
  *     at the start, a 64-byte loop from a 16-aligned dst (so that compilers that
  *     pair the words into 16-byte stores never split a cache line), and 64 bytes
- *     unaligned at the end.
+ *     unaligned at the end.  The classes up to 32 bytes and the loop's block are
+ *     clear_user_ual's too (ual_classes.h); above 32 the tail is stored first,
+ *     a plain-only order (clear_user_ual's must ascend).
  */
 #include <stdint.h>
 
 #include "../variants.h"
-#include "ual_access.h"
+#include "ual_classes.h"
 
 void *altmem_memset_ual(void *dst, int c, size_t n)
 {
     unsigned char *d = dst;
     uint64_t v = UINT64_C(0x0101010101010101) * (unsigned char)c;
 
+    /* The classes one call each (ual_classes.h); as a chain here, not in a
+       function of its own, which GCC would lay out otherwise. */
     if (n <= 16) {
-        if (n >= 8) {           /* [8, 16] */
-            st64(d, v);
-            st64(d + n - 8, v);
-        } else if (n >= 4) {    /* [4, 7] */
-            st32(d, (uint32_t)v);
-            st32(d + n - 4, (uint32_t)v);
-        } else if (n >= 2) {    /* [2, 3] */
-            st16(d, (uint16_t)v);
-            st16(d + n - 2, (uint16_t)v);
-        } else if (n == 1) {    /* 1 */
-            *d = (unsigned char)v;
-        }
+        if (n >= 8)             /* [8, 16] */
+            ual_set_8_16(d, v, n);
+        else if (n >= 4)        /* [4, 7] */
+            ual_set_4_8(d, v, n);
+        else if (n >= 2)        /* [2, 3] */
+            ual_set_2_4(d, v, n);
+        else if (n == 1)        /* 1 */
+            ual_set_1(d, v);
         return dst;
     }
-    if (n <= 32) {              /* [17, 32] */
-        st64(d, v);
-        st64(d + 8, v);
-        st64(d + n - 16, v);
-        st64(d + n - 8, v);
+    if (n <= 32) {              /* [17, 32]: 16 + 16 */
+        ual_set_16_32(d, v, n);
         return dst;
     }
     /* Tail: the last 64 (or, for n <= 64, 32) bytes, unaligned. */
@@ -62,10 +59,7 @@ void *altmem_memset_ual(void *dst, int c, size_t n)
     st64(d + 8, v);
     d += 16 - ((uintptr_t)d & 15);
     /* Body: 64 bytes per iteration, 16-aligned, until the tail is reached. */
-    u64_al *q = (u64_al *)(void *)d;
-    for (size_t left = (size_t)(e - d); left > 64; left -= 64, q += 8) {
-        q[0] = v; q[1] = v; q[2] = v; q[3] = v;
-        q[4] = v; q[5] = v; q[6] = v; q[7] = v;
-    }
+    for (size_t left = (size_t)(e - d); left > 64; left -= 64, d += 64)
+        ual_set_64a(d, v);
     return dst;
 }

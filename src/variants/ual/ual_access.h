@@ -1,7 +1,9 @@
 /*
- * Building blocks of the unaligned-access variants (memcpy_ual, memmove_ual,
- * memset_ual), in the spirit of LLVM libc's memory_utils: each size class is one
- * head_tail (two overlapping accesses cover n in [N, 2N]) or a loop.
+ * Unaligned scalar accesses and the access operation that the size classes of
+ * the ual and x86_64 variants are written over (ual_classes.h, x86_vec.h): plain
+ * here; the uaccess variants define AO_EXTABLE and exception-table accessors
+ * first (src/uaccess/ua_access.h).  Also the scalar classes both families share
+ * (8 + 8, 4 + 4, 2 + 2, 1 byte).
  *
  * Assumptions:
  *   - The CPU performs unaligned scalar loads and stores in hardware, at about
@@ -28,91 +30,138 @@ static inline void st64(unsigned char *p, uint64_t v) { *(u64_una *)(void *)p = 
 static inline void st32(unsigned char *p, uint32_t v) { *(u32_una *)(void *)p = v; }
 static inline void st16(unsigned char *p, uint16_t v) { *(u16_una *)(void *)p = v; }
 
-/* n <= 64.  Every byte is loaded before any is stored, so src and dst may
-   overlap in any way (memmove's small sizes and the tails of its loops). */
-static inline void ual_copy_upto64(unsigned char *d, const unsigned char *s, size_t n)
+/* ---- The access operation ---------------------------------------------------
+
+   A size class is an inline function over AO_LDn(v, p, L) / AO_STn(p, v, L)
+   (v = the n bits at p, or store them; AO_STA64: to an 8-aligned address) that
+   returns AO_OK, or, when an access faulted, its progress: every byte of dst
+   below it stored, none at or above.  L is a label of the class itself, one
+   per store, that returns the progress at that store (the stores of a class go
+   in ascending order, each beginning at or below the end of those before it);
+   the caller turns it into the fix-up (a fault-tolerant variant) or ignores it
+   (a plain one, whose accesses never jump: the labels, the progress and the
+   test fold away).  Why labels in the class and not a parameter: C cannot
+   pass a label to a function, and an asm goto may only jump to a label of the
+   function it is in; an inline function is one (the kernel's static keys are
+   asm goto in always_inline functions the same way).  Macros for the accesses,
+   so that the uaccess files can substitute their accessors; functions for the
+   classes, so that each has its own labels and scope. */
+
+#define AO_OK ((size_t)-1)
+static inline size_t ao_max(size_t a, size_t b) { return a > b ? a : b; }
+/* A computed progress: below n, so never AO_OK (said to the compiler, which
+   then drops the caller's test of it on the fault path). */
+static inline size_t ao_fault(size_t done)
 {
-    if (n >= 32) {          /* [32, 64]: head 32 + tail 32 */
-        uint64_t a = ld64(s), b = ld64(s + 8), c = ld64(s + 16), e = ld64(s + 24);
-        uint64_t w = ld64(s + n - 32), x = ld64(s + n - 24), y = ld64(s + n - 16),
-                 z = ld64(s + n - 8);
-        st64(d, a);
-        st64(d + 8, b);
-        st64(d + 16, c);
-        st64(d + 24, e);
-        st64(d + n - 32, w);
-        st64(d + n - 24, x);
-        st64(d + n - 16, y);
-        st64(d + n - 8, z);
-    } else if (n >= 16) {   /* [16, 31]: head 16 + tail 16 */
-        uint64_t a = ld64(s), b = ld64(s + 8), y = ld64(s + n - 16), z = ld64(s + n - 8);
-        st64(d, a);
-        st64(d + 8, b);
-        st64(d + n - 16, y);
-        st64(d + n - 8, z);
-    } else if (n >= 8) {    /* [8, 15]: head 8 + tail 8 */
-        uint64_t a = ld64(s), z = ld64(s + n - 8);
-        st64(d, a);
-        st64(d + n - 8, z);
-    } else if (n >= 4) {    /* [4, 7]: head 4 + tail 4 */
-        uint32_t a = ld32(s), z = ld32(s + n - 4);
-        st32(d, a);
-        st32(d + n - 4, z);
-    } else if (n >= 2) {    /* [2, 3]: head 2 + tail 2 */
-        uint16_t a = ld16(s), z = ld16(s + n - 2);
-        st16(d, a);
-        st16(d + n - 2, z);
-    } else if (n == 1) {    /* 1: one byte */
-        *d = *s;
-    }
+    if (done == AO_OK)
+        __builtin_unreachable();
+    return done;
+}
+/* At a fault label: keeps x out of GCC's reach, so that a loop keeps no
+   register per store address for the labels' arithmetic. */
+#define AO_LAUNDER(x) __asm__("" : "+r"(x))
+
+#ifndef AO_EXTABLE
+/* Addresses: pointers here; integers in the uaccess variants, which must not do
+   pointer arithmetic on the caller's pointers. */
+typedef unsigned char *ao_dst;
+typedef const unsigned char *ao_src;
+#endif
+/* The classes: always inlined (their labels and the caller's test of the
+   progress fold only then). */
+#ifndef AO_INL
+#define AO_INL static inline __attribute__((always_inline))
+#endif
+#ifndef AO_EXTABLE
+/* The plain access ignores its label (a dead goto keeps -Wunused-label quiet). */
+#define AO_PLAIN(stmt, L)                                                        \
+    do {                                                                         \
+        stmt;                                                                    \
+        if (0)                                                                   \
+            goto L;                                                              \
+    } while (0)
+#define AO_LD8(v, p, L) AO_PLAIN((v) = *(p), L)
+#define AO_LD16(v, p, L) AO_PLAIN((v) = ld16(p), L)
+#define AO_LD32(v, p, L) AO_PLAIN((v) = ld32(p), L)
+#define AO_LD64(v, p, L) AO_PLAIN((v) = ld64(p), L)
+#define AO_ST8(p, v, L) AO_PLAIN(*(p) = (v), L)
+#define AO_ST16(p, v, L) AO_PLAIN(st16(p, v), L)
+#define AO_ST32(p, v, L) AO_PLAIN(st32(p, v), L)
+#define AO_ST64(p, v, L) AO_PLAIN(st64(p, v), L)
+#define AO_STA64(p, v, L) AO_PLAIN(*(u64_al *)(void *)(p) = (v), L)
+#endif
+
+/* ---- Scalar classes: every byte loaded before any is stored --------------- */
+
+/* n in [8, 16]: 8 + 8 */
+AO_INL size_t copy_8_16(ao_dst d, ao_src s, size_t n)
+{
+    uint64_t a, b;
+    AO_LD64(a, s, f0);
+    AO_LD64(b, s + n - 8, f0);
+    AO_ST64(d, a, f0);
+    AO_ST64(d + n - 8, b, f8);
+    return AO_OK;
+f0:
+    return 0;
+f8:
+    return 8;
 }
 
-/* n > 64, forward; correct when dst does not lie inside (src, src + n).
-   The first 16 bytes are loaded up front and stored last, so that the loop can
-   start at a 16-aligned dst (where 16-byte stores never split a cache line)
-   without storing over source bytes still to be read. */
-static inline void ual_copy_fwd_large(unsigned char *d, const unsigned char *s, size_t n)
+/* n in [4, 8]: 4 + 4 */
+AO_INL size_t copy_4_8(ao_dst d, ao_src s, size_t n)
 {
-    unsigned char *d0 = d;
-    uint64_t head0 = ld64(s), head1 = ld64(s + 8);
-    size_t skip = 16 - ((uintptr_t)d & 15);      /* 1..16: dst 16-aligned after it */
-    d += skip;
-    s += skip;
-    n -= skip;
-    /* Body: 64 bytes per iteration, stores 16-aligned, loads before stores. */
-    for (; n > 64; n -= 64, s += 64, d += 64) {
-        uint64_t a = ld64(s), b = ld64(s + 8), c = ld64(s + 16), e = ld64(s + 24);
-        uint64_t f = ld64(s + 32), g = ld64(s + 40), h = ld64(s + 48), i = ld64(s + 56);
-        u64_al *q = (u64_al *)(void *)d;
-        q[0] = a; q[1] = b; q[2] = c; q[3] = e;
-        q[4] = f; q[5] = g; q[6] = h; q[7] = i;
-    }
-    /* Tail: 1..64 bytes. */
-    ual_copy_upto64(d, s, n);
-    st64(d0, head0);
-    st64(d0 + 8, head1);
+    uint32_t a, b;
+    AO_LD32(a, s, f0);
+    AO_LD32(b, s + n - 4, f0);
+    AO_ST32(d, a, f0);
+    AO_ST32(d + n - 4, b, f4);
+    return AO_OK;
+f0:
+    return 0;
+f4:
+    return 4;
 }
 
-/* n > 64, backward; correct when dst does not lie below src inside its range. */
-static inline void ual_copy_bwd_large(unsigned char *d, const unsigned char *s, size_t n)
+/* n in [2, 4]: 2 + 2 */
+AO_INL size_t copy_2_4(ao_dst d, ao_src s, size_t n)
 {
-    unsigned char *dend = d + n;
-    uint64_t tail0 = ld64(s + n - 16), tail1 = ld64(s + n - 8);
-    size_t skip = ((uintptr_t)(dend - 1) & 15) + 1;  /* 1..16: dst + n 16-aligned after it */
-    n -= skip;
-    /* Body: 64 bytes per iteration from the end, stores 16-aligned. */
-    for (; n > 64; n -= 64) {
-        const unsigned char *p = s + n - 64;
-        uint64_t a = ld64(p), b = ld64(p + 8), c = ld64(p + 16), e = ld64(p + 24);
-        uint64_t f = ld64(p + 32), g = ld64(p + 40), h = ld64(p + 48), i = ld64(p + 56);
-        u64_al *q = (u64_al *)(void *)(d + n - 64);
-        q[7] = i; q[6] = h; q[5] = g; q[4] = f;
-        q[3] = e; q[2] = c; q[1] = b; q[0] = a;
-    }
-    /* Head: 1..64 bytes at the start. */
-    ual_copy_upto64(d, s, n);
-    st64(dend - 16, tail0);
-    st64(dend - 8, tail1);
+    uint16_t a, b;
+    AO_LD16(a, s, f0);
+    AO_LD16(b, s + n - 2, f0);
+    AO_ST16(d, a, f0);
+    AO_ST16(d + n - 2, b, f2);
+    return AO_OK;
+f0:
+    return 0;
+f2:
+    return 2;
+}
+
+/* n == 1 */
+AO_INL size_t copy_1(ao_dst d, ao_src s)
+{
+    unsigned char a;
+    AO_LD8(a, s, f0);
+    AO_ST8(d, a, f0);
+    return AO_OK;
+f0:
+    return 0;
+}
+
+/* n < 8: two overlapping scalar accesses per class, one byte for n == 1.
+   (One return at the end, not one per class: GCC predicts a branch to a
+   `return constant` not taken, which would lay the classes out otherwise.) */
+AO_INL size_t copy_lt8(ao_dst d, ao_src s, size_t n)
+{
+    size_t r = AO_OK;
+    if (n >= 4)                 /* [4, 7]: 4 + 4 */
+        r = copy_4_8(d, s, n);
+    else if (n >= 2)            /* [2, 3]: 2 + 2 */
+        r = copy_2_4(d, s, n);
+    else if (n == 1)            /* 1 */
+        r = copy_1(d, s);
+    return r;
 }
 
 #endif

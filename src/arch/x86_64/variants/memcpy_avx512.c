@@ -4,8 +4,8 @@
  * Assumptions:
  *   - AVX-512 F, BW and VL, with the OS saving the ZMM and opmask state
  *     (SIMD512); F and VL instructions only (no byte masks: a masked access
- *     that crosses into the next page takes a ~100 ns microcode assist here,
- *     mapped or not).  Built with -mavx512f -mavx512vl -mavx512bw, this file only; GCC also
+ *     that crosses into the next page takes a microcode assist, mapped or not;
+ *     docs/perf/variant-figures.md).  Built with -mavx512f -mavx512vl -mavx512bw, this file only; GCC also
  *     keeps it to xmm/ymm/zmm16-31, so it returns without vzeroupper.
  *   - Unaligned loads and stores are single, fast instructions (UAL).
  *   - The building blocks (x86_vec.h) load every byte of a size class up to
@@ -39,8 +39,8 @@ static __attribute__((noinline)) void *large(void *__restrict dst, const void *_
 {
     unsigned char *d = dst;
     const unsigned char *s = src;
-    /* The common case first, every test on the fall-through path (each taken
-       branch here measured ~0.3 ns at 600 B-1 KiB). */
+    /* The common case first, every test on the fall-through path (a taken
+       branch here costs time at 600 B-1 KiB: docs/perf/variant-figures.md). */
     if (likely(n < altmem__nt_threshold) && likely(n < ERMS_MIN_COALIGNED || n < erms_min(d, s)) && !alias_4k_ahead(d, s))
         vcopy_fwd(d, s, n);             /* (512, 16/32 KiB): 256 B loop, dst 64-aligned */
     else if (n < altmem__nt_threshold && n < erms_min(d, s))

@@ -4,8 +4,8 @@
  * Assumptions:
  *   - AVX-512 F, BW and VL, with the OS saving the ZMM and opmask state
  *     (SIMD512); F and VL instructions only (no byte masks: a masked access
- *     that crosses into the next page takes a ~100 ns microcode assist here,
- *     mapped or not).  Built with -mavx512f -mavx512vl -mavx512bw, this file only; GCC also
+ *     that crosses into the next page takes a microcode assist, mapped or not;
+ *     docs/perf/variant-figures.md).  Built with -mavx512f -mavx512vl -mavx512bw, this file only; GCC also
  *     keeps it to xmm/ymm/zmm16-31, so it returns without vzeroupper.
  *   - Unaligned loads and stores are single, fast instructions (UAL).
  *   - Up to 512 bytes every byte is loaded before any is stored (x86_vec.h), so
@@ -42,8 +42,8 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     unsigned char *d = dst;
     const unsigned char *s = src;
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
-    /* The common case first, every test on the fall-through path (each taken
-       branch here measured ~0.3 ns at 600 B-1 KiB): forward-safe, below the
+    /* The common case first, every test on the fall-through path (a taken
+       branch here costs time at 600 B-1 KiB, docs/perf/variant-figures.md): forward-safe, below the
        streaming and rep movsb sizes, not the 4 KiB alias. */
     if (likely(fwd >= n) && likely(n < altmem__nt_threshold) && likely(n < ERMS_MIN_COALIGNED || n < erms_min(d, s)) &&
         !alias_4k_ahead(d, s)) {

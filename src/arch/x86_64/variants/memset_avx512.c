@@ -5,11 +5,11 @@
  *   - AVX-512 F, BW and VL, with the OS saving the ZMM and opmask state
  *     (SIMD512).  One byte-masked store (BW) for sizes below 64, only where
  *     the 64 bytes stay inside dst's page: a masked access reaching into the
- *     next page takes a ~100 ns microcode assist here, mapped or not (checked
- *     as glibc 2.36 does; near a page's end the unmasked classes run instead).
- *     Measured against the unmasked 8+8/4+4/2+2/1 classes: 0-31 B 1.43-1.75 ns
- *     -> 1.30 ns (glibc 1.30), one taken branch as for glibc.  Built with -mavx512f -mavx512vl -mavx512bw, this file only; GCC also
- *     keeps it to xmm/ymm/zmm16-31, so it returns without vzeroupper.
+ *     next page takes a microcode assist, mapped or not (checked as glibc 2.36
+ *     does; near a page's end the unmasked classes run instead).  Why the
+ *     masked store, with the figures: docs/perf/variant-figures.md.  Built
+ *     with -mavx512f -mavx512vl -mavx512bw, this file only; GCC also keeps it
+ *     to xmm/ymm/zmm16-31, so it returns without vzeroupper.
  *   - Unaligned stores are single, fast instructions (UAL).
  *   - Sizes up to 512: overlapping stores from both ends; above, a 64-aligned
  *     256-byte loop between an unaligned first vector and unaligned last 256.

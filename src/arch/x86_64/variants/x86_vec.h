@@ -5,6 +5,19 @@
  * this header.  Each size class of a variant is then one call below, in the
  * spirit of LLVM libc's memory_utils (head_tail, loop_and_tail).
  *
+ * The size classes are written once, over an access operation (AO_*, below):
+ * plain loads and stores for memcpy / memmove / memset, or, when the including
+ * file defines them first (src/uaccess/ua_x86_vec.h), exception-table
+ * accessors for copy_user / clear_user.  A class that stores returns AO_OK, or,
+ * when one of its accesses faulted, its progress: every byte of dst below it
+ * stored, none at or above.  Its fault labels are its own (an asm goto may
+ * only jump to a label of the function it is in, and an always_inline function
+ * is a function: the kernel's static keys do the same); each label returns the
+ * progress of the store above it, so the constant sits next to the store order
+ * it depends on.  The plain accesses ignore their label (a dead `if (0) goto`,
+ * which keeps -Wunused-label quiet): the labels, the progress and the caller's
+ * test of it fold away and the plain variants compile as before.
+ *
  * Assumptions:
  *   - x86_64: unaligned loads and stores of every width are single instructions
  *     (movdqu / vmovdqu / vmovdqu64), at the speed of aligned ones when they do
@@ -26,6 +39,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The scalar classes of ual_access.h are inlined here as every class is. */
+#ifndef AO_INL
+#define AO_INL static inline __attribute__((always_inline))
+#endif
 #include "variants/ual/ual_access.h"
 #include "x86_variants.h"
 
@@ -38,10 +55,8 @@
 /* Layout of a variant's size classes: the class of one vector from each end
    falls through, every other class is one taken branch away (the classes
    below it in a nested test, the loops in an out-of-line function).  Taken
-   branches, not instructions, bound the speed of small calls: measured on
-   the machine in docs/performance.md, a 96-byte copy took 1.9 ns with the
-   compiler's default layout (three taken branches) against 1.1 ns for the C
-   library's (none). */
+   branches, not instructions, bound the speed of small calls (the figures:
+   docs/perf/variant-figures.md). */
 /* The return value goes to %rax on entry, as in hand-written string functions:
    an empty asm that only pins the register (no instruction), so that each
    class can end in its own ret rather than jump to a shared "mov; ret". */
@@ -49,6 +64,10 @@
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
+
+/* A class's result when every access succeeded (else: its progress). */
+/* AO_OK, ao_max, ao_fault, AO_LAUNDER and the scalar classes (copy_8_16,
+   copy_4_8, copy_2_4, copy_1, copy_lt8): ual_access.h. */
 
 /* ---- One vector ---------------------------------------------------------- */
 
@@ -91,114 +110,236 @@ INL __m256i ld32v(const unsigned char *p) { return _mm256_loadu_si256((const __m
 INL void st32v(unsigned char *p, __m256i v) { _mm256_storeu_si256((__m256i *)(void *)p, v); }
 #endif
 
+
+/* ---- The access operation ---------------------------------------------------
+
+   AO_LDn(v, p, L) / AO_STn(p, v, L): v = the n bits at p / store them (n = 8,
+   16, 32, 64; unaligned); AO_LD16V / AO_ST16V, AO_LD32V / AO_ST32V: 16- and
+   32-byte vectors; AO_VLD / AO_VST / AO_VSTA / AO_VSTNT: one vector of W bytes
+   (VSTA: to a W-aligned address, VSTNT: non-temporal, 64-aligned lines);
+   AO_STQ / AO_STD: the low 8 / 4 bytes of an xmm register.  L is the label of
+   the calling class to resume at if the access faults.  ao_dst / ao_src: the
+   address types (pointers here; integers for the uaccess variants, which must
+   not do pointer arithmetic on the caller's pointers).  Why a macro and not a
+   function parameter: C cannot pass a label to a function, and the label must
+   be in the function that owns the asm goto. */
+#ifndef AO_EXTABLE
+#define AO_LD16V(v, p, L) AO_PLAIN((v) = ld16v(p), L)
+#define AO_ST16V(p, v, L) AO_PLAIN(st16v(p, v), L)
+#define AO_LD32V(v, p, L) AO_PLAIN((v) = ld32v(p), L)
+#define AO_ST32V(p, v, L) AO_PLAIN(st32v(p, v), L)
+#define AO_VLD(v, p, L) AO_PLAIN((v) = vld(p), L)
+#define AO_VST(p, v, L) AO_PLAIN(vst(p, v), L)
+#define AO_VSTA(p, v, L) AO_PLAIN(vsta(p, v), L)
+#define AO_VSTNT(p, v, L) AO_PLAIN(vstnt(p, v), L)
+#define AO_STQ(p, x, L) AO_PLAIN(_mm_storel_epi64((__m128i *)(void *)(p), x), L)
+#define AO_STD(p, x, L) AO_PLAIN(_mm_storeu_si32((void *)(p), x), L)
+#endif
+
 /* ---- Copies up to 8 vectors: every byte loaded before any is stored ------ */
 
-/* n in [8, 16]: 8 + 8 */
-INL void copy_8_16(unsigned char *d, const unsigned char *s, size_t n)
-{
-    uint64_t a = ld64(s), b = ld64(s + n - 8);
-    st64(d, a);
-    st64(d + n - 8, b);
-}
-
-/* n in [4, 8]: 4 + 4 */
-INL void copy_4_8(unsigned char *d, const unsigned char *s, size_t n)
-{
-    uint32_t a = ld32(s), b = ld32(s + n - 4);
-    st32(d, a);
-    st32(d + n - 4, b);
-}
+/* Stores go in ascending address order, each beginning at or below the end of
+   those before it, so the progress at a store's label is where the stores
+   above it end (the uaccess variants need this; memmove needs only the loads
+   first). */
 
 /* n in [1, 3]: bytes 0, n/2 and n - 1 cover them all, no branch; every load
    before any store, so memmove may use it too. */
-INL void copy_1_3_bytes(unsigned char *d, const unsigned char *s, size_t n)
+INL size_t copy_1_3_bytes(ao_dst d, ao_src s, size_t n)
 {
-    unsigned char a = s[0], b = s[n >> 1], c = s[n - 1];
-    d[0] = a;
-    d[n >> 1] = b;
-    d[n - 1] = c;
-}
-
-/* n < 8: two overlapping scalar accesses per class, one byte for n == 1. */
-INL void copy_lt8(unsigned char *d, const unsigned char *s, size_t n)
-{
-    if (n >= 4) {               /* [4, 7]: 4 + 4 */
-        uint32_t a = ld32(s), b = ld32(s + n - 4);
-        st32(d, a);
-        st32(d + n - 4, b);
-    } else if (n >= 2) {        /* [2, 3]: 2 + 2 */
-        uint16_t a = ld16(s), b = ld16(s + n - 2);
-        st16(d, a);
-        st16(d + n - 2, b);
-    } else if (n == 1) {        /* 1 */
-        *d = *s;
-    }
+    unsigned char a, b, c;
+    AO_LD8(a, s, f0);
+    AO_LD8(b, s + (n >> 1), f0);
+    AO_LD8(c, s + n - 1, f0);
+    AO_ST8(d, a, f0);
+    AO_ST8(d + (n >> 1), b, f1);
+    AO_ST8(d + n - 1, c, fh);
+    return AO_OK;
+f0:
+    return 0;
+f1:
+    return 1;
+fh:
+    return ao_fault((n >> 1) + 1);
 }
 
 /* n < 16 */
-INL void copy_lt16(unsigned char *d, const unsigned char *s, size_t n)
+INL size_t copy_lt16(ao_dst d, ao_src s, size_t n)
 {
+    size_t r;
     if (n >= 8)
-        copy_8_16(d, s, n);     /* [8, 15]: 8 + 8 */
+        r = copy_8_16(d, s, n); /* [8, 15]: 8 + 8 */
     else
-        copy_lt8(d, s, n);      /* [0, 7] */
+        r = copy_lt8(d, s, n);  /* [0, 7] */
+    return r;
 }
 
 /* n in [16, 32]: 16 + 16 */
-INL void copy_ht16(unsigned char *d, const unsigned char *s, size_t n)
+INL size_t copy_ht16(ao_dst d, ao_src s, size_t n)
 {
-    __m128i a = ld16v(s), b = ld16v(s + n - 16);
-    st16v(d, a);
-    st16v(d + n - 16, b);
+    __m128i a, b;
+    AO_LD16V(a, s, f0);
+    AO_LD16V(b, s + n - 16, f0);
+    AO_ST16V(d, a, f0);
+    AO_ST16V(d + n - 16, b, f16);
+    return AO_OK;
+f0:
+    return 0;
+f16:
+    return 16;
 }
 
 #if VEC_BITS >= 256
 /* n in [32, 64]: 32 + 32 */
-INL void copy_ht32(unsigned char *d, const unsigned char *s, size_t n)
+INL size_t copy_ht32(ao_dst d, ao_src s, size_t n)
 {
-    __m256i a = ld32v(s), b = ld32v(s + n - 32);
-    st32v(d, a);
-    st32v(d + n - 32, b);
+    __m256i a, b;
+    AO_LD32V(a, s, f0);
+    AO_LD32V(b, s + n - 32, f0);
+    AO_ST32V(d, a, f0);
+    AO_ST32V(d + n - 32, b, f32);
+    return AO_OK;
+f0:
+    return 0;
+f32:
+    return 32;
 }
 #endif
 
 /* n in [W, 2W] */
-INL void vcopy_ht1(unsigned char *d, const unsigned char *s, size_t n)
+INL size_t vcopy_ht1(ao_dst d, ao_src s, size_t n)
 {
-    vec a = vld(s), z = vld(s + n - W);
-    vst(d, a);
-    vst(d + n - W, z);
+    vec a, z;
+    AO_VLD(a, s, f0);
+    AO_VLD(z, s + n - W, f0);
+    AO_VST(d, a, f0);
+    AO_VST(d + n - W, z, f1);
+    return AO_OK;
+f0:
+    return 0;
+f1:
+    return W;
 }
 
 /* n in [2W, 4W] */
-INL void vcopy_ht2(unsigned char *d, const unsigned char *s, size_t n)
+INL size_t vcopy_ht2(ao_dst d, ao_src s, size_t n)
 {
-    vec a = vld(s), b = vld(s + W);
-    vec y = vld(s + n - 2 * W), z = vld(s + n - W);
-    vst(d, a);
-    vst(d + W, b);
-    vst(d + n - 2 * W, y);
-    vst(d + n - W, z);
+    vec a, b, y, z;
+    AO_VLD(a, s, f0);
+    AO_VLD(b, s + W, f0);
+    AO_VLD(y, s + n - 2 * W, f0);
+    AO_VLD(z, s + n - W, f0);
+    AO_VST(d, a, f0);
+    AO_VST(d + W, b, f1);
+    AO_VST(d + n - 2 * W, y, f2);
+    AO_VST(d + n - W, z, fn1);
+    return AO_OK;
+f0:
+    return 0;
+f1:
+    return W;
+f2:
+    return 2 * W;
+fn1:
+    return ao_fault(n - W);
 }
 
 /* n in [4W, 8W] */
-INL void vcopy_ht4(unsigned char *d, const unsigned char *s, size_t n)
+INL size_t vcopy_ht4(ao_dst d, ao_src s, size_t n)
 {
-    vec a = vld(s), b = vld(s + W), c = vld(s + 2 * W), e = vld(s + 3 * W);
-    const unsigned char *t = s + n - 4 * W;
-    vec w = vld(t), x = vld(t + W), y = vld(t + 2 * W), z = vld(t + 3 * W);
-    unsigned char *u = d + n - 4 * W;
-    vst(d, a);
-    vst(d + W, b);
-    vst(d + 2 * W, c);
-    vst(d + 3 * W, e);
-    vst(u, w);
-    vst(u + W, x);
-    vst(u + 2 * W, y);
-    vst(u + 3 * W, z);
+    vec a, b, c, e, w, x, y, z;
+    AO_VLD(a, s, f0);
+    AO_VLD(b, s + W, f0);
+    AO_VLD(c, s + 2 * W, f0);
+    AO_VLD(e, s + 3 * W, f0);
+    ao_src t = s + n - 4 * W;
+    AO_VLD(w, t, f0);
+    AO_VLD(x, t + W, f0);
+    AO_VLD(y, t + 2 * W, f0);
+    AO_VLD(z, t + 3 * W, f0);
+    ao_dst u = d + n - 4 * W;
+    AO_VST(d, a, f0);
+    AO_VST(d + W, b, f1);
+    AO_VST(d + 2 * W, c, f2);
+    AO_VST(d + 3 * W, e, f3);
+    AO_VST(u, w, f4);
+    AO_VST(u + W, x, fn3);
+    AO_VST(u + 2 * W, y, fn2);
+    AO_VST(u + 3 * W, z, fn1);
+    return AO_OK;
+f0:
+    return 0;
+f1:
+    return W;
+f2:
+    return 2 * W;
+f3:
+    return 3 * W;
+f4:
+    return 4 * W;
+fn3:
+    return ao_fault(n - 3 * W);
+fn2:
+    return ao_fault(n - 2 * W);
+fn1:
+    return ao_fault(n - W);
 }
 
-/* ---- Loops: n > 8W --------------------------------------------------------- */
+/* One block of the loops: 4 vectors loaded from s, then stored to d (W-aligned;
+   vcopy_4nt: 64-aligned, non-temporal); the progress is from d. */
+INL size_t vcopy_4a(ao_dst d, ao_src s)
+{
+    vec a, b, c, e;
+    AO_VLD(a, s, f0);
+    AO_VLD(b, s + W, f0);
+    AO_VLD(c, s + 2 * W, f0);
+    AO_VLD(e, s + 3 * W, f0);
+    AO_VSTA(d, a, f0);
+    AO_VSTA(d + W, b, f1);
+    AO_VSTA(d + 2 * W, c, f2);
+    AO_VSTA(d + 3 * W, e, f3);
+    return AO_OK;
+f0:
+    return 0;
+f1:
+    return W;
+f2:
+    return 2 * W;
+f3:
+    return 3 * W;
+}
+
+INL size_t vcopy_4nt(ao_dst d, ao_src s)
+{
+    vec a, b, c, e;
+    AO_VLD(a, s, f0);
+    AO_VLD(b, s + W, f0);
+    AO_VLD(c, s + 2 * W, f0);
+    AO_VLD(e, s + 3 * W, f0);
+    AO_VSTNT(d, a, f0);
+    AO_VSTNT(d + W, b, f1);
+    AO_VSTNT(d + 2 * W, c, f2);
+    AO_VSTNT(d + 3 * W, e, f3);
+    return AO_OK;
+f0:
+    return 0;
+f1:
+    return W;
+f2:
+    return 2 * W;
+f3:
+    return 3 * W;
+}
+
+#ifndef AO_EXTABLE
+/* ---- Loops of memcpy / memmove: n > 8W -------------------------------------
+
+   Plain accesses only: their first vector (vcopy_fwd) or last (vcopy_bwd) is
+   stored last, after the loop, which memmove needs (with dst just below src, a
+   head stored first would overwrite source bytes the loop has still to read)
+   and a fault-tolerant copy cannot have (a fault in the loop would leave a
+   hole below the progress).  copy_user's own loops (src/uaccess/ua_x86_vec.h)
+   store in ascending order from the same 4-vector blocks. */
 
 /* Forward; correct unless dst lies inside (src, src + n).  The first vector and
    the last four are loaded up front and stored last, so that the loop may start
@@ -214,13 +355,8 @@ INL void vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
     d += skip;
     s += skip;
     n -= skip;
-    for (; n > 4 * W; n -= 4 * W, d += 4 * W, s += 4 * W) {   /* 4W per iteration */
-        vec a = vld(s), b = vld(s + W), c = vld(s + 2 * W), e = vld(s + 3 * W);
-        vsta(d, a);
-        vsta(d + W, b);
-        vsta(d + 2 * W, c);
-        vsta(d + 3 * W, e);
-    }
+    for (; n > 4 * W; n -= 4 * W, d += 4 * W, s += 4 * W)   /* 4W per iteration */
+        vcopy_4a(d, s);
     vst(de - 4 * W, t0);
     vst(de - 3 * W, t1);
     vst(de - 2 * W, t2);
@@ -232,10 +368,8 @@ INL void vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
    loads would wait on stores just made whose addresses match in the low 12
    bits (4 KiB aliasing: inside the call for 1..255, and, for 0, on the stores
    of the previous call when the same buffers are copied again); a backward
-   loop's do not.  glibc 2.36 makes the same choice.  Measured (interleaved
-   A/B of two builds, 600 B-1 KiB): memcpy d+63 0.84-0.94x -> 1.0x glibc,
-   s+1/d+3 0.92-0.96x -> 1.0x, 0/0 0.84-0.96x -> 0.91-1.0x; 8 KiB s+1/d+3
-   1.05-1.10x -> 1.09-1.19x. */
+   loop's do not.  glibc 2.36 makes the same choice (what it bought:
+   docs/perf/variant-figures.md). */
 INL int alias_4k_ahead(const unsigned char *d, const unsigned char *s)
 {
     return (((uintptr_t)d - (uintptr_t)s) & 4095) < 256;
@@ -296,13 +430,8 @@ INL void vcopy_fwd_nt(unsigned char *d, const unsigned char *s, size_t n)
                 vstnt(d + p + k + 2 * W, c);
                 vstnt(d + p + k + 3 * W, e);
             }
-    for (; n > 4 * W; n -= 4 * W, d += 4 * W, s += 4 * W) {
-        vec a = vld(s), b = vld(s + W), c = vld(s + 2 * W), e = vld(s + 3 * W);
-        vstnt(d, a);
-        vstnt(d + W, b);
-        vstnt(d + 2 * W, c);
-        vstnt(d + 3 * W, e);
-    }
+    for (; n > 4 * W; n -= 4 * W, d += 4 * W, s += 4 * W)
+        vcopy_4nt(d, s);
     _mm_sfence();
     vst(de - 4 * W, t0);
     vst(de - 3 * W, t1);
@@ -340,15 +469,6 @@ INL void vcopy_bwd_nt(unsigned char *d, const unsigned char *s, size_t n)
 
 /* ---- String instructions (ERMS) ---------------------------------------------- */
 
-/* (dst - src) mod 4096 in [1, 63]: where rep movsb falls to 1.5-2.7 GB/s on
-   AMD Zen 3 (21-42 GB/s at other distances; glibc BZ 30994).  The ERMS variants keep
-   their vector loop there; on the machine of docs/performance.md the two run at
-   the same speed at these distances, so the guard costs nothing measurable. */
-INL int movsb_short_distance(const unsigned char *d, const unsigned char *s)
-{
-    return (((uintptr_t)d - (uintptr_t)s) & 4095) - 1 < altmem__movsb_short_distance;
-}
-
 INL void rep_movsb(unsigned char *d, const unsigned char *s, size_t n)
 {
     __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
@@ -357,6 +477,17 @@ INL void rep_movsb(unsigned char *d, const unsigned char *s, size_t n)
 INL void rep_stosb(unsigned char *d, int c, size_t n)
 {
     __asm__ volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(c) : "memory");
+}
+
+#endif /* !AO_EXTABLE */
+
+/* (dst - src) mod 4096 in [1, 63]: where rep movsb falls to 1.5-2.7 GB/s on
+   AMD Zen 3 (21-42 GB/s at other distances; glibc BZ 30994).  The ERMS variants keep
+   their vector loop there; on the machine of docs/performance.md the two run at
+   the same speed at these distances, so the guard costs nothing measurable. */
+INL int movsb_short_distance(ao_dst d, ao_src s)
+{
+    return (((uintptr_t)d - (uintptr_t)s) & 4095) - 1 < altmem__movsb_short_distance;
 }
 
 /* ---- Sets ------------------------------------------------------------------------ */
@@ -384,56 +515,84 @@ INL vec vspread(__m128i x) { return spread32(x); }
 INL vec vspread(__m128i x) { return spread16(x); }
 #endif
 
+/* The stores of a set go in ascending order, as a copy's (progress as there). */
+
 /* n in [8, 16]: x holds the byte spread over 16 */
-INL void set_8_16(unsigned char *d, __m128i x, size_t n)
+INL size_t set_8_16(ao_dst d, __m128i x, size_t n)
 {
-    _mm_storel_epi64((__m128i *)(void *)d, x);
-    _mm_storel_epi64((__m128i *)(void *)(d + n - 8), x);
+    AO_STQ(d, x, f0);
+    AO_STQ(d + n - 8, x, f8);
+    return AO_OK;
+f0:
+    return 0;
+f8:
+    return 8;
 }
 
 /* n in [4, 8] */
-INL void set_4_8(unsigned char *d, __m128i x, size_t n)
+INL size_t set_4_8(ao_dst d, __m128i x, size_t n)
 {
-    _mm_storeu_si32((void *)d, x);
-    _mm_storeu_si32((void *)(d + n - 4), x);
+    AO_STD(d, x, f0);
+    AO_STD(d + n - 4, x, f4);
+    return AO_OK;
+f0:
+    return 0;
+f4:
+    return 4;
+}
+
+/* n in [2, 4]; v is the byte twice */
+INL size_t set_2_4v(ao_dst d, uint16_t v, size_t n)
+{
+    AO_ST16(d, v, f0);
+    AO_ST16(d + n - 2, v, f2);
+    return AO_OK;
+f0:
+    return 0;
+f2:
+    return 2;
 }
 
 /* n in [2, 4]; c is the byte itself */
-INL void set_2_4(unsigned char *d, int c, size_t n)
+INL size_t set_2_4(ao_dst d, int c, size_t n) { return set_2_4v(d, (uint16_t)(0x0101u * (unsigned char)c), n); }
+
+/* n == 1 */
+INL size_t set_1(ao_dst d, int c)
 {
-    uint16_t v = (uint16_t)(0x0101u * (unsigned char)c);
-    st16(d, v);
-    st16(d + n - 2, v);
+    AO_ST8(d, (unsigned char)c, f0);
+    return AO_OK;
+f0:
+    return 0;
 }
 
 /* n < 8; c is the byte itself */
-INL void set_lt8(unsigned char *d, __m128i x, int c, size_t n)
+INL size_t set_lt8(ao_dst d, __m128i x, int c, size_t n)
 {
-    if (n >= 4) {               /* [4, 7]: 4 + 4 */
-        _mm_storeu_si32((void *)d, x);
-        _mm_storeu_si32((void *)(d + n - 4), x);
-    } else if (n >= 2) {        /* [2, 3]: 2 + 2 */
-        uint16_t v = (uint16_t)_mm_cvtsi128_si32(x);
-        st16(d, v);
-        st16(d + n - 2, v);
-    } else if (n == 1) {        /* 1 */
-        *d = (unsigned char)c;
-    }
+    size_t r = AO_OK;           /* one return, as copy_lt8 */
+    if (n >= 4)                 /* [4, 7]: 4 + 4 */
+        r = set_4_8(d, x, n);
+    else if (n >= 2)            /* [2, 3]: 2 + 2 */
+        r = set_2_4v(d, (uint16_t)_mm_cvtsi128_si32(x), n);
+    else if (n == 1)            /* 1 */
+        r = set_1(d, c);
+    return r;
 }
 
 /* n < 16 */
-INL void set_lt16(unsigned char *d, __m128i x, int c, size_t n)
+INL size_t set_lt16(ao_dst d, __m128i x, int c, size_t n)
 {
+    size_t r;
     if (n >= 8)
-        set_8_16(d, x, n);      /* [8, 15]: 8 + 8 */
+        r = set_8_16(d, x, n);  /* [8, 15]: 8 + 8 */
     else
-        set_lt8(d, x, c, n);    /* [0, 7] */
+        r = set_lt8(d, x, c, n); /* [0, 7] */
+    return r;
 }
 
-#if VEC_BITS == 512
+#if VEC_BITS == 512 && !defined(AO_EXTABLE)
 /* 64 bytes from p stay inside p's 4 KiB page: a byte-masked access may then
-   cover masked-off bytes without the microcode assist (~100 ns here) that a
-   masked access reaching into the next page costs, mapped or not. */
+   cover masked-off bytes without the microcode assist that a masked access
+   reaching into the next page costs, mapped or not (docs/perf/variant-figures.md). */
 INL int within_page64(const unsigned char *p) { return ((uintptr_t)p & 4095) <= 4096 - 64; }
 
 /* lowmask64[k]: the low k bytes of a 64-byte vector, k in [0, 64); loaded into
@@ -463,88 +622,189 @@ INL void set_lt64_masked(unsigned char *d, int c, size_t n)
 #endif
 
 /* n in [16, 32] */
-INL void set_ht16(unsigned char *d, __m128i x, size_t n)
+INL size_t set_ht16(ao_dst d, __m128i x, size_t n)
 {
-    st16v(d, x);
-    st16v(d + n - 16, x);
+    AO_ST16V(d, x, f0);
+    AO_ST16V(d + n - 16, x, f16);
+    return AO_OK;
+f0:
+    return 0;
+f16:
+    return 16;
 }
 
 #if VEC_BITS >= 256
 /* n in [32, 64] */
-INL void set_ht32(unsigned char *d, __m256i y, size_t n)
+INL size_t set_ht32(ao_dst d, __m256i y, size_t n)
 {
-    st32v(d, y);
-    st32v(d + n - 32, y);
+    AO_ST32V(d, y, f0);
+    AO_ST32V(d + n - 32, y, f32);
+    return AO_OK;
+f0:
+    return 0;
+f32:
+    return 32;
 }
 #endif
 
 /* n in [W, 2W] */
-INL void vset_ht1(unsigned char *d, vec x, size_t n)
+INL size_t vset_ht1(ao_dst d, vec x, size_t n)
 {
-    vst(d, x);
-    vst(d + n - W, x);
+    AO_VST(d, x, f0);
+    AO_VST(d + n - W, x, f1);
+    return AO_OK;
+f0:
+    return 0;
+f1:
+    return W;
 }
 
 /* n in [2W, 4W] */
-INL void vset_ht2(unsigned char *d, vec x, size_t n)
+INL size_t vset_ht2(ao_dst d, vec x, size_t n)
 {
-    vst(d, x);
-    vst(d + W, x);
-    vst(d + n - 2 * W, x);
-    vst(d + n - W, x);
+    AO_VST(d, x, f0);
+    AO_VST(d + W, x, f1);
+    AO_VST(d + n - 2 * W, x, f2);
+    AO_VST(d + n - W, x, fn1);
+    return AO_OK;
+f0:
+    return 0;
+f1:
+    return W;
+f2:
+    return 2 * W;
+fn1:
+    return ao_fault(n - W);
 }
 
 /* n in [4W, 8W] */
-INL void vset_ht4(unsigned char *d, vec x, size_t n)
+INL size_t vset_ht4(ao_dst d, vec x, size_t n)
 {
-    unsigned char *u = d + n - 4 * W;
-    vst(d, x);
-    vst(d + W, x);
-    vst(d + 2 * W, x);
-    vst(d + 3 * W, x);
-    vst(u, x);
-    vst(u + W, x);
-    vst(u + 2 * W, x);
-    vst(u + 3 * W, x);
+    ao_dst u = d + n - 4 * W;
+    AO_VST(d, x, f0);
+    AO_VST(d + W, x, f1);
+    AO_VST(d + 2 * W, x, f2);
+    AO_VST(d + 3 * W, x, f3);
+    AO_VST(u, x, f4);
+    AO_VST(u + W, x, fn3);
+    AO_VST(u + 2 * W, x, fn2);
+    AO_VST(u + 3 * W, x, fn1);
+    return AO_OK;
+f0:
+    return 0;
+f1:
+    return W;
+f2:
+    return 2 * W;
+f3:
+    return 3 * W;
+f4:
+    return 4 * W;
+fn3:
+    return ao_fault(n - 3 * W);
+fn2:
+    return ao_fault(n - 2 * W);
+fn1:
+    return ao_fault(n - W);
 }
 
-/* n > 8W: one unaligned vector, a W-aligned loop of 4W, the last 4W unaligned. */
-INL void vset_loop(unsigned char *d, vec x, size_t n)
+/* One block of the loops: 4 vectors to d (W-aligned; vset_4nt: 64-aligned,
+   non-temporal); the progress is from d. */
+INL size_t vset_4a(ao_dst d, vec x)
 {
-    unsigned char *de = d + n;
-    vst(d, x);
-    d += W - ((uintptr_t)d & (W - 1));
-    for (; (size_t)(de - d) > 4 * W; d += 4 * W) {
-        vsta(d, x);
-        vsta(d + W, x);
-        vsta(d + 2 * W, x);
-        vsta(d + 3 * W, x);
-    }
-    vst(de - 4 * W, x);
-    vst(de - 3 * W, x);
-    vst(de - 2 * W, x);
-    vst(de - W, x);
+    AO_VSTA(d, x, f0);
+    AO_VSTA(d + W, x, f1);
+    AO_VSTA(d + 2 * W, x, f2);
+    AO_VSTA(d + 3 * W, x, f3);
+    return AO_OK;
+f0:
+    return 0;
+f1:
+    return W;
+f2:
+    return 2 * W;
+f3:
+    return 3 * W;
+}
+
+INL size_t vset_4nt(ao_dst d, vec x)
+{
+    AO_VSTNT(d, x, f0);
+    AO_VSTNT(d + W, x, f1);
+    AO_VSTNT(d + 2 * W, x, f2);
+    AO_VSTNT(d + 3 * W, x, f3);
+    return AO_OK;
+f0:
+    return 0;
+f1:
+    return W;
+f2:
+    return 2 * W;
+f3:
+    return 3 * W;
+}
+
+/* The last 4W bytes before de = d + n, once the bytes below d + done are set
+   (n - 4W <= done). */
+INL size_t vset_last4(ao_dst de, vec x, size_t n, size_t done)
+{
+    AO_VST(de - 4 * W, x, f4);
+    AO_VST(de - 3 * W, x, f3);
+    AO_VST(de - 2 * W, x, f2);
+    AO_VST(de - W, x, f1);
+    return AO_OK;
+f4:
+    return ao_fault(done);
+f3:
+    return ao_fault(ao_max(done, n - 3 * W));
+f2:
+    return ao_fault(ao_max(done, n - 2 * W));
+f1:
+    return ao_fault(ao_max(done, n - W));
+}
+
+/* n > 8W: one unaligned vector, a W-aligned loop of 4W, the last 4W unaligned
+   (shared with clear_user: the stores are in ascending order).  On a fault in
+   the loop, p goes through an empty asm so that GCC keeps no register per
+   store address for the progress. */
+INL size_t vset_loop(ao_dst d, vec x, size_t n)
+{
+    ao_dst de = d + n, p;
+    size_t k;
+    AO_VST(d, x, f0);
+    p = d + (W - ((uintptr_t)d & (W - 1)));
+    for (; (size_t)(de - p) > 4 * W; p += 4 * W)
+        if (unlikely((k = vset_4a(p, x)) != AO_OK))
+            goto fl;
+    return vset_last4(de, x, n, ao_max((size_t)(p - d), W));
+f0:
+    return 0;
+fl:
+    AO_LAUNDER(p);
+    return ao_fault(ao_max((size_t)(p - d) + k, W));
 }
 
 /* n > 8W, non-temporal: the first 64 bytes and the last 4W cached, whole lines
-   streamed between them. */
-INL void vset_nt(unsigned char *d, vec x, size_t n)
+   streamed between them; sfence after the streaming stores, also when one of
+   them faults. */
+INL size_t vset_nt(ao_dst d, vec x, size_t n)
 {
-    unsigned char *de = d + n;
-    for (size_t k = 0; k < 64; k += W)
-        vst(d + k, x);
-    d += 64 - ((uintptr_t)d & 63);
-    for (; (size_t)(de - d) > 4 * W; d += 4 * W) {
-        vstnt(d, x);
-        vstnt(d + W, x);
-        vstnt(d + 2 * W, x);
-        vstnt(d + 3 * W, x);
-    }
+    ao_dst de = d + n, p;
+    size_t j, k;
+    for (j = 0; j < 64; j += W)
+        AO_VST(d + j, x, fh);
+    p = d + (64 - ((uintptr_t)d & 63));
+    for (; (size_t)(de - p) > 4 * W; p += 4 * W)
+        if (unlikely((k = vset_4nt(p, x)) != AO_OK))
+            goto fl;
     _mm_sfence();
-    vst(de - 4 * W, x);
-    vst(de - 3 * W, x);
-    vst(de - 2 * W, x);
-    vst(de - W, x);
+    return vset_last4(de, x, n, ao_max((size_t)(p - d), 64));
+fh:
+    return ao_fault(j);
+fl:
+    _mm_sfence();
+    AO_LAUNDER(p);
+    return ao_fault(ao_max((size_t)(p - d) + k, 64));
 }
 
 #endif
