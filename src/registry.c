@@ -8,13 +8,8 @@
 #include "registry.h"
 
 #define VARIANT(routine, name, arch, flags, source, requires, summary)                            \
-    ALTMEM__IF_ARCH_##arch({ALTMEM__ROUTINE_##routine, #name, summary, requires,                  \
+    ALTMEM__IF_ARCH_##arch({ALTMEM__ID_##routine, #name, summary, requires,                       \
                             {.routine = altmem_##routine##_##name}},)
-#define ALTMEM__ROUTINE_memcpy ALTMEM_MEMCPY
-#define ALTMEM__ROUTINE_memmove ALTMEM_MEMMOVE
-#define ALTMEM__ROUTINE_memset ALTMEM_MEMSET
-#define ALTMEM__ROUTINE_copy_user ALTMEM_COPY_USER
-#define ALTMEM__ROUTINE_clear_user ALTMEM_CLEAR_USER
 
 const struct altmem__variant altmem__variants[] = {
 #include "registry.def"
@@ -22,8 +17,17 @@ const struct altmem__variant altmem__variants[] = {
 #undef VARIANT
 const size_t altmem__variant_total = sizeof altmem__variants / sizeof altmem__variants[0];
 
-static const char *const routine_names[ALTMEM_ROUTINE_COUNT] = {"memcpy", "memmove", "memset", "copy_user",
-                                                                  "clear_user"};
+#define ROUTINE(routine, libc_name) [ALTMEM__ID_##routine] = #routine,
+static const char *const routine_names[ALTMEM_ROUTINE_COUNT] = {
+#include "registry.def"
+};
+#undef ROUTINE
+#define ROUTINE(routine, libc_name) +1
+_Static_assert(0
+#include "registry.def"
+                   == ALTMEM_ROUTINE_COUNT,
+               "src/registry.def: one ROUTINE per enum altmem_routine value");
+#undef ROUTINE
 
 static const char *const feature_names[ALTMEM_FEAT_COUNT] = {
     "UAL", "SIMD128", "SIMD256", "SIMD512", "ERMS", "FSRM",

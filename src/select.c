@@ -26,26 +26,19 @@ size_t altmem_nt_threshold(void)
 /* Entry points (src/entry.c) jump through these.  They start at the generic
    variants, which are correct on every CPU, so a call that arrives before
    altmem_init() (another constructor, the dynamic loader) is still right. */
-altmem_memcpy_fn *altmem__memcpy_impl = altmem_memcpy_generic;
-altmem_memmove_fn *altmem__memmove_impl = altmem_memmove_generic;
-altmem_memset_fn *altmem__memset_impl = altmem_memset_generic;
-altmem_copy_user_fn *altmem__copy_user_impl = altmem_copy_user_generic;
-altmem_clear_user_fn *altmem__clear_user_impl = altmem_clear_user_generic;
+#define ROUTINE(routine, libc_name) altmem_##routine##_fn *altmem__##routine##_impl = altmem_##routine##_generic;
+#include "registry.def"
+#undef ROUTINE
 
 void altmem__bind(const struct altmem__state *st)
 {
     /* Before the pointers: a variant bound below reads them. */
     altmem__policy_install(&st->policy);
-    __atomic_store_n(&altmem__memcpy_impl, altmem__variants[st->bound[ALTMEM_MEMCPY].variant].fn.memcpy,
+#define ROUTINE(routine, libc_name)                                                                  \
+    __atomic_store_n(&altmem__##routine##_impl, altmem__variants[st->bound[ALTMEM__ID_##routine].variant].fn.routine, \
                      __ATOMIC_RELEASE);
-    __atomic_store_n(&altmem__memmove_impl, altmem__variants[st->bound[ALTMEM_MEMMOVE].variant].fn.memmove,
-                     __ATOMIC_RELEASE);
-    __atomic_store_n(&altmem__memset_impl, altmem__variants[st->bound[ALTMEM_MEMSET].variant].fn.memset,
-                     __ATOMIC_RELEASE);
-    __atomic_store_n(&altmem__copy_user_impl,
-                     altmem__variants[st->bound[ALTMEM_COPY_USER].variant].fn.copy_user, __ATOMIC_RELEASE);
-    __atomic_store_n(&altmem__clear_user_impl,
-                     altmem__variants[st->bound[ALTMEM_CLEAR_USER].variant].fn.clear_user, __ATOMIC_RELEASE);
+#include "registry.def"
+#undef ROUTINE
 }
 
 /* ---- Initialisation ----------------------------------------------------- */
@@ -282,10 +275,11 @@ int altmem_variant(size_t i, struct altmem_variant_info *out)
     return 0;
 }
 
+#define ROUTINE(routine, libc_name) [ALTMEM__ID_##routine] = &altmem__##routine##_impl,
 static const void *const slots[ALTMEM_ROUTINE_COUNT] = {
-    &altmem__memcpy_impl, &altmem__memmove_impl, &altmem__memset_impl, &altmem__copy_user_impl,
-    &altmem__clear_user_impl,
+#include "registry.def"
 };
+#undef ROUTINE
 
 /* Read from the code itself, not from a flag: what a call really goes through. */
 static const char *bound_by(enum altmem_routine r)
