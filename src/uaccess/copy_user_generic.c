@@ -7,8 +7,11 @@
  *     its size (the word accessors are only given aligned addresses).
  *   - src and dst do not overlap.
  *   - Shape of memcpy_generic: bytes until dst is word-aligned, aligned words
- *     (4 per iteration) or aligned source words merged by shifts, bytes at the
- *     end.  Loads may touch bytes before src inside src's first aligned word (same
+ *     (4 per iteration) or aligned source words merged by shifts (its
+ *     word_merge), bytes at the end.  Not its merge loops: those are one per
+ *     source offset, unrolled by 4, written with word pointers; here one loop
+ *     with the offset in a register (a fault-tolerant copy of them over the
+ *     access operation, as word_set for clear_user_generic, is still to do).  Loads may touch bytes before src inside src's first aligned word (same
  *     page: they cannot fault), never a byte at or after src + n.  Stores go in
  *     ascending order after the loads that feed them, so a fault leaves nothing
  *     written at or past the first inaccessible byte, and at a fault everything
@@ -18,19 +21,10 @@
  *     caller's pointers, which may be NULL or wild.
  */
 #include "../variants/variants.h"
-#include "extable.h"
+#include "ua_access.h"
+#include "../variants/generic/word_copy.h" /* W, word_merge: memcpy_generic's */
 
-typedef uint64_t word_t;
-#define W ((size_t)sizeof(word_t))
-
-static inline word_t merge(word_t lo, word_t hi, size_t off)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return (lo >> (off * 8)) | (hi << ((W - off) * 8));
-#else
-    return (lo << (off * 8)) | (hi >> ((W - off) * 8));
-#endif
-}
+typedef altmem_word word_t;
 
 size_t altmem_copy_user_generic(void *dst, const void *src, size_t n)
 {
@@ -80,7 +74,7 @@ size_t altmem_copy_user_generic(void *dst, const void *src, size_t n)
         for (; left >= 2 * W - off; left -= W, sw += W, s += W, d += W) {
             word_t next;
             UA_LD64(next, sw + W, fault);
-            UA_ST64(d, merge(prev, next, off), fault);
+            UA_ST64(d, word_merge(prev, next, off), fault);
             prev = next;
         }
     }

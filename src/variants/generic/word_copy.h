@@ -1,7 +1,9 @@
 /*
  * Building blocks of the strict-alignment variants (memcpy_generic,
- * memmove_generic): copy forward or backward a word at a time, with every
- * multi-byte access at an address that is a multiple of its size.
+ * memmove_generic, memset_generic): copy forward or backward a word at a time,
+ * with every multi-byte access at an address that is a multiple of its size.
+ * word_set is written over the access operation (ual_access.h), so that
+ * clear_user_generic compiles the same function with extable accessors.
  *
  * Assumptions:
  *   - Any ISA; word = uintptr_t (8 bytes on 64-bit targets); either byte order.
@@ -21,8 +23,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../ual/ual_access.h" /* the access operation: AO_LD8, AO_ST8, AO_OK, ao_fault */
+
 typedef uintptr_t __attribute__((may_alias)) altmem_word;
 #define W ((size_t)sizeof(altmem_word))
+
+/* Aligned words: AO_STW(p, v, L), p a multiple of W (the uaccess variants:
+   an extable accessor of 8 bytes, src/uaccess/ua_access.h). */
+#ifndef AO_EXTABLE
+#define AO_STW(p, v, L) AO_PLAIN(*(altmem_word *)(void *)(p) = (v), L)
+#endif
 
 /* Joins the tail of `lo` (from byte `off` on) with the head of `hi` into the word
    that starts off bytes into lo.  1 <= off < W, so neither shift is by 0 or W*8. */
@@ -210,6 +220,52 @@ static inline void word_copy_bwd(unsigned char *d, const unsigned char *s, size_
     }
     /* Head: fewer than W bytes left at the start. */
     bytes_bwd(d, s, n);
+}
+
+/* memset's body: bytes up to 3 words; else bytes to word alignment, aligned
+   words (4 per iteration), bytes at the end.  Stores ascend: on a fault the
+   progress is d - d0 plus the stores of this step before it (i, k). */
+static inline size_t word_set(ao_dst d, unsigned char b, size_t n)
+{
+    const ao_dst d0 = d;
+    size_t i, k = 0;
+    /* Fewer than 3 words: bytes. */
+    if (n < 3 * W) {
+        for (i = 0; i < n; i++)
+            AO_ST8(d + i, b, fb);
+        return AO_OK;
+    }
+    /* Head: bytes until d is word-aligned. */
+    size_t head = (size_t)(-(uintptr_t)d & (W - 1));
+    for (i = 0; i < head; i++)
+        AO_ST8(d + i, b, fb);
+    d += head;
+    n -= head;
+
+    altmem_word v = (altmem_word)-1 / 0xff * b;   /* b in every byte */
+    /* Body: 4 aligned words per iteration, then single words. */
+    for (; n >= 4 * W; n -= 4 * W, d += 4 * W) {
+        AO_STW(d, v, fw);
+        AO_STW(d + W, v, fw1);
+        AO_STW(d + 2 * W, v, fw2);
+        AO_STW(d + 3 * W, v, fw3);
+    }
+    for (; n >= W; n -= W, d += W)
+        AO_STW(d, v, fw);
+    /* Tail: fewer than W bytes. */
+    for (i = 0; i < n; i++)
+        AO_ST8(d + i, b, fb);
+    return AO_OK;
+fb:
+    return ao_fault((size_t)(d - d0) + i);
+fw3:
+    k += W;
+fw2:
+    k += W;
+fw1:
+    k += W;
+fw:
+    return ao_fault((size_t)(d - d0) + k);
 }
 
 #endif

@@ -773,7 +773,14 @@ INL size_t vset_loop(ao_dst d, vec x, size_t n)
     size_t k;
     AO_VST(d, x, f0);
     p = d + (W - ((uintptr_t)d & (W - 1)));
+#ifdef AO_EXTABLE
+    /* clear_user: the bound computed once (callgrind, clear_user_avx2 1 KiB:
+       102 instructions per call, against 117 with the test below; the caller
+       has cut n to what lies below the top of the address space). */
+    for (const ao_dst pend = de - 4 * W; p < pend; p += 4 * W)
+#else
     for (; (size_t)(de - p) > 4 * W; p += 4 * W)
+#endif
         if (unlikely((k = vset_4a(p, x)) != AO_OK))
             goto fl;
     return vset_last4(de, x, n, ao_max((size_t)(p - d), W));
