@@ -186,6 +186,24 @@ static int setup_streams(struct streams *s, int no_stdin)
     return 0;
 }
 
+/* What altmem_compare_main allocates, freed on every way out of it (its early
+   returns are many: one list is simpler than a cleanup label per exit). */
+static void *owned[16];
+static int owned_count;
+
+static void *own(void *p)
+{
+    if (p && owned_count < (int)(sizeof owned / sizeof owned[0]))
+        owned[owned_count++] = p;
+    return p;
+}
+
+static void free_owned(void)
+{
+    while (owned_count > 0)
+        free(owned[--owned_count]);
+}
+
 /* The environment of an arm, built once so that the child only swaps environ:
    environ with lib taken out of LD_PRELOAD, then ld_preload appended to it, and
    with tunables ("ALTMEM_TUNABLES=...") replacing the user's. */
@@ -194,7 +212,7 @@ static char **build_env(const char *lib, const char *ld_preload, const char *tun
     size_t n = 0;
     for (char **e = environ; *e; e++)
         n++;
-    char **env = calloc(n + 3, sizeof *env);
+    char **env = own(calloc(n + 3, sizeof *env));
     if (!env)
         return NULL;
     size_t k = 0;
@@ -219,7 +237,7 @@ static char **build_env(const char *lib, const char *ld_preload, const char *tun
     if (ld_preload)
         used += (size_t)snprintf(list + used, need - used, "%s%s", used > 11 ? ":" : "", ld_preload);
     if (used > 11)
-        env[k++] = list;
+        env[k++] = own(list);
     else
         free(list);
     if (tunables)
@@ -344,7 +362,7 @@ static int known_variant(const char *name)
     return 0;
 }
 
-int altmem_compare_main(const char *argv0, int argc, char **argv)
+static int compare_main(const char *argv0, int argc, char **argv)
 {
     long runs = 10, warmup = 1;
     const char *variant = NULL;
@@ -401,7 +419,7 @@ int altmem_compare_main(const char *argv0, int argc, char **argv)
     if (variant) {
         const char *old = getenv("ALTMEM_TUNABLES");
         size_t need = strlen(variant) + (old ? strlen(old) : 0) + 32;
-        tunables = malloc(need);
+        tunables = own(malloc(need));
         if (!tunables)
             return 1;
         /* After the user's settings, so that the pin is the one that counts. */
@@ -419,7 +437,7 @@ int altmem_compare_main(const char *argv0, int argc, char **argv)
     if (aa)
         label[0] = "C library (A)";
     size_t total = (size_t)(warmup + runs) * 2;
-    struct run *r = calloc(total, sizeof *r);
+    struct run *r = own(calloc(total, sizeof *r));
     if (!r)
         return 1;
     int progress = isatty(2);
@@ -464,7 +482,7 @@ int altmem_compare_main(const char *argv0, int argc, char **argv)
         fprintf(stderr, "  altmem: %s%s%s\n", lib, variant ? ", pinned: all=" : "", variant ? variant : "");
 
     int first_bad = -1, bad = 0, differ = 0;
-    char *pair_bad = calloc((size_t)runs + 1, 1);
+    char *pair_bad = own(calloc((size_t)runs + 1, 1));
     if (!pair_bad)
         return 1;
     for (size_t k = 0; k < total; k++) {
@@ -496,11 +514,11 @@ int altmem_compare_main(const char *argv0, int argc, char **argv)
 
     double *w[2], *c[2], *d;
     size_t n = 0;
-    w[0] = calloc((size_t)runs, sizeof(double));
-    w[1] = calloc((size_t)runs, sizeof(double));
-    c[0] = calloc((size_t)runs, sizeof(double));
-    c[1] = calloc((size_t)runs, sizeof(double));
-    d = calloc((size_t)runs, sizeof(double));
+    w[0] = own(calloc((size_t)runs, sizeof(double)));
+    w[1] = own(calloc((size_t)runs, sizeof(double)));
+    c[0] = own(calloc((size_t)runs, sizeof(double)));
+    c[1] = own(calloc((size_t)runs, sizeof(double)));
+    d = own(calloc((size_t)runs, sizeof(double)));
     if (!w[0] || !w[1] || !c[0] || !c[1] || !d)
         return 1;
     for (long p = 0; p < runs; p++) {
@@ -555,13 +573,12 @@ int altmem_compare_main(const char *argv0, int argc, char **argv)
     fprintf(stderr, "result: pairs=%zu failed_runs=%d ratio=%.4f lo=%.4f hi=%.4f p=%.4f distinguishable=%s\n", n, bad,
             ratio, sr.bounded ? exp(sr.lo) : 0.0, sr.bounded ? exp(sr.hi) : INFINITY, sr.p,
             sr.bounded && (sr.lo > 0 || sr.hi < 0) ? "yes" : "no");
-    for (int a = 0; a < 2; a++) {
-        free(w[a]);
-        free(c[a]);
-    }
-    free(d);
-    free(pair_bad);
-    free(r);
-    free(tunables);
     return first_bad > 0 ? first_bad : 0;
+}
+
+int altmem_compare_main(const char *argv0, int argc, char **argv)
+{
+    int status = compare_main(argv0, argc, argv);
+    free_owned();
+    return status;
 }
