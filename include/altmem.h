@@ -93,7 +93,11 @@ ALTMEM_API void altmem_init(void);
 #define ALTMEM_FEAT_SIMD512 (UINT64_C(1) << 3) /* AVX-512 F+BW+VL (with OS support)    */
 #define ALTMEM_FEAT_ERMS    (UINT64_C(1) << 4) /* x86 enhanced rep movsb/stosb        */
 #define ALTMEM_FEAT_FSRM    (UINT64_C(1) << 5) /* x86 fast short rep movsb            */
-#define ALTMEM_FEAT_COUNT   6
+#define ALTMEM_FEAT_SVE     (UINT64_C(1) << 6) /* aarch64 SVE, where the kernel keeps it cheap */
+#define ALTMEM_FEAT_MOPS    (UINT64_C(1) << 7) /* aarch64 FEAT_MOPS cpy* / set*      */
+#define ALTMEM_FEAT_RVV     (UINT64_C(1) << 8) /* riscv64 V (vector 1.0)              */
+#define ALTMEM_FEAT_ZICBOZ  (UINT64_C(1) << 9) /* riscv64 Zicboz cbo.zero             */
+#define ALTMEM_FEAT_COUNT   10
 
 /* "UAL", "SIMD128", ...; NULL for a bit number without a name. */
 ALTMEM_API const char *altmem_feature_name(unsigned bit);

@@ -56,6 +56,7 @@ static void policy_copy(struct altmem__policy *d, const struct altmem__policy *s
     }
     d->movsb_coaligned = s->movsb_coaligned;
     d->short_distance = s->short_distance;
+    d->zero_block = s->zero_block;
     d->rules = s->rules;
 }
 
@@ -123,6 +124,8 @@ void altmem__decide_profile(const struct altmem__cpu *cpu, const char *tunables,
     out->cpu.model = cpu->model;
     out->cpu.stepping = cpu->stepping;
     out->cpu.idflags = cpu->idflags;
+    out->cpu.vector_bytes = cpu->vector_bytes;
+    out->cpu.zero_block = cpu->zero_block;
     for (size_t i = 0; i < sizeof out->cpu.notes; i++)
         out->cpu.notes[i] = cpu->notes[i];
     out->secure = secure;

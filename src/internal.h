@@ -62,7 +62,9 @@ struct altmem__cpu {
     int vendor;                           /* enum altmem__vendor                */
     unsigned family, model, stepping;     /* x86 display family / model          */
     uint32_t idflags;                     /* ALTMEM__ID_*                        */
-    char notes[160];
+    uint32_t vector_bytes;                /* SVE VL / RVV VLENB / widest SIMD; 0 unknown */
+    uint32_t zero_block;                  /* DC ZVA / cbo.zero block size; 0 = none */
+    char notes[256];
 };
 
 /* Implemented once per architecture; the unknown-architecture one reports none. */
@@ -123,6 +125,7 @@ struct altmem__policy {
     size_t movsb_coaligned;       /* ... 64-byte width, src, dst equally aligned */
     size_t stosb[3];              /* rep stosb from, per width                   */
     size_t short_distance;        /* no rep movsb at (dst - src) mod 4096 in 1..this */
+    size_t zero_block;            /* DC ZVA / cbo.zero block (the CPU's), 0 = none */
     uint32_t rules;               /* bit i: altmem__policy_rules[i] applied       */
 };
 

@@ -30,6 +30,7 @@ size_t altmem__rep_movsb_start[3] = {2 * K, 4 * K, 32 * K};
 size_t altmem__rep_movsb_start_coaligned = 16 * K;
 size_t altmem__rep_stosb_start[3] = {2 * K, 4 * K, 4 * K};
 size_t altmem__movsb_short_distance = 63;
+size_t altmem__zero_block = 0;
 
 void altmem__policy_install(const struct altmem__policy *p)
 {
@@ -41,6 +42,7 @@ void altmem__policy_install(const struct altmem__policy *p)
     }
     __atomic_store_n(&altmem__rep_movsb_start_coaligned, p->movsb_coaligned, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__movsb_short_distance, p->short_distance, __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__zero_block, p->zero_block, __ATOMIC_RELEASE);
 }
 
 /* ---- The rules ------------------------------------------------------------ */
@@ -150,6 +152,8 @@ void altmem__policy_for(const struct altmem__cpu *cpu, struct altmem__policy *ou
 {
     out->rules = 0;
     out->no512_rule = -1;
+    /* Not a rule: the block size the CPU reports for whole-block zeroing. */
+    out->zero_block = cpu->zero_block;
     for (size_t i = 0; i < altmem__policy_rule_count; i++) {
         if (altmem__policy_rules[i].match(cpu)) {
             int was = i ? out->allow512 : 1;

@@ -20,4 +20,8 @@ extern size_t altmem__rep_stosb_start[3] __attribute__((visibility("hidden")));
 /* No rep movsb where (dst - src) mod 4096 is in 1..this (0: anywhere). */
 extern size_t altmem__movsb_short_distance __attribute__((visibility("hidden")));
 
+/* aarch64 DC ZVA / riscv64 cbo.zero: the block size in bytes the CPU zeroes
+   per instruction (a power of two), or 0: do not use it. */
+extern size_t altmem__zero_block __attribute__((visibility("hidden")));
+
 #endif

@@ -30,7 +30,7 @@ _Static_assert(0
 #undef ROUTINE
 
 static const char *const feature_names[ALTMEM_FEAT_COUNT] = {
-    "UAL", "SIMD128", "SIMD256", "SIMD512", "ERMS", "FSRM",
+    "UAL", "SIMD128", "SIMD256", "SIMD512", "ERMS", "FSRM", "SVE", "MOPS", "RVV", "ZICBOZ",
 };
 
 const char *altmem_routine_name(enum altmem_routine r)

@@ -11,6 +11,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
     unsigned long hwcap = altmem__os_getauxval(16 /* AT_HWCAP */, &found);
     out->arch = "loongarch64";
     out->l1d_bytes = out->l2_bytes = out->l3_bytes = 0;
+    out->vector_bytes = out->zero_block = 0;
     out->notes[0] = '\0';
     out->features = altmem__decode_loongarch(cfg1, found, hwcap, out->notes, sizeof out->notes);
 }

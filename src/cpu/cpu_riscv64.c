@@ -14,6 +14,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
     long rc = altmem__os_riscv_hwprobe(q, 2);
     out->arch = "riscv64";
     out->l1d_bytes = out->l2_bytes = out->l3_bytes = 0;
+    out->vector_bytes = out->zero_block = 0;
     out->notes[0] = '\0';
     /* The kernel sets key to -1 for keys it does not know. */
     int64_t perf9 = (rc == 0 && q[0].key == 9) ? (int64_t)q[0].value : -1;

@@ -39,6 +39,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
     out->arch = "x86_64";
     out->features = ALTMEM_FEAT_UAL;
     out->l1d_bytes = out->l2_bytes = out->l3_bytes = 0;
+    out->vector_bytes = out->zero_block = 0;
     out->notes[0] = '\0';
 
     unsigned max, a, b, c, d;

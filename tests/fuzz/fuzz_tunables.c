@@ -89,7 +89,7 @@ static int is(const char *s, size_t n, const char *w)
     return 1;
 }
 
-static const char *const feat[ALTMEM_FEAT_COUNT] = {"UAL", "SIMD128", "SIMD256", "SIMD512", "ERMS", "FSRM"};
+static const char *const feat[ALTMEM_FEAT_COUNT] = {"UAL", "SIMD128", "SIMD256", "SIMD512", "ERMS", "FSRM", "SVE", "MOPS", "RVV", "ZICBOZ"};
 static const char *const routines[ALTMEM_ROUTINE_COUNT] = {"memcpy", "memmove", "memset", "copy_user",
                                                              "clear_user"};
 
