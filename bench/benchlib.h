@@ -28,6 +28,12 @@ static inline double bench_now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+/* The same clock in seconds (`altmem index` and `altmem compare`). */
+static inline double bench_now_s(void)
+{
+    return bench_now_ns() * 1e-9;
+}
+
 /* xorshift64*: reproducible placements, draws and orders from one seed. */
 uint64_t bench_rng_next(uint64_t *state);
 

@@ -21,7 +21,7 @@ endif()
 
 add_executable(test_measure test_measure.c ${PROJECT_SOURCE_DIR}/tools/measure.c)
 target_include_directories(test_measure PRIVATE ${PROJECT_SOURCE_DIR}/tools)
-target_link_libraries(test_measure PRIVATE m)
+target_link_libraries(test_measure PRIVATE altmem_benchlib m)
 add_test(NAME index.measure COMMAND test_measure)
 set_tests_properties(index.measure PROPERTIES LABELS index TIMEOUT 30)
 

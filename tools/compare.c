@@ -261,7 +261,7 @@ static int run_once(char **argv, char **envp, struct streams *s, int first, stru
     if (pipe2(pipefd, O_CLOEXEC) != 0)
         return errno;
     fflush(NULL);
-    double t0 = measure_monotonic();
+    double t0 = bench_now_s();
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
@@ -285,7 +285,7 @@ static int run_once(char **argv, char **envp, struct streams *s, int first, stru
     while (wait4(pid, &status, 0, &ru) < 0)
         if (errno != EINTR)
             return errno;
-    r->wall = measure_monotonic() - t0;
+    r->wall = bench_now_s() - t0;
     r->cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
              ru.ru_stime.tv_usec * 1e-6;
     r->status = status;
@@ -547,9 +547,9 @@ static int compare_main(const char *argv0, int argc, char **argv)
     fprintf(stderr, "  %-14s %12s %12s %12s %14s\n", "", "median wall", "min", "max", "median cpu");
     for (int a = 0; a < 2; a++) {
         char b1[32], b2[32], b3[32], b4[32];
-        double med = measure_median(w[a], n);   /* sorts: min and max are the ends */
+        double med = bench_median(w[a], (int)n);   /* sorts: min and max are the ends */
         fprintf(stderr, "  %-14s %12s %12s %12s %14s\n", label[a], ms(med, b1, sizeof b1), ms(w[a][0], b2, sizeof b2),
-                ms(w[a][n - 1], b3, sizeof b3), ms(measure_median(c[a], n), b4, sizeof b4));
+                ms(w[a][n - 1], b3, sizeof b3), ms(bench_median(c[a], (int)n), b4, sizeof b4));
     }
     double ratio = exp(sr.estimate);
     const char *verdict;

@@ -236,7 +236,7 @@ static double run_workload(const struct test *t, const struct impl *im, double s
         static unsigned char *src, *dst, *buf;
         if (!src && (!(src = map_memfd(len)) || !(dst = map_memfd(len)) || !(buf = malloc(t->buf))))
             return -1;
-        t0 = now = measure_monotonic();
+        t0 = now = bench_now_s();
         while (now - t0 < seconds) {
             for (size_t off = 0; off < len; off += t->buf) {
                 if (cu) {
@@ -248,7 +248,7 @@ static double run_workload(const struct test *t, const struct impl *im, double s
                 }
             }
             units += len;
-            now = measure_monotonic();
+            now = bench_now_s();
         }
         return fail ? -1 : units ? (double)units / 1024 / (now - t0) : 0;
     }
@@ -259,7 +259,7 @@ static double run_workload(const struct test *t, const struct impl *im, double s
             return -1;
         memset(msg, 'p', sizeof msg);
         size_t head = 0, tail = 0;
-        t0 = now = measure_monotonic();
+        t0 = now = bench_now_s();
         while (now - t0 < seconds) {
             for (int i = 0; i < 1024; i++) {
                 im->memcpy(ring + head, msg, sizeof msg);   /* write() */
@@ -269,12 +269,12 @@ static double run_workload(const struct test *t, const struct impl *im, double s
                 msg[0] = out[1];
             }
             units += 1024;
-            now = measure_monotonic();
+            now = bench_now_s();
         }
         return units ? (double)units / (now - t0) : 0;
     }
     case CLEAR: {
-        t0 = now = measure_monotonic();
+        t0 = now = bench_now_s();
         while (now - t0 < seconds) {
             void *p = mmap(NULL, t->buf, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
             if (p == MAP_FAILED)
@@ -285,7 +285,7 @@ static double run_workload(const struct test *t, const struct impl *im, double s
                 im->memset(p, 0, t->buf);
             munmap(p, t->buf);
             units += t->buf;
-            now = measure_monotonic();
+            now = bench_now_s();
         }
         return fail ? -1 : units ? (double)units / 1024 / (now - t0) : 0;
     }
@@ -295,7 +295,7 @@ static double run_workload(const struct test *t, const struct impl *im, double s
         if (!region && (mix_prepare(calls) != 0 || !(region = malloc(MIX_REGION))))
             return -1;
         memset(region, 0x33, MIX_REGION);
-        t0 = now = measure_monotonic();
+        t0 = now = bench_now_s();
         while (now - t0 < seconds) {
             for (int i = 0; i < MIX_CALLS; i++) {
                 const struct mix_call *c = &calls[i];
@@ -307,7 +307,7 @@ static double run_workload(const struct test *t, const struct impl *im, double s
                     im->memset(region + c->dst, 0xa5, c->n);
             }
             units += MIX_CALLS;
-            now = measure_monotonic();
+            now = bench_now_s();
         }
         return units ? (double)units / (now - t0) : 0;
     }
@@ -668,7 +668,7 @@ int altmem_index_main(int argc, char **argv)
         nsel += o.selected[t];
     int total = nsel * o.ncopies * o.rounds * IMPL_COUNT;
     uint64_t shuffle = 0x2545f4914f6cdd1du;
-    double t_start = measure_monotonic();
+    double t_start = bench_now_s();
     for (int ci = 0; ci < o.ncopies; ci++)
         for (size_t t = 0; t < TEST_COUNT; t++) {
             if (!o.selected[t])
@@ -706,12 +706,12 @@ int altmem_index_main(int argc, char **argv)
             for (int m = 0; m < IMPL_COUNT; m++) {
                 double v[99];
                 memcpy(v, c->rate[m], sizeof(double) * (size_t)o.rounds);
-                c->result[m] = measure_median(v, (size_t)o.rounds);
+                c->result[m] = bench_median(v, o.rounds);
             }
         }
     if (progress)
         fprintf(stderr, "\r%70s\r", "");
-    double elapsed = measure_monotonic() - t_start;
+    double elapsed = bench_now_s() - t_start;
 
     char cpu[256], load[64], date[64];
     measure_cpu_model(cpu, sizeof cpu);

@@ -1,12 +1,15 @@
 /*
  * What `altmem index` and `altmem compare` share (tools/measure.c): the
- * machine's description for the report, a median, and the paired rank test
- * both use to say whether a difference is more than noise.
+ * machine's description for the report and the paired rank test both use to
+ * say whether a difference is more than noise.  The clock and the median are
+ * the benchmarks' (bench/benchlib.h, included here for them).
  */
 #ifndef ALTMEM_TOOLS_MEASURE_H
 #define ALTMEM_TOOLS_MEASURE_H
 
 #include <stddef.h>
+
+#include "benchlib.h"
 
 /* "AMD EPYC (family 26 model 2 stepping 1), 2 online CPUs" from /proc/cpuinfo
    (the arch name where it has no model name). */
@@ -14,11 +17,6 @@ void measure_cpu_model(char *buf, size_t len);
 
 /* "0.52 0.61 0.70" (1, 5, 15 min), or "unknown". */
 void measure_load(char *buf, size_t len);
-
-double measure_monotonic(void);   /* seconds, CLOCK_MONOTONIC */
-
-/* Median of v[0..n-1] (sorted in place); 0 for n == 0. */
-double measure_median(double *v, size_t n);
 
 /*
  * Wilcoxon signed-rank analysis of n paired differences d[] (for example log
@@ -40,7 +38,8 @@ struct measure_signed_rank {
     int bounded;         /* 0: too few pairs for any interval at this alpha */
     int exact;           /* 1: exact null distribution, 0: normal approximation */
 };
-/* 0, or -1 when out of memory (n is at most 100000). */
+/* 0, or -1 when out of memory or n > 10000 (n(n+1)/2 Walsh averages must fit
+   bench_median's int count). */
 int measure_signed_rank(const double *d, size_t n, double alpha, struct measure_signed_rank *out);
 
 #endif
