@@ -17,6 +17,8 @@
  * x86_64 also has vector accessors (UA_VLDn / UA_VSTn, n = 16, 32, 64 bytes,
  * unaligned) and rep movsb / rep stosb with an entry (UA_REP_MOVSB / _STOSB):
  * a string instruction faults precisely, with rdi/rsi/rcx at its progress.
+ * loongarch64 has UA_VLD16 / UA_VST16 (vld/vst) and UA_VLD32 / UA_VST32
+ * (xvld/xvst) in the files built with LSX / LASX.
  */
 #ifndef ALTMEM_EXTABLE_H
 #define ALTMEM_EXTABLE_H
@@ -174,6 +176,27 @@ struct altmem__extable_entry {
 #define UA_ST16(p, v, L) UA_ST(UA_S16, p, v, L)
 #define UA_ST32(p, v, L) UA_ST(UA_S32, p, v, L)
 #define UA_ST64(p, v, L) UA_ST(UA_S64, p, v, L)
+#if defined(__loongarch__) && defined(__loongarch_sx)
+/* Vector accessors of the lsx / lasx files (built -mlsx / -mlasx, which
+   define __loongarch_sx / __loongarch_asx): vld/vst (16 bytes, operand
+   modifier w: $vrN) and xvld/xvst (32 bytes, u: $xrN), unaligned.  A vector
+   store that faults may have written part of its bytes (qemu's do): the
+   variants never rely on it being all-or-nothing (src/uaccess/ua_la_vec.h). */
+#include <lsxintrin.h>
+#define UA_VLDX(insn, mod, v, p, L)                                              \
+    __asm__ goto("1:\t" insn " %" mod "[val], %[addr], 0\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
+                 : [val] "=f"(v) : [addr] "r"(p) : "memory" : L)
+#define UA_VSTX(insn, mod, p, v, L)                                              \
+    __asm__ goto("1:\t" insn " %" mod "[val], %[addr], 0\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
+                 : : [addr] "r"(p), [val] "f"(v) : "memory" : L)
+#define UA_VLD16(v, p, L) UA_VLDX("vld", "w", v, p, L)
+#define UA_VST16(p, v, L) UA_VSTX("vst", "w", p, v, L)
+#if defined(__loongarch_asx)
+#include <lasxintrin.h>
+#define UA_VLD32(v, p, L) UA_VLDX("xvld", "u", v, p, L)
+#define UA_VST32(p, v, L) UA_VSTX("xvst", "u", p, v, L)
+#endif
+#endif
 #else
 #error "uaccess: no fault-tolerant accessors for this architecture"
 #endif

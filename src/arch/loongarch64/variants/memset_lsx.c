@@ -1,0 +1,27 @@
+/*
+ * memset_lsx — LoongArch64 LSX (HWCAP bit 4): 16-byte vld/vst.
+ *
+ * Assumptions:
+ *   - UAL and LSX, as memcpy_lsx; the byte splatted once
+ *     (vreplgr2vr.b), stores in ascending order (the classes are clear_user_lsx's).
+ * Size classes (la_vec.h):
+ *   [0, 16) 1, 2 + 2, 4 + 4, 8 + 8 (scalar);
+ *   [16, 32) 1 + 1 vector; [32, 64) 2 + 2; [64, 128] 4 + 4;
+ *   above: the first vector unaligned, aligned blocks of 4 vectors while more
+ *   than 4 remain, the last 4 vectors unaligned.
+ */
+#define LA_W 16
+#include <stdint.h>
+
+#include "../../../variants/variants.h"
+#include "la_vec.h"
+
+void *altmem_memset_lsx(void *dst, int c, size_t n)
+{
+    const la_v v = LA_SPLAT(c);
+    if (n > 8 * LA_W)
+        la_set_large(dst, v, n);
+    else
+        la_set_upto8w(dst, v, LA_HSPLAT(c), UINT64_C(0x0101010101010101) * (unsigned char)c, n);
+    return dst;
+}

@@ -1,0 +1,23 @@
+/*
+ * copy_user_lasx — fault-tolerant copy, LoongArch64 LASX (32-byte xvld/xvst; 16-byte vld/vst below 32 bytes).
+ *
+ * Assumptions:
+ *   - UAL and LASX; src and dst do not overlap; every access is an extable
+ *     accessor (extable.h), stores ascend and each fault label knows the
+ *     progress, from which the fix-up finishes byte by byte (ua_la_vec.h).
+ *   - A faulting vector store may have written part of its bytes: never relied
+ *     on either way (the fix-up rewrites them from the progress).
+ * Size classes: memcpy_lasx's (la_vec.h) over the extable accessors; above
+ * 256 bytes the first vector, aligned blocks of 4 vectors, the last 4
+ * vectors, all ascending (memcpy_lasx stores its first vector last).
+ */
+#define LA_W 32
+#include "ua_la_vec.h"
+
+size_t altmem_copy_user_lasx(void *dst, const void *src, size_t n)
+{
+    /* First use: install the fault handler (extable.h). */
+    if (UA_NOT_INSTALLED())
+        return altmem__copy_user_first(dst, src, n, altmem_copy_user_lasx);
+    return la_copy_user((uintptr_t)dst, (uintptr_t)src, n);
+}
