@@ -62,7 +62,8 @@ if(TARGET altmem_freestanding AND NOT ALTMEM_SANITIZE)
     # qemu >= 8.1 answers riscv_hwprobe with CPUPERF_0 = FAST.
     set(_fs_default --expect-bind ual --expect-has UAL)
     if(ALTMEM_ARCH STREQUAL "loongarch64" AND ALTMEM_EMULATOR_HAS_LSX)
-      set(_fs_default --expect-bind ual --expect-has UAL,SIMD128,SIMD256)
+      set(_fs_default --expect-bind lasx --expect-has UAL,SIMD128,SIMD256)
+      set(_fs_force "hwcaps=+UAL,-SIMD128,-SIMD256")
     elseif(ALTMEM_ARCH STREQUAL "loongarch64")
       set(_fs_default --expect-bind ual --expect-has UAL --expect-lacks SIMD128,SIMD256)
     endif()
@@ -184,7 +185,9 @@ if(CMAKE_CROSSCOMPILING AND TARGET fs_test AND ALTMEM_ARCH MATCHES "^(riscv64|lo
     set(_bpo_expect --expect-bind ual --expect-has UAL)              # hwprobe: CPUPERF_0 = FAST
     set(_bpo_what "riscv_hwprobe")
   else()
-    set(_bpo_expect --expect-bind ual --expect-has UAL,SIMD128,SIMD256) # la464 with LSX, LASX
+    # la464 with LSX, LASX: lasx binds (tests/qemu-models/loongarch64.list runs the
+    # models without them)
+    set(_bpo_expect --expect-bind lasx --expect-has UAL,SIMD128,SIMD256)
     set(_bpo_what "LSX/LASX")
   endif()
   if(ALTMEM_QEMU_BPO)

@@ -29,6 +29,9 @@
  *   --matrix NAME    only variant NAME (runnable or not) over the offset matrix; the
  *                    driver of the QEMU-plugin misalignment proof (tests/qemu-plugin/)
  *   --quick          smaller sweeps, for emulators
+ *   --reduced        the CPU-model matrix's reduced sweep (reduced_sz below)
+ *   --expect-bind V  every routine bound to V; or memcpy=V1,memmove=V2,... (commas
+ *                    or spaces), every routine named once
  *
  * Exit status 0 pass, 1 failure, 2 usage or set-up error.
  */
@@ -43,18 +46,26 @@
 
 static struct {
     size_t sweep_max;   /* sweep: n in 0..sweep_max                */
-    size_t offsets;     /* sweep, guard: offsets 0..offsets-1       */
+    size_t offsets;     /* sweep, guard: offsets 0..offsets-1 ...       */
+    size_t ostep;       /* ... in steps of ostep                      */
     size_t guard_max;   /* guard: n in 0..guard_max                 */
     long ovl_dist;      /* overlap: dst - src in [-ovl_dist, ovl_dist] */
     size_t ovl_max;     /* overlap: n in 0..ovl_max                  */
     size_t large_max;   /* large: sizes up to this                   */
-} sz = {512, 32, 512, 128, 320, 1u << 20};
+} sz = {512, 32, 1, 512, 128, 320, 1u << 20};
 
-static const struct {
-    size_t sweep_max, offsets, guard_max;
+struct sizes {
+    size_t sweep_max, offsets, ostep, guard_max;
     long ovl_dist;
     size_t ovl_max, large_max;
-} quick_sz = {256, 16, 256, 72, 160, 1u << 18};
+};
+static const struct sizes quick_sz = {256, 16, 1, 256, 72, 160, 1u << 18};
+/* --reduced (the CPU-model matrix's other models, tests/qemu-models/): every
+   size to 512 (past every class boundary of the widest vector variant, 8 x 32
+   bytes, into its loop), every offset residue class mod 32 that a stride of 3
+   meets on both sides (11 of 32, so the loops' alignment heads 1..W vary),
+   overlaps to +-72 up to 320 bytes, the same fault positions as the full run. */
+static const struct sizes reduced_sz = {512, 32, 3, 512, 72, 320, 1u << 18};
 
 /* ---- Buffers ---------------------------------------------------------------- */
 
@@ -369,8 +380,8 @@ static void part_sweep(struct impl *im)
     unsigned char *dbase = dst + 256;
     const unsigned char *sbase = src + 256;
     for (size_t n = 0; n <= sz.sweep_max; n++)
-        for (size_t so = 0; so < sz.offsets; so++)
-            for (size_t dof = 0; dof < sz.offsets; dof++) {
+        for (size_t so = 0; so < sz.offsets; so += sz.ostep)
+            for (size_t dof = 0; dof < sz.offsets; dof += sz.ostep) {
                 if (is_copy(im))
                     check_copy(im, dbase + dof, sbase + so, n);
                 else if (so == 0)
@@ -388,7 +399,7 @@ static void part_guard(struct impl *im)
             check_set(im, dst, fill_for(n, 1), n);      /* under-write faults */
             continue;
         }
-        for (size_t o = 0; o < sz.offsets; o++) {
+        for (size_t o = 0; o < sz.offsets; o += sz.ostep) {
             check_copy(im, dmid + o, send - n, n); /* over-read faults   */
             check_copy(im, dmid + o, src, n);      /* under-read faults  */
             check_copy(im, dend - n, smid + o, n); /* over-write faults  */
@@ -492,6 +503,21 @@ static void part_fault(struct impl *im)
                     check_partial(im, dend - k, 0, n, k);
                 }
             }
+    /* Faults further in, k in 73..560: inside the vector variants' larger
+       classes (up to 8 x 32 bytes), their loops' blocks and their tails, each
+       vector position at two alignments. */
+    static const size_t ms2[] = {1, 33, 300};
+    for (size_t k = 73; k <= 560; k++)
+        for (size_t i = 0; i < sizeof ms2 / sizeof ms2[0]; i++)
+            for (size_t o = 0; o < 8; o += 5) {
+                size_t n = k + ms2[i];
+                if (im->r == ALTMEM_COPY_USER) {
+                    check_partial(im, dmid + o, send - k, n, k);
+                    check_partial(im, dend - k, smid + o, n, k);
+                } else {
+                    check_partial(im, dend - k, 0, n, k);
+                }
+            }
     if (im->r != ALTMEM_COPY_USER)
         return;
     for (size_t n = 1; n <= 130; n++) { /* a read-only destination: nothing done */
@@ -530,7 +556,8 @@ static void run_parts(struct impl *im, const char *only_part)
 /* ---- Detection and selection ------------------------------------------------------ */
 
 struct expect {
-    const char *bind;   /* every routine bound to this variant      */
+    const char *bind;   /* every routine bound to this variant, or a list
+                           routine=variant[,| ]... (each routine named once) */
     const char *has;    /* comma-separated features that must be detected */
     const char *lacks;  /* ... that must not be                     */
     const char *note;   /* text the detection notes must contain    */
@@ -582,6 +609,78 @@ static void print_features(uint64_t m)
         fs_printf(" none");
 }
 
+/* The variant --expect-bind wants for routine `name`: the whole text when it
+   holds no '=', else the value of `name=` in the list (separated by commas or
+   spaces).  0 when the list does not name the routine: check_bind_list() has
+   rejected such a list before. */
+static int expected_bind(const char *bind, const char *name, char *out, size_t cap)
+{
+    if (!fs_strstr(bind, "=")) {
+        size_t l = fs_strlen(bind);
+        if (l >= cap)
+            return 0;
+        memcpy(out, bind, l + 1);
+        return 1;
+    }
+    const size_t nl = fs_strlen(name);
+    for (const char *p = bind; *p;) {
+        while (*p == ',' || *p == ' ')
+            p++;
+        const char *e = p;
+        while (*e && *e != ',' && *e != ' ')
+            e++;
+        if ((size_t)(e - p) > nl && fs_strncmp(p, name, nl) == 0 && p[nl] == '=') {
+            size_t l = (size_t)(e - p) - nl - 1;
+            if (l >= cap)
+                return 0;
+            memcpy(out, p + nl + 1, l);
+            out[l] = 0;
+            return 1;
+        }
+        p = e;
+    }
+    return 0;
+}
+
+/* A routine=variant list must name every routine, each with a value, and
+   nothing else; 0 if it does (or is a single name). */
+static int check_bind_list(const char *bind)
+{
+    if (!fs_strstr(bind, "="))
+        return 0;
+    int bad = 0;
+    char v[64];
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++)
+        if (!expected_bind(bind, altmem_routine_name((enum altmem_routine)r), v, sizeof v) || !v[0]) {
+            fs_printf("fs_test: --expect-bind '%s' names no variant for %s\n", bind,
+                      altmem_routine_name((enum altmem_routine)r));
+            bad = 1;
+        }
+    for (const char *p = bind; *p;) {
+        while (*p == ',' || *p == ' ')
+            p++;
+        const char *e = p, *eq = 0;
+        while (*e && *e != ',' && *e != ' ') {
+            if (*e == '=' && !eq)
+                eq = e;
+            e++;
+        }
+        if (e == p)
+            break;
+        int known = 0;
+        for (int r = 0; eq && r < ALTMEM_ROUTINE_COUNT; r++) {
+            const char *name = altmem_routine_name((enum altmem_routine)r);
+            known |= fs_strlen(name) == (size_t)(eq - p) && fs_strncmp(name, p, (size_t)(eq - p)) == 0;
+        }
+        if (!known) {
+            fs_printf("fs_test: --expect-bind '%s': an entry is not routine=variant with a known routine\n", bind);
+            bad = 1;
+        }
+        p = e;
+    }
+    return bad;
+}
+
 /* Returns the number of failed checks; quiet: only count them. */
 static int check_detect(const struct expect *ex, int quiet)
 {
@@ -617,9 +716,10 @@ static int check_detect(const struct expect *ex, int quiet)
         if (b.reason == ALTMEM_BOUND_DEFAULT)
             DFAIL("%s: still the default binding after altmem_init_freestanding()\n",
                   altmem_routine_name((enum altmem_routine)r));
-        if (ex->bind && fs_strcmp(b.variant, ex->bind) != 0)
-            DFAIL("%s bound to %s, expected %s\n", altmem_routine_name((enum altmem_routine)r), b.variant,
-                  ex->bind);
+        char want[64];
+        if (ex->bind && expected_bind(ex->bind, altmem_routine_name((enum altmem_routine)r), want, sizeof want) &&
+            fs_strcmp(b.variant, want) != 0)
+            DFAIL("%s bound to %s, expected %s\n", altmem_routine_name((enum altmem_routine)r), b.variant, want);
     }
     int bad = 0;
     uint64_t has = feature_bits(ex->has, &bad), lacks = feature_bits(ex->lacks, &bad);
@@ -659,8 +759,14 @@ static size_t collect(enum altmem_routine r, const char *only, struct impl *out,
         struct altmem_variant_info vi;
         if (altmem_variant(i, &vi) != 0 || vi.routine != r)
             continue;
-        if (only ? fs_strcmp(only, vi.name) != 0 : (vi.requires & ~cpu.active) != 0)
+        if (only ? fs_strcmp(only, vi.name) != 0 : (vi.requires & ~cpu.active) != 0) {
+            if (!only) { /* not runnable here: skipped, and said so */
+                fs_printf("%-8s %-16s skipped: the CPU lacks", altmem_routine_name(r), vi.name);
+                print_features(vi.requires & ~cpu.active);
+                fs_printf("\n");
+            }
             continue;
+        }
         out[k].r = r;
         out[k].name = vi.name;
         switch (r) {
@@ -886,8 +992,8 @@ static int self_test(const struct expect *ex)
 
 static int usage(void)
 {
-    fs_printf("usage: fs_test [--quick] [--part detect|zero|sweep|guard|overlap|values|large|fault]\n"
-              "               [--expect-bind VARIANT] [--expect-has F,..] [--expect-lacks F,..]\n"
+    fs_printf("usage: fs_test [--quick|--reduced] [--part detect|zero|sweep|guard|overlap|values|large|fault]\n"
+              "               [--expect-bind VARIANT|ROUTINE=VARIANT,..] [--expect-has F,..] [--expect-lacks F,..]\n"
               "               [--expect-note TEXT] [--self-test] [--matrix VARIANT]\n");
     return 2;
 }
@@ -917,13 +1023,15 @@ int fs_main(int argc, char **argv, char **envp, unsigned long *auxv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : 0;
-        if (fs_strcmp(a, "--quick") == 0) {
-            sz.sweep_max = quick_sz.sweep_max;
-            sz.offsets = quick_sz.offsets;
-            sz.guard_max = quick_sz.guard_max;
-            sz.ovl_dist = quick_sz.ovl_dist;
-            sz.ovl_max = quick_sz.ovl_max;
-            sz.large_max = quick_sz.large_max;
+        if (fs_strcmp(a, "--quick") == 0 || fs_strcmp(a, "--reduced") == 0) {
+            const struct sizes *q = a[2] == 'q' ? &quick_sz : &reduced_sz;
+            sz.sweep_max = q->sweep_max;
+            sz.offsets = q->offsets;
+            sz.ostep = q->ostep;
+            sz.guard_max = q->guard_max;
+            sz.ovl_dist = q->ovl_dist;
+            sz.ovl_max = q->ovl_max;
+            sz.large_max = q->large_max;
         } else if (fs_strcmp(a, "--self-test") == 0) {
             selftest = 1;
         } else if (v && fs_strcmp(a, "--part") == 0) {
@@ -942,6 +1050,8 @@ int fs_main(int argc, char **argv, char **envp, unsigned long *auxv)
             return usage();
         }
     }
+    if (ex.bind && check_bind_list(ex.bind))
+        return usage();
     if (only_part && fs_strcmp(only_part, "detect") != 0) {
         size_t p = 0;
         while (p < NPARTS && fs_strcmp(parts[p].name, only_part) != 0)
