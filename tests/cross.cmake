@@ -187,7 +187,8 @@ if(CMAKE_CROSSCOMPILING AND TARGET fs_test AND ALTMEM_ARCH MATCHES "^(riscv64|lo
   else()
     # la464 with LSX, LASX: lasx binds (tests/qemu-models/loongarch64.list runs the
     # models without them)
-    set(_bpo_expect --expect-bind lasx --expect-has UAL,SIMD128,SIMD256)
+    set(_bpo_expect --expect-bind lasx --expect-has UAL,SIMD128,SIMD256
+                    --expect-note "LSX (AT_HWCAP bit 4), LASX (AT_HWCAP bit 5)")
     set(_bpo_what "LSX/LASX")
   endif()
   if(ALTMEM_QEMU_BPO)

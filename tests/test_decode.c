@@ -58,9 +58,14 @@ static void loongarch(void)
     CHECK(f == UAL, "no hwcap: no SIMD: f=%#llx", (unsigned long long)f);
     /* SIMD from the kernel's word only (it reports what it has enabled). */
     f = la(CFG_UAL, 1, HW_UAL | HW_LSX);
-    CHECK(f == (UAL | S128), "LSX: f=%#llx", (unsigned long long)f);
+    CHECK(f == (UAL | S128) && strstr(notes, "LSX (AT_HWCAP bit 4)") && !strstr(notes, "LASX"),
+          "LSX: f=%#llx notes='%s'", (unsigned long long)f, notes);
     f = la(CFG_UAL, 1, HW_UAL | HW_LSX | HW_LASX);
-    CHECK(f == (UAL | S128 | S256), "LSX+LASX: f=%#llx", (unsigned long long)f);
+    CHECK(f == (UAL | S128 | S256) && strstr(notes, "LSX (AT_HWCAP bit 4), LASX (AT_HWCAP bit 5)"),
+          "LSX+LASX: f=%#llx notes='%s'", (unsigned long long)f, notes);
+    f = la(CFG_UAL, 1, HW_UAL | HW_LASX);
+    CHECK(f == (UAL | S256) && strstr(notes, "without LSX"), "LASX without LSX: f=%#llx notes='%s'",
+          (unsigned long long)f, notes);
     f = la(0, 1, HW_LSX | HW_LASX);
     CHECK(f == (S128 | S256), "SIMD without UAL (2K-class): f=%#llx", (unsigned long long)f);
     f = la(0, 1, ~(HW_UAL | HW_LSX | HW_LASX));

@@ -42,6 +42,13 @@ uint64_t altmem__decode_loongarch(uint32_t cpucfg1, int have_hwcap, unsigned lon
         f |= ALTMEM_FEAT_SIMD128;
     if (hwcap & (1ul << 5))
         f |= ALTMEM_FEAT_SIMD256;
+    /* Which bits gave the vector features (what `altmem info` shows beside the
+       lsx / lasx bindings). */
+    if (f & ALTMEM_FEAT_SIMD128)
+        note(notes, notes_len, f & ALTMEM_FEAT_SIMD256 ? "hwcap: LSX (AT_HWCAP bit 4), LASX (AT_HWCAP bit 5)"
+                                                       : "hwcap: LSX (AT_HWCAP bit 4)", 0, 0);
+    else if (f & ALTMEM_FEAT_SIMD256)
+        note(notes, notes_len, "hwcap: LASX (AT_HWCAP bit 5) without LSX (bit 4)", 0, 0);
     return f;
 }
 
