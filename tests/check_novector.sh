@@ -2,10 +2,16 @@
 # The strict-alignment (generic) variants must contain no SIMD instructions:
 # a 16-byte vector access at an 8-aligned address is a misaligned access, and
 # on CPUs where EFLAGS.AC does not apply to vector moves (test_strict_align
-# reports which) the run-time proof would not see it.  x86_64 only: fails if
-# any xmm/ymm/zmm/mm register appears in the disassembly of the given objects.
+# reports which) the run-time proof would not see it.  Fails if any xmm/ymm/
+# zmm/mm register (x86_64) or $vrN/$xrN register (loongarch64 LSX/LASX)
+# appears in the disassembly of the given objects.  On loongarch64 it checks
+# that only the lsx / lasx variants' objects use vector registers (clang
+# auto-vectorises plain C unless -mno-lsx): the others must pass, and with
+# --want-vector each of those must contain one (so the pattern is known to
+# match what the disassembler prints).
 #
 #   check_novector.sh [--objdump OBJDUMP] [--expect FUNCTION]... OBJECT...
+#   check_novector.sh [--objdump OBJDUMP] --want-vector OBJECT...
 #   check_novector.sh [--objdump OBJDUMP] --self-test CC
 #
 # --expect: FUNCTION must be defined in one of the objects (so an empty or wrong
@@ -16,11 +22,13 @@ set -u
 OBJDUMP=objdump
 EXPECT=""
 SELF_TEST=""
+WANT=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --objdump) OBJDUMP=$2; shift 2 ;;
     --expect) EXPECT="$EXPECT $2"; shift 2 ;;
     --self-test) SELF_TEST=$2; shift 2 ;;
+    --want-vector) WANT=1; shift ;;
     --) shift; break ;;
     -*) echo "check_novector: unknown option $1" >&2; exit 2 ;;
     *) break ;;
@@ -75,6 +83,19 @@ if [ $# -eq 0 ]; then
     exit 2
 fi
 
+if [ -n "$WANT" ]; then
+    bad=0
+    for obj in "$@"; do
+        if ! n=$("$OBJDUMP" -d --no-show-raw-insn "$obj" | grep -cE '%[xyz]?mm[0-9]|[$](vr|xr)[0-9]'); then
+            echo "check_novector: $obj: no SIMD register at all (expected a vector variant)"
+            bad=1
+        else
+            echo "check_novector: $obj: $n instructions with SIMD registers, as expected"
+        fi
+    done
+    exit $bad
+fi
+
 bad=0
 all=""
 for obj in "$@"; do
@@ -87,7 +108,7 @@ for obj in "$@"; do
     all="$all $(printf '%s\n' "$dis" | sed -n 's/^[0-9a-f]* <\(.*\)>:$/\1/p' | tr '\n' ' ')"
     if ! printf '%s\n' "$dis" | awk -v obj="$obj" '
         /^[0-9a-f]+ <.*>:$/ { fn = $2; gsub(/[<>:]/, "", fn); next }
-        /%[xyz]?mm[0-9]/ { sub(/^[ \t]+/, ""); print "check_novector: " obj ": " fn ": SIMD register in: " $0; n++ }
+        /%[xyz]?mm[0-9]|[$](vr|xr)[0-9]/ { sub(/^[ \t]+/, ""); print "check_novector: " obj ": " fn ": SIMD register in: " $0; n++ }
         END { exit n ? 1 : 0 }'; then
         bad=1
     fi
@@ -101,6 +122,6 @@ for f in $EXPECT; do
 done
 if [ $bad -eq 0 ]; then
     # shellcheck disable=SC2086 # word splitting normalises the spacing
-    echo "check_novector: $# objects, functions:" $all "- no xmm/ymm/zmm/mm register: passed"
+    echo "check_novector: $# objects, functions:" $all "- no xmm/ymm/zmm/mm or vr/xr register: passed"
 fi
 exit $bad

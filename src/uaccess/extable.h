@@ -180,8 +180,8 @@ struct altmem__extable_entry {
 /* Vector accessors of the lsx / lasx files (built -mlsx / -mlasx, which
    define __loongarch_sx / __loongarch_asx): vld/vst (16 bytes, operand
    modifier w: $vrN) and xvld/xvst (32 bytes, u: $xrN), unaligned.  A vector
-   store that faults may have written part of its bytes (qemu's do): the
-   variants never rely on it being all-or-nothing (src/uaccess/ua_la_vec.h). */
+   store that faults may have written part of its bytes: the variants never
+   rely on it being all-or-nothing (src/uaccess/ua_la_vec.h). */
 #include <lsxintrin.h>
 #define UA_VLDX(insn, mod, v, p, L)                                              \
     __asm__ goto("1:\t" insn " %" mod "[val], %[addr], 0\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
