@@ -8,7 +8,8 @@
  *
  * For every runnable variant of every routine in the registry (and on hosted
  * builds the C library's memcpy, memmove, memset), for every size asked, it
- * prints one line
+ * prints one line (memset stores 0x5a; ROUTINE "memset0" is memset storing 0,
+ * the zeroing paths)
  *
  *     seg INDEX ROUTINE IMPL SIZE CALLS
  *
@@ -20,12 +21,14 @@
  * loop's own, which the script subtracts, so one call's instructions are
  * (impl - nop) / CALLS + 1, the routine's own return included.
  *
- * IMPL "plant" (ROUTINE "plant") is a known loop, 2*SIZE + 2 instructions per
- * call on every architecture here: the check that the counts are the
- * instructions executed, exactly.  --extra N also runs that loop with N
+ * IMPL "plant" (ROUTINE "plant", sizes up to 4096) is a known loop, 2*SIZE + 2
+ * instructions per call on every architecture here: the check that the counts
+ * are the instructions executed, exactly.  --extra N also runs that loop with N
  * iterations after every measured call (not in the nop loop), so every count
  * must grow: the negative control.
  *
+ * CALLS is 4 (2 above 4 KiB) unless --calls says otherwise: the counts are
+ * exact, so more calls change nothing but the run time.
  * Buffers: src and dst 4096-aligned plus the offsets given (default 0 and 0),
  * distinct (memmove copies forward, no overlap), warmed by one call before
  * each segment.  The hosted flavour (bench/, glibc) and the freestanding one
@@ -116,7 +119,7 @@ typedef void *set_fn(void *, int, size_t);
 typedef size_t ucopy_fn(void *, const void *, size_t);
 typedef size_t uclear_fn(void *, size_t);
 
-enum sig { SIG_COPY, SIG_SET, SIG_UCOPY, SIG_UCLEAR };
+enum sig { SIG_COPY, SIG_SET, SIG_SET0, SIG_UCOPY, SIG_UCLEAR };
 
 #define MAX_N 65536
 static unsigned char src_buf[MAX_N + 8192] __attribute__((aligned(4096)));
@@ -143,6 +146,7 @@ static size_t extra; /* --extra: planted iterations after each measured call */
     }
 LOOP(loop_copy, copy_fn, f(d, s, n))
 LOOP(loop_set, set_fn, f(d, 0x5a, n))
+LOOP(loop_set0, set_fn, f(d, 0, n))
 LOOP(loop_ucopy, ucopy_fn, f(d, s, n))
 LOOP(loop_uclear, uclear_fn, f(d, n))
 
@@ -167,6 +171,9 @@ static void run(enum sig sg, const char *routine, const char *impl, void *fn, si
     case SIG_SET:
         loop_set(&ps, d, s, n, 1, 0);
         break;
+    case SIG_SET0:
+        loop_set0(&ps, d, s, n, 1, 0);
+        break;
     case SIG_UCOPY:
         loop_ucopy(&pu, d, s, n, 1, 0);
         break;
@@ -181,6 +188,9 @@ static void run(enum sig sg, const char *routine, const char *impl, void *fn, si
         break;
     case SIG_SET:
         loop_set(&ps, d, s, n, k, x);
+        break;
+    case SIG_SET0:
+        loop_set0(&ps, d, s, n, k, x);
         break;
     case SIG_UCOPY:
         loop_ucopy(&pu, d, s, n, k, x);
@@ -297,22 +307,28 @@ static int body(int argc, char **argv)
     }
     OUT("qemucost: mark %p calls %u offsets %u,%u extra %u\n", (void *)altmem_cost_mark, calls,
         (unsigned)doff, (unsigned)soff, (unsigned)extra);
-    for (size_t i = 0; i < sizeof src_buf; i++)
-        src_buf[i] = (unsigned char)(i * 7 + 1);
+    /* The source stays zero: no routine here takes a different path for
+       different bytes, and filling 72 KiB would be most of a short run's log. */
 
     size_t nv = altmem_variant_count();
     for (int si = 0; si < nsizes; si++) {
         size_t n = sizes[si];
-        unsigned k = calls ? calls : n > 4096 ? 2 : 8;
-        if (!only_routine || STREQ(only_routine, "plant")) {
+        /* The counts are exact, so a few calls do; fewer where they are long. */
+        unsigned k = calls ? calls : n > 4096 ? 2 : 4;
+        /* The planted loop is the counter's check, not a result: up to 4 KiB. */
+        if ((!only_routine || STREQ(only_routine, "plant")) && n <= 4096) {
             run(SIG_COPY, "plant", "nop", (void *)altmem_cost_nop, n, k, 0, doff, soff);
             run(SIG_COPY, "plant", "loop", (void *)altmem_cost_plant, n, k, extra, doff, soff);
         }
-        for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
-            const char *rname = altmem_routine_name((enum altmem_routine)r);
+        /* Each routine, and memset once more with 0 ("memset0": the zeroing
+           paths, DC ZVA or cbo.zero, where a variant has them). */
+        for (int row = 0; row <= ALTMEM_ROUTINE_COUNT; row++) {
+            int r = row == ALTMEM_ROUTINE_COUNT ? ALTMEM_MEMSET : row;
+            enum sig sg = row == ALTMEM_ROUTINE_COUNT ? SIG_SET0 : routine_sig[r];
+            const char *rname = row == ALTMEM_ROUTINE_COUNT ? "memset0" : altmem_routine_name((enum altmem_routine)r);
             if (only_routine && !STREQ(only_routine, rname))
                 continue;
-            run(routine_sig[r], rname, "nop", (void *)altmem_cost_nop, n, k, 0, doff, soff);
+            run(sg, rname, "nop", (void *)altmem_cost_nop, n, k, 0, doff, soff);
             for (size_t i = 0; i < nv; i++) {
                 struct altmem_variant_info vi;
                 if (altmem_variant(i, &vi) != 0 || (int)vi.routine != r)
@@ -329,17 +345,17 @@ static int body(int argc, char **argv)
                            : r == ALTMEM_CLEAR_USER ? (void *)vi.fn.clear_user
                            : r == ALTMEM_MEMMOVE    ? (void *)vi.fn.memmove
                                                     : (void *)vi.fn.memcpy;
-                run(routine_sig[r], rname, vi.name, fn, n, k, extra, doff, soff);
+                run(sg, rname, vi.name, fn, n, k, extra, doff, soff);
             }
 #ifndef QEMUCOST_FREESTANDING
             /* The C library's own (on glibc its IFUNC picks by the emulated CPU). */
             if (libc && (!only_impl || STREQ(only_impl, "libc"))) {
                 if (r == ALTMEM_MEMCPY)
-                    run(SIG_COPY, rname, "libc", (void *)(copy_fn *)memcpy, n, k, extra, doff, soff);
+                    run(sg, rname, "libc", (void *)(copy_fn *)memcpy, n, k, extra, doff, soff);
                 else if (r == ALTMEM_MEMMOVE)
-                    run(SIG_COPY, rname, "libc", (void *)(copy_fn *)memmove, n, k, extra, doff, soff);
+                    run(sg, rname, "libc", (void *)(copy_fn *)memmove, n, k, extra, doff, soff);
                 else if (r == ALTMEM_MEMSET)
-                    run(SIG_SET, rname, "libc", (void *)(set_fn *)memset, n, k, extra, doff, soff);
+                    run(sg, rname, "libc", (void *)(set_fn *)memset, n, k, extra, doff, soff);
             }
 #else
             (void)libc;

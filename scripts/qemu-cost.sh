@@ -25,8 +25,9 @@
 #   DRIVER   a built driver to run instead (then nothing is built)
 #   SIZES CALLS ROUTINE IMPL OFFSETS EXTRA   passed to the driver (--sizes ...)
 #   FORMAT   table (default: markdown, one row per implementation and size, then
-#            the goals), raw (one line per segment: routine impl size calls count
-#            nop per_call), or both
+#            the goals), wide (a table per routine: a row per size, a column per
+#            implementation; then the goals), raw (one line per segment: routine
+#            impl size calls count nop per_call), or both (raw, then table)
 #   HOST_CC  the host compiler for the plugin (default cc)
 # Exit status 0, 1 on failure (a message on stderr), 77 when the emulator or the
 # cross compiler is missing.
@@ -174,8 +175,23 @@ echo
 echo "qemu: $qemu_version, options: ${cpu:-none}; counted by $how; driver $(basename "$drv"); dst and src 4096-aligned${OFFSETS:+ + $OFFSETS}"
 grep '^skip ' "$tmp/out" | sed 's/^skip /not runnable here: /' || true
 echo
-awk '
+awk -v wide="$([ "$fmt" = wide ] && echo 1 || echo 0)" '
     function label(s) { return s == "avg" ? "0-64 (mean)" : s }
+    # value, per byte and the ual and libc values of (r, v) at size label s
+    function get(r, v, s) {
+        if (s == "avg") {
+            if (cnt[r, v] < 65) return 0
+            X = sum[r, v] / cnt[r, v]; PB = sum[r, v] / bytes[r, v]
+            U = cnt[r, "ual"] == 65 ? sum[r, "ual"] / cnt[r, "ual"] : ""
+            L = cnt[r, "libc"] == 65 ? sum[r, "libc"] / cnt[r, "libc"] : ""
+            return 1
+        }
+        if (!((r, v, s) in per)) return 0
+        X = per[r, v, s]; PB = s > 0 ? X / s : ""
+        U = ((r, "ual", s) in per) ? per[r, "ual", s] : ""
+        L = ((r, "libc", s) in per) ? per[r, "libc", s] : ""
+        return 1
+    }
     $1 == "plant" { next }
     {
         r = $1; v = $2; n = $3; pc = $7
@@ -187,6 +203,36 @@ awk '
     }
     END {
         ns = split("avg 0 1 7 8 15 16 31 32 63 64 256 4096 65536", show, " ")
+        if (wide) {
+            # One table per routine: a row per size, a column per implementation;
+            # a cell is instructions per call, per byte above 64 B, and the ratio
+            # to ual (x ual) and to the C library (x libc).
+            for (a = 1; a <= nr; a++) {
+                r = rorder[a]
+                printf "\n%s: instructions per call [per byte] (ratio to ual, to libc)\n\n| size (B) |", r
+                for (b = 1; b <= nv[r]; b++) printf " %s |", vorder[r, b]
+                printf "\n|---:|"
+                for (b = 1; b <= nv[r]; b++) printf "---:|"
+                printf "\n"
+                for (k = 1; k <= ns; k++) {
+                    s = show[k]
+                    line = "| " label(s) " |"; any = 0
+                    for (b = 1; b <= nv[r]; b++) {
+                        v = vorder[r, b]
+                        if (!get(r, v, s)) { line = line " - |"; continue }
+                        any = 1
+                        c = sprintf("%.1f", X)
+                        if (s == "avg" || s > 64) c = c sprintf(" [%.3f]", PB)
+                        q = ""
+                        if (v != "ual" && U != "" && U > 0) q = sprintf("%.2f×ual", X / U)
+                        if (v != "libc" && L != "" && L > 0) q = q (q == "" ? "" : " ") sprintf("%.2f×libc", X / L)
+                        if (q != "") c = c " (" q ")"
+                        line = line " " c " |"
+                    }
+                    if (any) print line
+                }
+            }
+        } else {
         print "| routine | variant | size (B) | instructions per call | instructions per byte | ratio to ual | ratio to libc |"
         print "|---|---|---:|---:|---:|---:|---:|"
         for (a = 1; a <= nr; a++) {
@@ -195,23 +241,14 @@ awk '
                 v = vorder[r, b]
                 for (k = 1; k <= ns; k++) {
                     s = show[k]
-                    if (s == "avg") {
-                        if (cnt[r, v] < 65) continue
-                        x = sum[r, v] / cnt[r, v]; pb = sum[r, v] / bytes[r, v]
-                        u = cnt[r, "ual"] == 65 ? sum[r, "ual"] / cnt[r, "ual"] : ""
-                        l = cnt[r, "libc"] == 65 ? sum[r, "libc"] / cnt[r, "libc"] : ""
-                    } else {
-                        if (!((r, v, s) in per)) continue
-                        x = per[r, v, s]; pb = s > 0 ? x / s : ""
-                        u = ((r, "ual", s) in per) ? per[r, "ual", s] : ""
-                        l = ((r, "libc", s) in per) ? per[r, "libc", s] : ""
-                    }
-                    printf "| %s | %s | %s | %.1f | %s | %s | %s |\n", r, v, label(s), x,
-                           pb == "" ? "-" : sprintf("%.3f", pb),
-                           (u == "" || u == 0) ? "-" : sprintf("%.2f", x / u),
-                           (l == "" || l == 0) ? "-" : sprintf("%.2f", x / l)
+                    if (!get(r, v, s)) continue
+                    printf "| %s | %s | %s | %.1f | %s | %s | %s |\n", r, v, label(s), X,
+                           PB == "" ? "-" : sprintf("%.3f", PB),
+                           (U == "" || U == 0) ? "-" : sprintf("%.2f", X / U),
+                           (L == "" || L == 0) ? "-" : sprintf("%.2f", X / L)
                 }
             }
+        }
         }
         # The goals: per byte at 4 KiB and 64 KiB against ual (<= 0.5), per call at
         # 0-64 B against the C library (<= 1).
@@ -234,7 +271,8 @@ awk '
             if (cnt[r, "libc"] != 65) continue
             for (b = 1; b <= nv[r]; b++) {
                 v = vorder[r, b]
-                if (v == "libc" || cnt[r, v] != 65) continue
+                # generic is the strict-alignment fallback, not a candidate here
+                if (v == "libc" || v == "generic" || cnt[r, v] != 65) continue
                 q = sum[r, v] / sum[r, "libc"]
                 worse = 0
                 for (s = 0; s <= 64; s++) if (per[r, v, s] > per[r, "libc", s]) worse++
