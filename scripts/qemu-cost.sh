@@ -172,7 +172,7 @@ fi
 
 cpu="$*"
 echo
-echo "qemu: $qemu_version, options: ${cpu:-none}; counted by $how; driver $(basename "$drv"); dst and src 4096-aligned${OFFSETS:+ + $OFFSETS}"
+echo "qemu: $qemu_version, options: ${cpu:-none}; counted by $how; ${CALLS:-4 (2 above 4 KiB)} calls per segment; dst and src 4096-aligned${OFFSETS:+ + $OFFSETS}"
 grep '^skip ' "$tmp/out" | sed 's/^skip /not runnable here: /' || true
 echo
 awk -v wide="$([ "$fmt" = wide ] && echo 1 || echo 0)" '
