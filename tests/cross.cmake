@@ -111,6 +111,16 @@ if(TARGET altmem_freestanding AND NOT ALTMEM_SANITIZE)
       COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/check_nolibc.sh --nm ${CMAKE_NM} ${_fs_objs} COMMAND_EXPAND_LISTS)
     list(APPEND _fs_tests freestanding.nolibc)
   endif()
+  # loongarch64 under qemu 7.2 (no LSX): a pin to lasx / lsx is refused with its
+  # reason and ual stays, rather than a SIGILL.
+  if(ALTMEM_ARCH STREQUAL "loongarch64" AND NOT ALTMEM_EMULATOR_HAS_LSX)
+    add_test(NAME freestanding.pin_refused
+             COMMAND fs_test --part detect --expect-bind "memcpy=ual,memmove=ual,memset=ual,copy_user=ual,clear_user=ual")
+    set_tests_properties(freestanding.pin_refused PROPERTIES
+      ENVIRONMENT "ALTMEM_TUNABLES=memcpy=lasx:memmove=lsx:copy_user=lasx:clear_user=lsx"
+      PASS_REGULAR_EXPRESSION "refusing memcpy=lasx: needs SIMD128\\+SIMD256.*detect: as expected")
+    list(APPEND _fs_tests freestanding.pin_refused)
+  endif()
   # loongarch64: vector registers only in the lsx / lasx variants' objects (every
   # other file is built -mno-lsx), and those do use them.
   if(ALTMEM_ARCH STREQUAL "loongarch64" AND CMAKE_OBJDUMP)

@@ -14,10 +14,11 @@
  *     first store: at each fault label the variant knows its progress p (every
  *     byte below p stored) and the fix-up goes on from p byte by byte
  *     (altmem__uaccess_bytes), which makes the count exact.
- *   - A faulting vector store is not assumed to write nothing: under qemu an
- *     xvst (vst) that crosses into an inaccessible page may already have written
- *     its bytes below the page (the kernel's rule since 937f65935950: finish
- *     from the last known progress, never from what the faulting store did).  The
+ *   - A faulting vector store is not assumed to write nothing: under qemu 10 an
+ *     xvst (vst) that crosses into an inaccessible page has already written its
+ *     bytes below the page (docs/arch-notes.md).  The kernel's rule since
+ *     937f65935950: finish from the last known progress, never from what the
+ *     faulting store did.  The
  *     bytes it wrote lie at or above p and below the fault, and the fix-up
  *     writes them again with the same values; nothing at or past the first
  *     inaccessible byte can have been written.

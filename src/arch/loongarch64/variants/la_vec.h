@@ -18,8 +18,9 @@
  *     ascending order, each store beginning at or below the end of those before
  *     it (so the classes serve memmove, and the progress at each label holds).
  *   - A vector store is not assumed all-or-nothing: one that faults may have
- *     written its first bytes (reported of qemu's LASX store).  The progress at its
- *     label is where it began; the fix-up redoes those bytes (the same values).
+ *     written its first bytes (qemu 10's xvst and vst do: docs/arch-notes.md).
+ *     The progress at its label is where it began; the fix-up redoes those
+ *     bytes (the same values).
  *   - Little endian; values are only moved or splatted, never combined.
  */
 #ifndef ALTMEM_LA_VEC_H
