@@ -29,6 +29,8 @@
 #            implementation; then the goals), raw (one line per segment: routine
 #            impl size calls count nop per_call), or both (raw, then table)
 #   HOST_CC  the host compiler for the plugin (default cc)
+#   RAWOUT   also save the run (header, rows) to this file; FROM_RAW=FILE renders
+#            such a file instead of running anything
 # Exit status 0, 1 on failure (a message on stderr), 77 when the emulator or the
 # cross compiler is missing.
 set -euo pipefail
@@ -47,6 +49,16 @@ loongarch64) toolchain=loongarch64-freestanding.cmake; sysroot="" ;;
 *) die "unknown ARCH '$arch' (aarch64, riscv64, loongarch64)" ;;
 esac
 
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+if [ -n "${FROM_RAW:-}" ]; then
+    # Render a run saved with RAWOUT: its header, its "skip" lines, its rows.
+    [ -f "$FROM_RAW" ] || die "no file $FROM_RAW"
+    header=$(sed -n 's/^# //p' "$FROM_RAW" | head -n 1)
+    grep '^skip ' "$FROM_RAW" >"$tmp/out" || true
+    grep -v '^# \|^skip ' "$FROM_RAW" >"$tmp/raw"
+else
 qemu=${QEMU:-/usr/bin/qemu-$arch}
 [ "$qemu" = bpo ] && qemu=/opt/altmem/qemu-bpo/usr/bin/qemu-$arch
 [ -x "$qemu" ] || skip "no emulator $qemu"
@@ -90,9 +102,6 @@ qargs=("$@")
 if [ -n "$sysroot" ] && ! printf '%s\n' "${qargs[@]+"${qargs[@]}"}" | grep -qx -- -L; then
     qargs=(-L "$sysroot" "${qargs[@]+"${qargs[@]}"}")
 fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # ---- Count -------------------------------------------------------------------------------
 # Both methods leave $tmp/hits: "hit INDEX COUNT" per marker hit, in order.
@@ -164,15 +173,21 @@ awk '$1 == "plant" && $2 == "loop" { want = 2 * $3 + 2; if ((ENVIRON["EXTRA"] + 
         { printf "planted loop at %d: %s instructions per call, want %d\n", $3, $7, want; bad = 1 } }
      END { exit bad }' "$tmp/raw" >&2 || die "the planted loop was miscounted"
 
+cpu="$*"
+header="qemu: $qemu_version, options: ${cpu:-none}; counted by $how; ${CALLS:-4 (2 above 4 KiB)} calls per segment; dst and src 4096-aligned${OFFSETS:+ + $OFFSETS}"
+if [ -n "${RAWOUT:-}" ]; then
+    { echo "# $header"; grep '^skip ' "$tmp/out" || true; cat "$tmp/raw"; } >"$RAWOUT"
+fi
+fi # FROM_RAW
+
 fmt=${FORMAT:-table}
 if [ "$fmt" = raw ] || [ "$fmt" = both ]; then
     cat "$tmp/raw"
 fi
 [ "$fmt" = raw ] && exit 0
 
-cpu="$*"
 echo
-echo "qemu: $qemu_version, options: ${cpu:-none}; counted by $how; ${CALLS:-4 (2 above 4 KiB)} calls per segment; dst and src 4096-aligned${OFFSETS:+ + $OFFSETS}"
+echo "$header"
 grep '^skip ' "$tmp/out" | sed 's/^skip /not runnable here: /' || true
 echo
 awk -v wide="$([ "$fmt" = wide ] && echo 1 || echo 0)" '
@@ -265,7 +280,7 @@ awk -v wide="$([ "$fmt" = wide ] && echo 1 || echo 0)" '
                     if (!((r, v, s) in per) || !((r, "ual", s) in per)) continue
                     q = per[r, v, s] / per[r, "ual", s]
                     printf "| insns/byte vs ual at %d B <= 0.5 | %s | %s | %.3f | %s |\n", s, r, v, q,
-                           q <= 0.5 ? "yes" : sprintf("no (%.0f%% over)", (q / 0.5 - 1) * 100)
+                           q <= 0.5 ? "yes" : sprintf("no (%.1f%% over)", (q / 0.5 - 1) * 100)
                 }
             }
             if (cnt[r, "libc"] != 65) continue
@@ -277,7 +292,7 @@ awk -v wide="$([ "$fmt" = wide ] && echo 1 || echo 0)" '
                 worse = 0
                 for (s = 0; s <= 64; s++) if (per[r, v, s] > per[r, "libc", s]) worse++
                 printf "| insns/call vs libc at 0-64 B <= 1 | %s | %s | %.2f (mean), more at %d of 65 sizes | %s |\n",
-                       r, v, q, worse, q <= 1 ? (worse ? "on the mean" : "yes") : sprintf("no (%.0f%% over)", (q - 1) * 100)
+                       r, v, q, worse, q <= 1 ? (worse ? "on the mean" : "yes") : sprintf("no (%.1f%% over)", (q - 1) * 100)
             }
         }
     }
