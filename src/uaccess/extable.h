@@ -183,18 +183,22 @@ struct altmem__extable_entry {
    store that faults may have written part of its bytes: the variants never
    rely on it being all-or-nothing (src/uaccess/ua_la_vec.h). */
 #include <lsxintrin.h>
-#define UA_VLDX(insn, mod, v, p, L)                                              \
-    __asm__ goto("1:\t" insn " %" mod "[val], %[addr], 0\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
-                 : [val] "=f"(v) : [addr] "r"(p) : "memory" : L)
-#define UA_VSTX(insn, mod, p, v, L)                                              \
-    __asm__ goto("1:\t" insn " %" mod "[val], %[addr], 0\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
-                 : : [addr] "r"(p), [val] "f"(v) : "memory" : L)
-#define UA_VLD16(v, p, L) UA_VLDX("vld", "w", v, p, L)
-#define UA_VST16(p, v, L) UA_VSTX("vst", "w", p, v, L)
+/* "m" operands (base register + 12-bit offset, vld's and xvld's form): clang
+   then folds a constant offset into the instruction, as on x86_64. */
+#define UA_VLDX(insn, mod, T, v, p, L)                                           \
+    __asm__ goto("1:\t" insn " %" mod "[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
+                 : [val] "=f"(v) : [mem] "m"(*(const T *)(p)) : "memory" : L)
+#define UA_VSTX(insn, mod, T, p, v, L)                                           \
+    __asm__ goto("1:\t" insn " %" mod "[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
+                 : : [mem] "m"(*(T *)(p)), [val] "f"(v) : "memory" : L)
+typedef __m128i __attribute__((aligned(1), may_alias)) ua_v16u;
+#define UA_VLD16(v, p, L) UA_VLDX("vld", "w", ua_v16u, v, p, L)
+#define UA_VST16(p, v, L) UA_VSTX("vst", "w", ua_v16u, p, v, L)
 #if defined(__loongarch_asx)
 #include <lasxintrin.h>
-#define UA_VLD32(v, p, L) UA_VLDX("xvld", "u", v, p, L)
-#define UA_VST32(p, v, L) UA_VSTX("xvst", "u", p, v, L)
+typedef __m256i __attribute__((aligned(1), may_alias)) ua_v32u;
+#define UA_VLD32(v, p, L) UA_VLDX("xvld", "u", ua_v32u, v, p, L)
+#define UA_VST32(p, v, L) UA_VSTX("xvst", "u", ua_v32u, p, v, L)
 #endif
 #endif
 #else
