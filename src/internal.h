@@ -73,9 +73,21 @@ void altmem__cpu_detect(struct altmem__cpu *out);
 /* Pure decoders, compiled on every architecture so the tests can run them anywhere. */
 uint64_t altmem__decode_loongarch(uint32_t cpucfg1, int have_hwcap, unsigned long hwcap,
                                   char *notes, size_t notes_len);
-/* hwprobe_rc: the syscall's result (0 or -errno); perf9/perf5: values returned for
-   keys 9 (MISALIGNED_SCALAR_PERF) and 5 (CPUPERF_0), or -1 when the key was unknown. */
-uint64_t altmem__decode_riscv(long hwprobe_rc, int64_t perf9, int64_t perf5,
+/* What riscv64 detection gathers (src/cpu/cpu_riscv64.c).  hwprobe_rc: the
+   syscall's result (0 or -errno); perf9/perf5: the values of keys 9
+   (MISALIGNED_SCALAR_PERF) and 5 (CPUPERF_0), or -1 when the kernel did not
+   know the key; key 4 (IMA_EXT_0) and key 6 (ZICBOZ_BLOCK_SIZE) with whether
+   the kernel knew them; AT_HWCAP, for V where hwprobe is absent. */
+struct altmem__riscv_raw {
+    long hwprobe_rc;
+    int64_t perf9, perf5;
+    int have_ima0, have_block, have_hwcap;
+    uint64_t ima0, block;
+    unsigned long hwcap;
+};
+/* Features (UAL, RVV, ZICBOZ); *zero_block = the Zicboz block size when ZICBOZ
+   is set, else 0.  Notes say which key and bit gave each. */
+uint64_t altmem__decode_riscv(const struct altmem__riscv_raw *raw, uint32_t *zero_block,
                               char *notes, size_t notes_len);
 uint64_t altmem__decode_aarch64(int have_hwcap, unsigned long hwcap);
 

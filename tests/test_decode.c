@@ -28,10 +28,31 @@ static uint64_t la(uint32_t cfg, int have, unsigned long hw)
     return altmem__decode_loongarch(cfg, have, hw, notes, sizeof notes);
 }
 
+#define RVV ALTMEM_FEAT_RVV
+#define ZBOZ ALTMEM_FEAT_ZICBOZ
+#define RV_V (UINT64_C(1) << 2)       /* IMA_EXT_0 bit 2  */
+#define RV_ZICBOZ (UINT64_C(1) << 6)  /* IMA_EXT_0 bit 6  */
+#define RV_HWCAP_V (1ul << 21)        /* AT_HWCAP 'V' - 'A' */
+
+static uint32_t zb;
+
+/* hwprobe answering keys 9 and 5 only (the others unknown), no AT_HWCAP. */
 static uint64_t rv(long rc, int64_t p9, int64_t p5)
 {
+    struct altmem__riscv_raw r = {rc, p9, p5, 0, 0, 0, 0, 0, 0};
     notes[0] = '\0';
-    return altmem__decode_riscv(rc, p9, p5, notes, sizeof notes);
+    return altmem__decode_riscv(&r, &zb, notes, sizeof notes);
+}
+
+/* hwprobe answering every key; ima0/block < 0: that key unknown. */
+static uint64_t rvx(long rc, int64_t p9, int64_t p5, int64_t ima0, int64_t block, int have_hwcap,
+                    unsigned long hwcap)
+{
+    struct altmem__riscv_raw r = {rc,         p9, p5, ima0 >= 0, block >= 0, have_hwcap, (uint64_t)ima0,
+                                  (uint64_t)block, hwcap};
+    notes[0] = '\0';
+    zb = 12345;
+    return altmem__decode_riscv(&r, &zb, notes, sizeof notes);
 }
 
 static void loongarch(void)
@@ -97,7 +118,7 @@ static void riscv(void)
     f = rv(-ENOSYS, 3, 3);
     CHECK(f == 0, "a failed call's (stale) values must be ignored: f=%#llx", (unsigned long long)f);
     f = rv(0, 3, -1);
-    CHECK(f == UAL && notes[0] == '\0', "key 9 = FAST: f=%#llx notes='%s'", (unsigned long long)f, notes);
+    CHECK(f == UAL && !strcmp(notes, "hwprobe: MISALIGNED_SCALAR_PERF FAST"), "key 9 = FAST: f=%#llx notes='%s'", (unsigned long long)f, notes);
     static const int64_t not_fast[] = {0, 1, 2, 4};
     for (size_t i = 0; i < sizeof not_fast / sizeof not_fast[0]; i++) {
         char want[8];
@@ -124,6 +145,53 @@ static void riscv(void)
     CHECK(f == 0 && strstr(notes, "no misaligned-access key"), "both keys unknown: f=%#llx notes='%s'",
           (unsigned long long)f, notes);
     printf("riscv: ENOSYS, key 9 values 0-4, key 5 fallback (low bits), precedence, unknown keys checked\n");
+
+    /* V, Zicboz and the block size. */
+    f = rvx(0, -1, 3, (int64_t)(RV_V | RV_ZICBOZ), 64, 1, 0);
+    CHECK(f == (UAL | RVV | ZBOZ) && zb == 64 &&
+              !strcmp(notes, "hwprobe: IMA_EXT_0 V (bit 2) ZICBOZ (bit 6), block 64 B; CPUPERF_0 FAST"),
+          "V + Zicboz 64 B, key 5 FAST: f=%#llx zb=%u notes='%s'", (unsigned long long)f, zb, notes);
+    f = rvx(0, 3, -1, (int64_t)RV_V, -1, 1, 0);
+    CHECK(f == (UAL | RVV) && zb == 0 && !strcmp(notes, "hwprobe: IMA_EXT_0 V (bit 2); MISALIGNED_SCALAR_PERF FAST"),
+          "V, key 9 FAST: f=%#llx zb=%u notes='%s'", (unsigned long long)f, zb, notes);
+    f = rvx(0, 2, -1, (int64_t)RV_ZICBOZ, 4096, 0, 0);
+    CHECK(f == ZBOZ && zb == 4096 && strstr(notes, "block 4096 B") && strstr(notes, "= 2"),
+          "Zicboz 4096 B, no V, key 9 SLOW: f=%#llx zb=%u notes='%s'", (unsigned long long)f, zb, notes);
+    f = rvx(0, -1, 3, (int64_t)RV_ZICBOZ, 16, 0, 0);
+    CHECK(f == (UAL | ZBOZ) && zb == 16, "Zicboz 16 B: f=%#llx zb=%u", (unsigned long long)f, zb);
+    /* Block sizes that are not used: no ZICBOZ, no block, a note. */
+    static const int64_t bad_block[] = {0, 8, 48, 96, 8192, INT64_C(1) << 40};
+    for (size_t i = 0; i < sizeof bad_block / sizeof bad_block[0]; i++) {
+        f = rvx(0, -1, 3, (int64_t)RV_ZICBOZ, bad_block[i], 0, 0);
+        CHECK(f == UAL && zb == 0 && strstr(notes, "Zicboz not used"), "Zicboz block %lld: f=%#llx zb=%u notes='%s'",
+              (long long)bad_block[i], (unsigned long long)f, zb, notes);
+    }
+    f = rvx(0, -1, 3, (int64_t)RV_ZICBOZ, -1, 0, 0);
+    CHECK(f == UAL && zb == 0 && strstr(notes, "no ZICBOZ_BLOCK_SIZE"), "Zicboz, key 6 unknown: f=%#llx zb=%u notes='%s'",
+          (unsigned long long)f, zb, notes);
+    /* Negative controls: a block size without the bit, and every other
+       IMA_EXT_0 bit, give neither feature. */
+    f = rvx(0, -1, 3, 0, 64, 0, 0);
+    CHECK(f == UAL && zb == 0, "block size without the Zicboz bit: f=%#llx zb=%u", (unsigned long long)f, zb);
+    f = rvx(0, -1, 3, (int64_t)(~(RV_V | RV_ZICBOZ) & ~(UINT64_C(1) << 63)), 64, 1, ~RV_HWCAP_V);
+    CHECK(f == UAL && zb == 0, "all IMA_EXT_0 and AT_HWCAP bits but V and Zicboz: f=%#llx zb=%u",
+          (unsigned long long)f, zb);
+    /* Where hwprobe answers key 4, it decides V (a 6.4 kernel knows key 4
+       but not V); AT_HWCAP only where key 4 or the whole call is missing. */
+    f = rvx(0, -1, 3, 0, -1, 1, RV_HWCAP_V);
+    CHECK(f == UAL, "key 4 without V, AT_HWCAP V: f=%#llx", (unsigned long long)f);
+    f = rvx(0, -1, 3, -1, -1, 1, RV_HWCAP_V);
+    CHECK(f == (UAL | RVV) && strstr(notes, "V from AT_HWCAP bit 21"), "key 4 unknown, AT_HWCAP V: f=%#llx notes='%s'",
+          (unsigned long long)f, notes);
+    f = rvx(-ENOSYS, -1, -1, -1, -1, 1, RV_HWCAP_V);
+    CHECK(f == RVV && zb == 0 && strstr(notes, "errno 38") && strstr(notes, "hwcap: V (AT_HWCAP bit 21)"),
+          "ENOSYS, AT_HWCAP V: f=%#llx zb=%u notes='%s'", (unsigned long long)f, zb, notes);
+    f = rvx(-ENOSYS, 3, 3, (int64_t)(RV_V | RV_ZICBOZ), 64, 1, ~RV_HWCAP_V);
+    CHECK(f == 0 && zb == 0, "ENOSYS: stale key values and other AT_HWCAP bits ignored: f=%#llx zb=%u",
+          (unsigned long long)f, zb);
+    f = rvx(-ENOSYS, -1, -1, -1, -1, 0, RV_HWCAP_V);
+    CHECK(f == 0, "ENOSYS, no auxv: the hwcap value must be ignored: f=%#llx", (unsigned long long)f);
+    printf("riscv: V from IMA_EXT_0 bit 2 or AT_HWCAP bit 21, Zicboz bit 6 with block sizes, notes checked\n");
 }
 
 static void aarch64(void)
