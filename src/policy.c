@@ -154,6 +154,11 @@ void altmem__policy_for(const struct altmem__cpu *cpu, struct altmem__policy *ou
     out->no512_rule = -1;
     /* Not a rule: the block size the CPU reports for whole-block zeroing. */
     out->zero_block = cpu->zero_block;
+    /* On riscv64 the block is Zicboz's: hwcaps=-ZICBOZ (the features the rules
+       see are the ones selection uses) turns cbo.zero off in every variant. */
+    if (cpu->arch && altmem__eq_nocase(cpu->arch, altmem__strlen(cpu->arch), "riscv64") &&
+        !(cpu->features & ALTMEM_FEAT_ZICBOZ))
+        out->zero_block = 0;
     for (size_t i = 0; i < altmem__policy_rule_count; i++) {
         if (altmem__policy_rules[i].match(cpu)) {
             int was = i ? out->allow512 : 1;

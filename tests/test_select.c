@@ -802,6 +802,25 @@ static void policy_rules(void)
            altmem__policy_rule_count, sizeof ov / sizeof ov[0]);
 }
 
+/* The Zicboz block reaches the variants (the policy's zero_block) only while
+   selection uses ZICBOZ on riscv64: hwcaps=-ZICBOZ turns cbo.zero off. */
+static void zero_block(void)
+{
+    struct altmem__cpu rv = make_cpu("riscv64", UAL | ALTMEM_FEAT_RVV | ALTMEM_FEAT_ZICBOZ);
+    rv.zero_block = 64;
+    decide(&rv, NULL, 0);
+    CHECK(st.policy.zero_block == 64, "riscv64 with ZICBOZ: zero_block %zu, expected 64", st.policy.zero_block);
+    decide(&rv, "hwcaps=-ZICBOZ", 0);
+    CHECK(st.policy.zero_block == 0, "riscv64, hwcaps=-ZICBOZ: zero_block %zu, expected 0", st.policy.zero_block);
+    /* Negative control: elsewhere the block is not Zicboz's (aarch64 DC ZVA
+       has no feature bit), and the mask must not touch it. */
+    struct altmem__cpu a = make_cpu("aarch64", UAL);
+    a.zero_block = 64;
+    decide(&a, "hwcaps=-ZICBOZ", 0);
+    CHECK(st.policy.zero_block == 64, "aarch64, hwcaps=-ZICBOZ: zero_block %zu, expected 64", st.policy.zero_block);
+    printf("zero_block: riscv64 block only with ZICBOZ in use; other architectures untouched\n");
+}
+
 int main(void)
 {
     /* UAL alone, and nothing at all: so that on x86_64, whose SIMD rows need
@@ -823,6 +842,7 @@ int main(void)
     nt_threshold();
     x86_rows();
     policy_rules();
+    zero_block();
     printf("select: %d checks, %d failures: %s\n", checks, failures, failures ? "FAILED" : "passed");
     return failures ? 1 : 0;
 }
