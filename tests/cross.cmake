@@ -16,6 +16,9 @@
 #   misalign.ual_control         ... and by the ual variants: must be > 0
 #   qemu_bpo.*                   the same detection under the newer qemu from
 #                                bookworm-backports (LSX/LASX, riscv_hwprobe)
+#   qemu_model.<arch>.<model>.*  the CPU-model matrix under that qemu: each model of
+#                                tests/qemu-models/<arch>.list, its binding and the
+#                                sweeps (tests/qemu_models.cmake; dynamic builds only)
 # In the native build only (not in the nested builds it starts):
 #   cross.<target>               scripts/cross-check.sh <target>: configure, build and run
 #                                this whole suite for aarch64, aarch64-static, riscv64,
@@ -23,7 +26,8 @@
 #                                exits 77 (skipped, reason on the last line) when a
 #                                compiler, C library or emulator is missing
 #
-# Run just these: ctest -R '^(freestanding|cross|misalign|qemu_bpo)'
+# Run just these: ctest -R '^(freestanding|cross|misalign|qemu_bpo|qemu_model)'; the matrix
+# alone: ctest -L qemu-model
 
 # ---- The freestanding test program -------------------------------------------------
 
@@ -74,6 +78,8 @@ if(TARGET altmem_freestanding AND NOT ALTMEM_SANITIZE)
 
   add_test(NAME freestanding.sweep COMMAND fs_test ${_fs_quick})
   add_test(NAME freestanding.selftest COMMAND fs_test --self-test --quick)
+  # --reduced must still catch bugs planted at the boundaries it claims.
+  add_test(NAME freestanding.selftest_reduced COMMAND fs_test --self-test --reduced)
   add_test(NAME freestanding.detect_default COMMAND fs_test --part detect ${_fs_default})
   add_test(NAME freestanding.detect_mask COMMAND fs_test --part detect --expect-bind generic)
   add_test(NAME freestanding.detect_force COMMAND fs_test --part detect --expect-bind ual)
@@ -86,7 +92,7 @@ if(TARGET altmem_freestanding AND NOT ALTMEM_SANITIZE)
                           FS_PROFILE=$o $ALTMEM_TEST_EMULATOR \"$0\" --part detect 2>&1 | grep -q 'measured on another CPU'"
                    $<TARGET_FILE:fs_test>)
   set_tests_properties(freestanding.profile PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=")
-  set(_fs_tests freestanding.sweep freestanding.selftest freestanding.detect_default freestanding.detect_mask
+  set(_fs_tests freestanding.sweep freestanding.selftest freestanding.selftest_reduced freestanding.detect_default freestanding.detect_mask
                 freestanding.detect_force freestanding.profile)
   if(ALTMEM_EXPECT_VARIANT STREQUAL "generic")
     # The CPU model lacks UAL, so the sweep above skipped the ual variants; the
@@ -95,8 +101,8 @@ if(TARGET altmem_freestanding AND NOT ALTMEM_SANITIZE)
     set_tests_properties(freestanding.sweep_ual PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=hwcaps=+UAL")
     list(APPEND _fs_tests freestanding.sweep_ual)
   endif()
-  set_tests_properties(freestanding.sweep freestanding.selftest freestanding.detect_default
-                       PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=")
+  set_tests_properties(freestanding.sweep freestanding.selftest freestanding.selftest_reduced
+                       freestanding.detect_default PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=")
   set_tests_properties(freestanding.detect_mask PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=hwcaps=-UAL")
   set_tests_properties(freestanding.detect_force PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=${_fs_force}")
   # The freestanding flavour references nothing outside altmem (fs_test would not
@@ -203,8 +209,11 @@ endif()
 # positive paths for those need the newer one (scripts/install-cross-deps.sh unpacks
 # it without installing it; scripts/cross-check.sh passes ALTMEM_QEMU_BPO).  It is a
 # static build: it runs programs, it cannot load the misalignment plugin.
+if(CMAKE_CROSSCOMPILING AND ALTMEM_ARCH MATCHES "^(aarch64|riscv64|loongarch64)$")
+  set(ALTMEM_QEMU_BPO "" CACHE FILEPATH
+      "qemu-user 10 from bookworm-backports, for LSX/LASX, riscv_hwprobe and the CPU-model matrix")
+endif()
 if(CMAKE_CROSSCOMPILING AND TARGET fs_test AND ALTMEM_ARCH MATCHES "^(riscv64|loongarch64)$")
-  set(ALTMEM_QEMU_BPO "" CACHE FILEPATH "qemu-user 10 from bookworm-backports, for LSX/LASX and riscv_hwprobe")
   if(ALTMEM_ARCH STREQUAL "riscv64")
     # hwprobe: CPUPERF_0 = FAST.  qemu 10's default rv64 also has Zicboz (memset
     # and clear_user would bind zicboz): without it every routine binds ual.  The
@@ -248,6 +257,10 @@ if(CMAKE_CROSSCOMPILING AND TARGET fs_test AND ALTMEM_ARCH MATCHES "^(riscv64|lo
   endif()
 endif()
 
+# ---- The CPU-model matrix under qemu 10 (tests/qemu-models/) ---------------------------
+
+include(${CMAKE_CURRENT_LIST_DIR}/qemu_models.cmake)
+
 # ---- Cross builds: programs run under the emulator -----------------------------------
 
 if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
@@ -257,7 +270,7 @@ if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
   string(REPLACE ";" " " _altmem_emu "${CMAKE_CROSSCOMPILING_EMULATOR}")
   get_property(_altmem_all_tests DIRECTORY PROPERTY TESTS)
   foreach(_t IN LISTS _altmem_all_tests)
-    if(NOT _t MATCHES "^qemu_bpo\\.") # those name their own emulator
+    if(NOT _t MATCHES "^qemu_(bpo|model)\\.") # those name their own emulator
       set_property(TEST ${_t} APPEND PROPERTY ENVIRONMENT "ALTMEM_TEST_EMULATOR=${_altmem_emu}")
     endif()
   endforeach()

@@ -37,7 +37,8 @@ static void part_zero(struct tl_ctx *c)
 static void part_guard(struct tl_ctx *c)
 {
     struct tl_buf *db = &tl_env.dst;
-    for (size_t n = 0; n <= TL_SWEEP_MAX; n++) {
+    for (size_t i = 0; i < tl_nsizes; i++) {
+        size_t n = tl_sizes[i];
         tl_set(c, db, tl_buf_end(db, n), fill_for(n, 0), n); /* over-write faults  */
         tl_set(c, db, db->mem, fill_for(n, 1), n);           /* under-write faults */
     }
@@ -47,9 +48,14 @@ static void part_sweep(struct tl_ctx *c)
 {
     struct tl_buf *db = &tl_env.dst;
     unsigned char *base = db->mem + tl_env.page;
-    for (size_t n = 0; n <= TL_SWEEP_MAX && !c->stop; n++)
+    for (size_t i = 0; i < tl_nsizes && !c->stop; i++) {
+        size_t n = tl_sizes[i];
         for (size_t o = 0; o < tl_lim.offsets; o++)
             tl_set(c, db, base + o, fill_for(n, o), n);
+        if (tl_lim.reduced) /* the other ends of a 64-byte line */
+            for (size_t o = 48; o < 64; o += 15)
+                tl_set(c, db, base + o, fill_for(n, o), n);
+    }
 }
 
 /* Every byte value, given as itself, as the negative int with the same low byte,
@@ -64,9 +70,14 @@ static void part_values(struct tl_ctx *c)
         tl_buf_set_bg(db, b == TL_BG ? 0x11 : TL_BG);
         const int vs[] = {b, b - 256, (int)(0x5a5a5a00u | (unsigned)b)};
         for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++)
-            for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+            for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+                if (tl_lim.reduced) { /* one offset, rotating with the value and size */
+                    tl_set(c, db, db->mem + tl_env.page + offs[(b + i) % 5], vs[v], ns[i]);
+                    continue;
+                }
                 for (size_t o = 0; o < sizeof offs / sizeof offs[0]; o++)
                     tl_set(c, db, db->mem + tl_env.page + offs[o], vs[v], ns[i]);
+            }
     }
     tl_buf_set_bg(db, TL_BG);
 }
@@ -78,9 +89,9 @@ static void part_wide(struct tl_ctx *c)
                              0x7fffff80, (int)0x80000001u};
     struct tl_buf *db = &tl_env.dst;
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++)
-        for (size_t n = 0; n <= 300; n++)
+        for (size_t i = 0; i < tl_sizes_upto(300); i++)
             for (size_t o = 0; o < 16; o++)
-                tl_set(c, db, db->mem + tl_env.page + o, vs[v], n);
+                tl_set(c, db, db->mem + tl_env.page + o, vs[v], tl_sizes[i]);
 }
 
 static void part_large(struct tl_ctx *c)
@@ -247,20 +258,42 @@ static void *bk_huge_block(void *dst, int c, size_t n)
     return dst;
 }
 
+/* Planted at the boundaries --reduced claims (testlib.h: tl_sizes). */
+static void *bk_edge257(void *dst, int c, size_t n)
+{
+    return tl_ref_memset(dst, c, n - (n == 257));
+}
+
+static void *bk_strip2048(void *dst, int c, size_t n)
+{
+    return tl_ref_memset(dst, c, n - (n == 2048)); /* 8 x a 256-byte vector */
+}
+
+static void *bk_dst13(void *dst, int c, size_t n)
+{
+    return tl_ref_memset(dst, c, n - ((uintptr_t)dst % 16 == 13 && n > 16));
+}
+
 static const struct tl_broken broken[] = {
-    {"nomask", "builds words from the whole int", {.memset = bk_nomask}, "wide", TL_EXPECT_FAIL},
-    {"signext", "sign-extends c to build words", {.memset = bk_signext}, "values", TL_EXPECT_FAIL},
-    {"overwrite", "writes dst[n] when n % 8 == 5", {.memset = bk_overwrite}, "sweep", TL_EXPECT_FAIL},
-    {"overwrite", "writes dst[n] when n % 8 == 5", {.memset = bk_overwrite}, "guard", TL_EXPECT_FAULT},
-    {"underwrite", "writes dst[-1] when n % 16 == 3", {.memset = bk_underwrite}, "sweep", TL_EXPECT_FAIL},
-    {"underwrite", "writes dst[-1] when n % 16 == 3", {.memset = bk_underwrite}, "guard", TL_EXPECT_FAULT},
-    {"drop-last", "leaves the last byte when n == 777", {.memset = bk_drop_last}, "sweep", TL_EXPECT_FAIL},
-    {"wrong-byte", "flips a bit of dst[300] when n > 300", {.memset = bk_wrong_byte}, "sweep", TL_EXPECT_FAIL},
-    {"dst-misalign", "leaves dst[0] when dst % 8 == 3", {.memset = bk_dst_misalign}, "sweep", TL_EXPECT_FAIL},
-    {"return-end", "returns dst + n", {.memset = bk_ret_end}, "sweep", TL_EXPECT_FAIL},
-    {"return-null0", "returns NULL when n == 0", {.memset = bk_ret_null0}, "zero", TL_EXPECT_FAIL},
-    {"touch0", "stores one byte when n == 0", {.memset = bk_touch0}, "zero", TL_EXPECT_FAIL},
-    {"huge-block", "skips a 64-byte block when n > 32 MiB", {.memset = bk_huge_block}, "large", TL_EXPECT_FAIL},
+    {"edge-257", "leaves the last byte when n == 257", {.memset = bk_edge257}, "sweep", TL_EXPECT_FAIL, NULL, 1},
+    {"strip-2048", "leaves the last byte when n == 2048", {.memset = bk_strip2048}, "sweep", TL_EXPECT_FAIL, NULL,
+     1},
+    {"dst-13", "leaves the last byte when dst % 16 == 13", {.memset = bk_dst13}, "sweep", TL_EXPECT_FAIL, NULL, 1},
+    {"nomask", "builds words from the whole int", {.memset = bk_nomask}, "wide", TL_EXPECT_FAIL, NULL, 0},
+    {"signext", "sign-extends c to build words", {.memset = bk_signext}, "values", TL_EXPECT_FAIL, NULL, 0},
+    {"overwrite", "writes dst[n] when n % 8 == 5", {.memset = bk_overwrite}, "sweep", TL_EXPECT_FAIL, NULL, 0},
+    {"overwrite", "writes dst[n] when n % 8 == 5", {.memset = bk_overwrite}, "guard", TL_EXPECT_FAULT, NULL, 0},
+    {"underwrite", "writes dst[-1] when n % 16 == 3", {.memset = bk_underwrite}, "sweep", TL_EXPECT_FAIL, NULL, 0},
+    {"underwrite", "writes dst[-1] when n % 16 == 3", {.memset = bk_underwrite}, "guard", TL_EXPECT_FAULT, NULL, 0},
+    {"drop-last", "leaves the last byte when n == 777", {.memset = bk_drop_last}, "sweep", TL_EXPECT_FAIL,
+     "777 is no boundary", 0},
+    {"wrong-byte", "flips a bit of dst[300] when n > 300", {.memset = bk_wrong_byte}, "sweep", TL_EXPECT_FAIL, NULL, 0},
+    {"dst-misalign", "leaves dst[0] when dst % 8 == 3", {.memset = bk_dst_misalign}, "sweep", TL_EXPECT_FAIL, NULL, 0},
+    {"return-end", "returns dst + n", {.memset = bk_ret_end}, "sweep", TL_EXPECT_FAIL, NULL, 0},
+    {"return-null0", "returns NULL when n == 0", {.memset = bk_ret_null0}, "zero", TL_EXPECT_FAIL, NULL, 0},
+    {"touch0", "stores one byte when n == 0", {.memset = bk_touch0}, "zero", TL_EXPECT_FAIL, NULL, 0},
+    {"huge-block", "skips a 64-byte block when n > 32 MiB", {.memset = bk_huge_block}, "large", TL_EXPECT_FAIL,
+     "past --reduced's largest size", 0},
 };
 
 int main(int argc, char **argv)

@@ -22,7 +22,89 @@
 #include <unistd.h>
 
 struct tl_env tl_env;
-struct tl_limits tl_lim = {TL_OFFSETS, TL_LARGE_MAX, 300, 700};
+struct tl_limits tl_lim = {TL_OFFSETS, TL_LARGE_MAX, 300, 700, 0};
+
+/* ---- Sizes, offsets and distances (testlib.h) -------------------------------- */
+
+size_t tl_sizes[TL_SWEEP_MAX + TL_REDUCED_MAX + 1];
+size_t tl_nsizes;
+
+static void make_sizes(void)
+{
+    size_t k = 0;
+    if (!tl_lim.reduced) {
+        for (size_t n = 0; n <= TL_SWEEP_MAX; n++)
+            tl_sizes[k++] = n;
+        tl_nsizes = k;
+        return;
+    }
+    for (size_t n = 0; n <= 33; n++)
+        tl_sizes[k++] = n;
+    for (size_t m = 48; m + 1 <= TL_REDUCED_MAX; m += m < TL_SWEEP_MAX ? 16 : 128)
+        for (size_t d = 0; d < 3; d++)
+            tl_sizes[k++] = m + d - 1;
+    tl_nsizes = k;
+}
+
+size_t tl_sizes_upto(size_t max)
+{
+    size_t k = 0;
+    while (k < tl_nsizes && tl_sizes[k] <= max)
+        k++;
+    return k;
+}
+
+/* src residues i, dst residues 7i + 5 (mod 16): both run through every residue,
+   at every odd distance; then even distances, equal offsets, line ends. */
+const struct tl_pair tl_reduced_pairs[] = {
+    {0, 5},   {1, 12},  {2, 3},   {3, 10},  {4, 1},   {5, 8},   {6, 15},  {7, 6},
+    {8, 13},  {9, 4},   {10, 11}, {11, 2},  {12, 9},  {13, 0},  {14, 7},  {15, 14},
+    {0, 0},   {1, 1},   {8, 8},   {15, 15}, {2, 6},   {12, 4},  {0, 32},  {33, 0},
+    {63, 63}, {48, 17}, {61, 2},  {3, 62},
+};
+const size_t tl_reduced_pair_count = sizeof tl_reduced_pairs / sizeof tl_reduced_pairs[0];
+
+size_t tl_dists(long *out, size_t cap)
+{
+    size_t k = 0;
+    if (!tl_lim.reduced) {
+        for (long d = -tl_lim.overlap_dist; d <= tl_lim.overlap_dist && k < cap; d++)
+            out[k++] = d;
+        return k;
+    }
+    long pos[64];
+    size_t np = 0;
+    for (long d = 1; d <= 5; d++)
+        pos[np++] = d;
+    for (long b = 8; b <= 1024; b *= 2)
+        for (long d = -1; d <= 1; d++)
+            pos[np++] = b + d;
+    for (size_t i = np; i > 0 && k < cap; i--)
+        if (pos[i - 1] <= tl_lim.overlap_dist)
+            out[k++] = -pos[i - 1];
+    if (k < cap)
+        out[k++] = 0;
+    for (size_t i = 0; i < np && k < cap; i++)
+        if (pos[i] <= tl_lim.overlap_dist)
+            out[k++] = pos[i];
+    return k;
+}
+
+/* The guard part's offsets for size n: 0..offsets-1, or with --reduced four that
+   rotate with n (each residue mod 16 comes up across the sizes) and a line end. */
+static size_t guard_offsets(size_t n, size_t *out)
+{
+    if (!tl_lim.reduced) {
+        for (size_t o = 0; o < tl_lim.offsets; o++)
+            out[o] = o;
+        return tl_lim.offsets;
+    }
+    out[0] = n * 3 % 16;
+    out[1] = (n * 3 + 5) % 16;
+    out[2] = (n * 3 + 10) % 16;
+    out[3] = 63 - n % 16;
+    return 4;
+}
 
 /* ---- References ------------------------------------------------------------ */
 
@@ -506,14 +588,17 @@ void tl_part_copy_same(struct tl_ctx *c)
     unsigned char *base = ob->mem + tl_env.page;
     static const size_t big[] = {511, 1024, 4095, 4097, 65536, 65536 + 9, TL_MIB};
     static const size_t offs[] = {0, 1, 3, 7, 8, 31, 63};
+    size_t ns = tl_sizes_upto(300);
     for (size_t i = 0; i < sizeof offs / sizeof offs[0]; i++) {
-        for (size_t n = 0; n <= 300; n++)
-            tl_copy(c, ob, base + offs[i], base + offs[i], n);
+        for (size_t j = 0; j < ns; j++)
+            tl_copy(c, ob, base + offs[i], base + offs[i], tl_sizes[j]);
         for (size_t k = 0; k < sizeof big / sizeof big[0]; k++)
-            tl_copy(c, ob, base + offs[i], base + offs[i], big[k]);
+            if (big[k] <= tl_lim.large_max)
+                tl_copy(c, ob, base + offs[i], base + offs[i], big[k]);
     }
     /* Flush against both guard pages of the buffer. */
-    for (size_t n = 0; n <= 300; n++) {
+    for (size_t j = 0; j < ns; j++) {
+        size_t n = tl_sizes[j];
         tl_copy(c, ob, ob->mem, ob->mem, n);
         tl_copy(c, ob, tl_buf_end(ob, n), tl_buf_end(ob, n), n);
     }
@@ -524,8 +609,11 @@ void tl_part_copy_guard(struct tl_ctx *c)
     struct tl_buf *db = &tl_env.dst, *sb = &tl_env.src;
     unsigned char *dmid = db->mem + tl_env.page;
     const unsigned char *smid = sb->mem + tl_env.page;
-    for (size_t n = 0; n <= TL_SWEEP_MAX; n++) {
-        for (size_t o = 0; o < tl_lim.offsets; o++) {
+    for (size_t i = 0; i < tl_nsizes; i++) {
+        size_t n = tl_sizes[i], offs[TL_OFFSETS];
+        size_t noffs = guard_offsets(n, offs);
+        for (size_t k = 0; k < noffs; k++) {
+            size_t o = offs[k];
             tl_copy(c, db, dmid + o, tl_buf_end(sb, n), n);  /* over-read faults  */
             tl_copy(c, db, dmid + o, sb->mem, n);            /* under-read faults */
             tl_copy(c, db, tl_buf_end(db, n), smid + o, n);  /* over-write faults */
@@ -543,10 +631,17 @@ void tl_part_copy_sweep(struct tl_ctx *c)
     struct tl_buf *db = &tl_env.dst;
     unsigned char *dbase = db->mem + tl_env.page;
     const unsigned char *sbase = tl_env.src.mem + tl_env.page;
-    for (size_t n = 0; n <= TL_SWEEP_MAX && !c->stop; n++)
+    for (size_t i = 0; i < tl_nsizes && !c->stop; i++) {
+        size_t n = tl_sizes[i];
+        if (tl_lim.reduced) {
+            for (size_t p = 0; p < tl_reduced_pair_count; p++)
+                tl_copy(c, db, dbase + tl_reduced_pairs[p].dst, sbase + tl_reduced_pairs[p].src, n);
+            continue;
+        }
         for (size_t so = 0; so < tl_lim.offsets; so++)
             for (size_t dof = 0; dof < tl_lim.offsets; dof++)
                 tl_copy(c, db, dbase + dof, sbase + so, n);
+    }
 }
 
 void tl_part_copy_large(struct tl_ctx *c)
@@ -803,25 +898,66 @@ static void *bk_clear_first(void *dst, const void *src, size_t n)
     return dst;
 }
 
+/* Planted at the boundaries --reduced claims (testlib.h: tl_sizes, tl_reduced_pairs). */
+static void *bk_edge513(void *dst, const void *src, size_t n)
+{
+    return tl_ref_memcpy(dst, src, n - (n == 513)); /* a class edge: 512 + 1 */
+}
+
+static void *bk_strip2047(void *dst, const void *src, size_t n)
+{
+    tl_ref_memcpy(dst, src, n);
+    if (n == 2047) /* 8 x a 256-byte vector, - 1 */
+        ((unsigned char *)dst)[n - 1] ^= 1;
+    return dst;
+}
+
+static void *bk_strip_tail1(void *dst, const void *src, size_t n)
+{
+    return tl_ref_memcpy(dst, src, n - (n > 128 && n % 128 == 1)); /* a one-byte strip tail lost */
+}
+
+static void *bk_line_end(void *dst, const void *src, size_t n)
+{
+    return tl_ref_memcpy(dst, src, n - ((uintptr_t)dst % 64 == 63 && n >= 2));
+}
+
+static void *bk_src11(void *dst, const void *src, size_t n)
+{
+    tl_ref_memcpy(dst, src, n);
+    if ((uintptr_t)src % 16 == 11 && n > 32)
+        ((unsigned char *)dst)[n - 2] ^= 0x40;
+    return dst;
+}
+
 #define BK(f) {.memmove = f}
 const struct tl_broken tl_broken_copy[] = {
-    {"overwrite", "writes dst[n] when n % 8 == 5", BK(bk_overwrite), "sweep", TL_EXPECT_FAIL},
-    {"overwrite", "writes dst[n] when n % 8 == 5", BK(bk_overwrite), "guard", TL_EXPECT_FAULT},
-    {"underwrite", "writes dst[-1] when n % 16 == 3", BK(bk_underwrite), "sweep", TL_EXPECT_FAIL},
-    {"underwrite", "writes dst[-1] when n % 16 == 3", BK(bk_underwrite), "guard", TL_EXPECT_FAULT},
-    {"drop-last", "leaves the last byte when n == 777", BK(bk_drop_last), "sweep", TL_EXPECT_FAIL},
-    {"wrong-byte", "flips a bit of dst[300] when n > 300", BK(bk_wrong_byte), "sweep", TL_EXPECT_FAIL},
+    {"edge-513", "drops the last byte when n == 513", BK(bk_edge513), "sweep", TL_EXPECT_FAIL, NULL, 1},
+    {"strip-2047", "flips dst[n-1] when n == 2047", BK(bk_strip2047), "sweep", TL_EXPECT_FAIL, NULL, 1},
+    {"strip-tail1", "drops the last byte when n % 128 == 1", BK(bk_strip_tail1), "sweep", TL_EXPECT_FAIL, NULL,
+     1},
+    {"line-end", "drops the last byte when dst % 64 == 63", BK(bk_line_end), "sweep", TL_EXPECT_FAIL, NULL, 1},
+    {"src-11", "flips dst[n-2] when src % 16 == 11", BK(bk_src11), "sweep", TL_EXPECT_FAIL, NULL, 1},
+    {"overwrite", "writes dst[n] when n % 8 == 5", BK(bk_overwrite), "sweep", TL_EXPECT_FAIL, NULL, 0},
+    {"overwrite", "writes dst[n] when n % 8 == 5", BK(bk_overwrite), "guard", TL_EXPECT_FAULT, NULL, 0},
+    {"underwrite", "writes dst[-1] when n % 16 == 3", BK(bk_underwrite), "sweep", TL_EXPECT_FAIL, NULL, 0},
+    {"underwrite", "writes dst[-1] when n % 16 == 3", BK(bk_underwrite), "guard", TL_EXPECT_FAULT, NULL, 0},
+    {"drop-last", "leaves the last byte when n == 777", BK(bk_drop_last), "sweep", TL_EXPECT_FAIL,
+     "777 is no boundary", 0},
+    {"wrong-byte", "flips a bit of dst[300] when n > 300", BK(bk_wrong_byte), "sweep", TL_EXPECT_FAIL, NULL, 0},
     {"src-misalign", "copies src[n/2+1] to dst[n/2] when src % 8 == 5", BK(bk_src_misalign), "sweep",
-     TL_EXPECT_FAIL},
-    {"return-end", "returns dst + n", BK(bk_ret_end), "sweep", TL_EXPECT_FAIL},
-    {"return-null0", "returns NULL when n == 0", BK(bk_ret_null0), "zero", TL_EXPECT_FAIL},
-    {"touch0", "copies one byte when n == 0", BK(bk_touch0), "zero", TL_EXPECT_FAIL},
-    {"overread", "reads src[n]", BK(bk_overread), "guard", TL_EXPECT_FAULT},
-    {"underread", "reads src[-1]", BK(bk_underread), "guard", TL_EXPECT_FAULT},
-    {"large-tail", "drops the last n % 64 bytes when n >= 4 MiB", BK(bk_large_tail), "large", TL_EXPECT_FAIL},
-    {"huge-block", "skips a 64-byte block when n > 32 MiB", BK(bk_huge_block), "large", TL_EXPECT_FAIL},
+     TL_EXPECT_FAIL, NULL, 0},
+    {"return-end", "returns dst + n", BK(bk_ret_end), "sweep", TL_EXPECT_FAIL, NULL, 0},
+    {"return-null0", "returns NULL when n == 0", BK(bk_ret_null0), "zero", TL_EXPECT_FAIL, NULL, 0},
+    {"touch0", "copies one byte when n == 0", BK(bk_touch0), "zero", TL_EXPECT_FAIL, NULL, 0},
+    {"overread", "reads src[n]", BK(bk_overread), "guard", TL_EXPECT_FAULT, NULL, 0},
+    {"underread", "reads src[-1]", BK(bk_underread), "guard", TL_EXPECT_FAULT, NULL, 0},
+    {"large-tail", "drops the last n % 64 bytes when n >= 4 MiB", BK(bk_large_tail), "large", TL_EXPECT_FAIL,
+     "past --reduced's largest size", 0},
+    {"huge-block", "skips a 64-byte block when n > 32 MiB", BK(bk_huge_block), "large", TL_EXPECT_FAIL,
+     "past --reduced's largest size", 0},
     {"clear-first", "zeroes dst before or-ing src in (wrong for dst == src)", BK(bk_clear_first), "same",
-     TL_EXPECT_FAIL},
+     TL_EXPECT_FAIL, NULL, 0},
 };
 #undef BK
 const size_t tl_broken_copy_count = sizeof tl_broken_copy / sizeof tl_broken_copy[0];
@@ -860,11 +996,19 @@ static const struct tl_part *find_part(const struct tl_part *parts, size_t npart
     return NULL;
 }
 
-/* Runs one broken implementation in a child; 1 if the outcome was the expected one. */
+/* Runs one broken implementation in a child; 1 if the outcome was the expected one,
+   -1 if it is not run at these ranges. */
 static int self_test_one(enum altmem_routine r, const struct tl_broken *bk, const struct tl_part *parts,
                          size_t nparts)
 {
     const char *rname = altmem_routine_name(r);
+    if (tl_lim.reduced && bk->not_reduced) {
+        printf("selftest %-7s %-13s [%-13s] %-52s skipped under --reduced: %s\n", rname, bk->name,
+               bk->part ? bk->part : "all", bk->what, bk->not_reduced);
+        return -1;
+    }
+    if (!tl_lim.reduced && bk->boundary)
+        return -1; /* the full ranges hold that case by construction */
     if (bk->part && !find_part(parts, nparts, bk->part)) {
         printf("selftest %s %s: no part named '%s'\n", rname, bk->name, bk->part);
         return 0;
@@ -922,23 +1066,29 @@ static int self_test_one(enum altmem_routine r, const struct tl_broken *bk, cons
 static int self_test(enum altmem_routine r, const struct tl_part *parts, size_t nparts, const struct tl_broken *broken,
                      size_t nbroken)
 {
-    size_t total = 0, bad = 0;
-    if (r != ALTMEM_MEMSET) {
-        for (size_t i = 0; i < tl_broken_copy_count; i++, total++)
-            bad += !self_test_one(r, &tl_broken_copy[i], parts, nparts);
+    size_t total = 0, bad = 0, skipped = 0;
+    for (size_t i = 0; i < (r != ALTMEM_MEMSET ? tl_broken_copy_count : 0) + nbroken; i++) {
+        const struct tl_broken *bk = r != ALTMEM_MEMSET && i < tl_broken_copy_count ? &tl_broken_copy[i]
+                                     : &broken[i - (r != ALTMEM_MEMSET ? tl_broken_copy_count : 0)];
+        int ok = self_test_one(r, bk, parts, nparts);
+        if (ok < 0) {
+            skipped += bk->not_reduced != NULL;
+            continue;
+        }
+        total++;
+        bad += !ok;
     }
-    for (size_t i = 0; i < nbroken; i++, total++)
-        bad += !self_test_one(r, &broken[i], parts, nparts);
-    printf("%s self-test: %zu broken implementations, %zu caught as expected, %zu not\n", altmem_routine_name(r),
-           total, total - bad, bad);
+    printf("%s self-test%s: %zu broken implementations, %zu caught as expected, %zu not, %zu skipped\n",
+           altmem_routine_name(r), tl_lim.reduced ? " (--reduced)" : "", total, total - bad, bad, skipped);
     return bad ? 1 : 0;
 }
 
 static void usage(const char *prog, const struct tl_part *parts, size_t nparts)
 {
-    printf("usage: %s [--self-test] [--quick] [--only VARIANT] [--part PART] [-v]\n"
+    printf("usage: %s [--self-test] [--quick | --reduced] [--only VARIANT] [--part PART] [-v]\n"
            "  --self-test    run the checker against broken implementations; each must be caught\n"
            "  --quick        narrower offsets, sizes and overlaps (for emulators; see testlib.h)\n"
+           "  --reduced      sizes at boundaries, a list of offset pairs (the CPU-model matrix; testlib.h)\n"
            "  --only NAME    test only this variant (or the public entry, altmem_<routine>)\n"
            "  --part NAME    run only this part:",
            prog);
@@ -972,6 +1122,8 @@ int tl_main(int argc, char **argv, enum altmem_routine r, const struct tl_part *
             selftest = 1;
         } else if (strcmp(argv[i], "--quick") == 0) {
             quick = 1;
+        } else if (strcmp(argv[i], "--reduced") == 0) {
+            tl_lim.reduced = 1;
         } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
             only = argv[++i];
         } else if (strcmp(argv[i], "--part") == 0 && i + 1 < argc) {
@@ -988,13 +1140,23 @@ int tl_main(int argc, char **argv, enum altmem_routine r, const struct tl_part *
         }
     }
 
-    if (quick && !selftest) {
+    if (tl_lim.reduced) {
+        /* Offsets 0..15 where a part still loops over them (zero, memset's sweep). */
+        tl_lim.offsets = 16;
+        tl_lim.large_max = 256 * TL_KIB;
+        tl_lim.overlap_dist = 1025;
+        tl_lim.overlap_max = 2 * TL_KIB + 64;
+        printf("--reduced: sizes at boundaries up to %zu, offset pairs from a list of %zu, large sizes up to "
+               "256 KiB, memmove overlaps at distances around each class up to +-1025 at n <= %zu\n",
+               (size_t)TL_REDUCED_MAX, tl_reduced_pair_count, tl_lim.overlap_max);
+    } else if (quick && !selftest) {
         tl_lim.offsets = 16;
         tl_lim.large_max = 4 * TL_MIB;
         tl_lim.overlap_dist = 100;
         tl_lim.overlap_max = 300;
         printf("--quick: offsets 0..15, sizes up to 4 MiB, memmove overlaps within +-100 at n <= 300\n");
     }
+    make_sizes();
     install_fault_handler();
     tl_env.page = (size_t)sysconf(_SC_PAGESIZE);
     /* Room for the largest size at the largest offset after a page of lead-in. */

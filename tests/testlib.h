@@ -31,14 +31,46 @@
    emulators, where every case costs 10-50 times more) narrows offsets to 0..15,
    which still covers every residue mod 16 on both sides, large sizes to 4 MiB,
    and memmove overlaps to distances within +-100 at sizes 0..300.  --self-test
-   ignores --quick: some broken implementations are only caught by the full ranges. */
+   ignores --quick: some broken implementations are only caught by the full ranges.
+
+   --reduced (the CPU-model matrix's other models, tests/qemu-models/) keeps only
+   the sizes at boundaries (tl_sizes) and a list of offset pairs (tl_pairs) that
+   still puts dst and src at every residue mod 16 and at the ends of a 64-byte line;
+   memmove's overlaps at distances around each class (tl_dists).  --self-test
+   --reduced runs the broken implementations at those ranges (each caught by a
+   part that runs under --reduced must still be caught there). */
 struct tl_limits {
     size_t offsets;    /* sweep, guard, zero: offsets 0..offsets-1        */
     size_t large_max;  /* large: sizes up to this                          */
     long overlap_dist; /* memmove overlap: dst - src in [-d, d]           */
     size_t overlap_max;/* memmove overlap: sizes 0..overlap_max            */
+    int reduced;       /* --reduced: the lists below instead of every size  */
 };
 extern struct tl_limits tl_lim;
+
+/* Sizes of the sweep-like parts, ascending: 0..TL_SWEEP_MAX, or with --reduced
+   0..33, then m-1, m, m+1 for every multiple m of 16 up to 1024 (every size-class
+   boundary 8..512 and every vector length 16..256 and its multiples) and of 128 up
+   to TL_REDUCED_MAX (8 x the vector length: SVE VL 256, RVV LMUL 8 strips).
+   tl_sizes_upto(max) counts those <= max. */
+#define TL_REDUCED_MAX (4 * TL_KIB + 1)
+extern size_t tl_sizes[];
+extern size_t tl_nsizes;
+size_t tl_sizes_upto(size_t max);
+
+/* (src offset, dst offset) pairs of the sweep: every pair 0..offsets-1, or with
+   --reduced a list in which each of src and dst takes every residue mod 16 (at
+   odd and even distances), equal offsets, and the last bytes of a 64-byte line. */
+struct tl_pair {
+    unsigned char src, dst;
+};
+extern const struct tl_pair tl_reduced_pairs[];
+extern const size_t tl_reduced_pair_count;
+
+/* memmove overlap distances (dst - src), ascending: every one in
+   [-overlap_dist, overlap_dist], or with --reduced 0, +-1..5 and b-1, b, b+1 for
+   b = 8, 16, 32, ... 1024 (distances around each class and vector strip). */
+size_t tl_dists(long *out, size_t cap);
 
 /* Resting value of destination bytes.  Random source data never contains it, so
    a destination byte the routine forgot to write, or one it wrote outside the
@@ -167,6 +199,15 @@ struct tl_broken {
     union tl_fn fn;
     const char *part;   /* the part that must catch it (NULL: run them all)        */
     enum tl_expect expect;
+    /* NULL: --self-test --reduced must catch it too.  Else why the --reduced
+       ranges do not claim this bug (a size that is no boundary, past their
+       largest size): that self-test skips it and says so. */
+    const char *not_reduced;
+    /* 1: a bug planted at a boundary the --reduced lists claim (a size-class or
+       strip edge, a residue, an overlap distance), run by --self-test --reduced
+       only: it proves the reduced ranges still reach that boundary.  (The full
+       ranges contain those cases by construction.) */
+    int boundary;
 };
 
 /* Broken copies, used as memcpy and as memmove: each is correct except for one
@@ -177,7 +218,7 @@ extern const size_t tl_broken_copy_count;
 
 /* ---- Driver ------------------------------------------------------------------ */
 
-/* Parses the command line (--self-test, --quick, --only NAME, --part NAME, --help), makes
+/* Parses the command line (--self-test, --quick, --reduced, --only NAME, --part NAME, --help), makes
    the buffers, and runs every part against every runnable variant of r and the
    public entry point, or (--self-test) every broken implementation in a child
    process.  Returns the process exit status. */

@@ -6,6 +6,7 @@
 #                        buffers, both sides at once, wild pointers, large sizes,
 #                        SIGBUS from a truncated file mapping: exact r, exact dst
 #   uaccess.selftest     ... its checker against broken implementations
+#   uaccess.selftest_reduced  ... at the --reduced ranges, planted boundary bugs too
 #   uaccess.holes_nt     ... with the non-temporal threshold at 0 (streaming loops)
 #
 # Under an emulator (cross builds) and in the musl build (tests/variants.cmake says
@@ -26,10 +27,13 @@ endif()
 altmem_test_exe(test_uaccess test_uaccess.c ${_ua_lib})
 add_test(NAME uaccess.holes COMMAND test_uaccess ${_ua_quick})
 add_test(NAME uaccess.selftest COMMAND test_uaccess --self-test)
+# ... and at the --reduced ranges (the CPU-model matrix), with bugs planted at the
+# fault points those claim.
+add_test(NAME uaccess.selftest_reduced COMMAND test_uaccess --self-test --reduced)
 # The same with non-temporal stores from 0 bytes: every size that reaches a loop
 # streams (the default threshold is above every size of uaccess.holes).
 add_test(NAME uaccess.holes_nt COMMAND test_uaccess ${_ua_quick} --nt 0)
-set_tests_properties(uaccess.holes uaccess.selftest uaccess.holes_nt PROPERTIES LABELS uaccess TIMEOUT 900)
+set_tests_properties(uaccess.holes uaccess.selftest uaccess.selftest_reduced uaccess.holes_nt PROPERTIES LABELS uaccess TIMEOUT 900)
 
 # One process per scenario: altmem installs its handler once per process.
 altmem_test_exe(test_uaccess_chain test_uaccess_chain.c ${_ua_lib})
