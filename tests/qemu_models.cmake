@@ -209,7 +209,7 @@ foreach(_name IN LISTS _qm_models)
     list(APPEND _tests ${_t}.sweep)
   endif()
   # Detection from this model alone: no tunables from the caller's environment.
-  set_tests_properties(${_tests} PROPERTIES LABELS "cross;qemu-model;qemu-model-${_name}" TIMEOUT 900
+  set_tests_properties(${_tests} PROPERTIES LABELS "cross;qemu-model;qemu-model-${_name}" TIMEOUT 1800
                        ENVIRONMENT "ALTMEM_TUNABLES=")
   list(APPEND _qm_all ${_tests})
 endforeach()
