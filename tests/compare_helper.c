@@ -3,7 +3,9 @@
  * time is known, and depends on what only one arm of a comparison has.
  *
  *   compare_helper MS PCT     sleeps MS milliseconds, MS x (1 + PCT/100) when
- *                             LD_PRELOAD names libaltmem-preload (the altmem arm)
+ *                             LD_PRELOAD names libaltmem-preload (the altmem arm),
+ *                             or when it is run by a name ending in "_b" (a link:
+ *                             the other program of `altmem compare --cmd-b`)
  * It reads its stdin to the end and prints "stdin N bytes" on stdout and
  * "helper stderr" on stderr.  Environment, all optional:
  *   HELPER_COUNTER=FILE   a run counter kept in FILE (created at 0), used by:
@@ -51,7 +53,8 @@ int main(int argc, char **argv)
     }
     double ms = strtod(argv[1], NULL), pct = strtod(argv[2], NULL);
     const char *pre = getenv("LD_PRELOAD");
-    if (pre && strstr(pre, "libaltmem-preload"))
+    size_t n0 = strlen(argv[0]);
+    if ((pre && strstr(pre, "libaltmem-preload")) || (n0 >= 2 && !strcmp(argv[0] + n0 - 2, "_b")))
         ms *= 1 + pct / 100;
     const char *counter = getenv("HELPER_COUNTER");
     long k = counter ? next_count(counter) : -1;

@@ -13,7 +13,8 @@
 #                          a 5% difference in 10 pairs detected both ways, with the true ratio
 #                          inside the interval; an A/A run not distinguishable, and its negative
 #                          control (the same pattern with a real shift) distinguishable; 3 pairs
-#                          never distinguishable; a failing run reported and left out; stdin,
+#                          never distinguishable; --cmd-b (two programs, no preload) detects a
+#                          20% slower arm B; a failing run reported and left out; stdin,
 #                          stdout, stderr, environment of each arm, exit statuses, bad options
 if(CMAKE_CROSSCOMPILING OR NOT TARGET altmem_cli)
   return()
@@ -39,8 +40,8 @@ set_tests_properties(index.options PROPERTIES LABELS index TIMEOUT 30)
 
 if(TARGET altmem_preload)
   add_executable(compare_helper compare_helper.c)
-  foreach(_case detect_slower detect_faster aa aa_shifted few_pairs failing_run io output_differs env status)
-    if(ALTMEM_SANITIZE AND NOT _case MATCHES "^(aa|status)$")
+  foreach(_case detect_slower detect_faster cmd_b aa aa_shifted few_pairs failing_run io output_differs env status)
+    if(ALTMEM_SANITIZE AND NOT _case MATCHES "^(aa|cmd_b|status)$")
       # These run the altmem arm, which preloads libaltmem-preload.so: sanitized,
       # it needs the sanitizer runtime first in the program, which the helper
       # does not have (as the dropin tests; the plain build runs them).

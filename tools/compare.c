@@ -20,6 +20,10 @@
  *     stdin, stdout and stderr kinds;
  *   - a run that exits non-zero or dies is reported and its pair left out: a
  *     crash is not a fast run.
+ *   - `--cmd-b PROG` compares two programs instead (arm B runs PROG with CMD's
+ *     arguments, no preload in either arm): a static program cannot be
+ *     preloaded into, so its two builds, with and without libaltmem-libc.a,
+ *     are the two arms, paired and tested the same way.
  * The report goes to stderr, so that stdout carries CMD's own output, once.
  */
 #define _GNU_SOURCE
@@ -51,7 +55,7 @@
 static void compare_usage(FILE *f)
 {
     fprintf(f,
-            "usage: altmem compare [--runs N] [--warmup N] [--variant NAME] [--aa] [--no-stdin] [--] CMD [ARGS...]\n"
+            "usage: altmem compare [--runs N] [--warmup N] [--variant NAME] [--aa] [--cmd-b PROG] [--no-stdin] [--] CMD [ARGS...]\n"
             "Runs CMD in N interleaved pairs (order ABBA), once with the C library's memcpy/memmove/memset\n"
             "and once with libaltmem-preload.so preloaded, and reports the median wall time of each, the\n"
             "speed-up (C library time / altmem time) with a 95%% confidence interval (Hodges-Lehmann\n"
@@ -63,6 +67,9 @@ static void compare_usage(FILE *f)
             "  --warmup N      pairs run first and not timed (default 1: fills the page cache)\n"
             "  --variant NAME  pin altmem's routines to variant NAME (ALTMEM_TUNABLES=all=NAME)\n"
             "  --aa            both arms without altmem: an A/A run, to see this machine's noise\n"
+            "  --cmd-b PROG    arm B runs PROG with CMD's arguments instead of CMD, and neither arm\n"
+            "                  preloads altmem: two builds of one program, e.g. a static one linked\n"
+            "                  with and without libaltmem-libc.a (--variant then pins arm B)\n"
             "  --no-stdin      CMD's stdin is /dev/null (else stdin is read to its end once and\n"
             "                  replayed to every run; a terminal is passed through)\n"
             "Exit status: 0 if every run exited 0, else the first failing run's (128+N: signal N);\n"
@@ -365,7 +372,7 @@ static int known_variant(const char *name)
 static int compare_main(const char *argv0, int argc, char **argv)
 {
     long runs = 10, warmup = 1;
-    const char *variant = NULL;
+    const char *variant = NULL, *cmd_b = NULL;
     int aa = 0, no_stdin = 0, i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -392,6 +399,10 @@ static int compare_main(const char *argv0, int argc, char **argv)
                 return usage_error("bad --variant '%s': not a variant of this build (altmem info lists them)",
                                    val ? val : "");
             variant = val;
+        } else if ((got = option_value(argc, argv, &i, "--cmd-b", &val)) != 0) {
+            if (got < 0 || !val[0])
+                return usage_error("bad --cmd-b '%s': the program arm B runs", val ? val : "");
+            cmd_b = val;
         } else if (!strcmp(a, "--aa")) {
             aa = 1;
         } else if (!strcmp(a, "--no-stdin")) {
@@ -406,10 +417,26 @@ static int compare_main(const char *argv0, int argc, char **argv)
     }
     if (aa && variant)
         return usage_error("%s: --aa runs no altmem arm to pin", "--variant");
+    if (aa && cmd_b)
+        return usage_error("%s: --aa and --cmd-b both choose arm B", "--cmd-b");
     char **cmd = argv + i;
+    /* Arm B's argv: CMD's, or with --cmd-b the same arguments after PROG. */
+    char **cmd_arm[2] = {cmd, cmd};
+    if (cmd_b) {
+        int nargs = argc - i;
+        cmd_arm[1] = own(calloc((size_t)nargs + 1, sizeof(char *)));
+        if (!cmd_arm[1])
+            return 1;
+        memcpy(cmd_arm[1], cmd, (size_t)nargs * sizeof(char *));
+        cmd_arm[1][0] = (char *)cmd_b;
+    }
 
     char lib[PATH_MAX];
-    if (altmem_run_find_library(argv0, "altmem compare", lib) != 0)
+    /* --cmd-b preloads nothing and takes nothing out of LD_PRELOAD: both arms
+       run with the user's environment as it is. */
+    if (cmd_b)
+        lib[0] = '\0';
+    else if (altmem_run_find_library(argv0, "altmem compare", lib) != 0)
         return 127;
     if (strpbrk(lib, ": ")) {
         fprintf(stderr, "altmem compare: %s: LD_PRELOAD cannot name a path containing ':' or ' '\n", lib);
@@ -428,7 +455,7 @@ static int compare_main(const char *argv0, int argc, char **argv)
     }
     char **env[2];
     env[ARM_LIBC] = build_env(lib, NULL, NULL);
-    env[ARM_ALTMEM] = aa ? env[ARM_LIBC] : build_env(lib, lib, tunables);
+    env[ARM_ALTMEM] = aa ? env[ARM_LIBC] : build_env(lib, cmd_b ? NULL : lib, tunables);
     struct streams st;
     if (!env[0] || !env[1] || setup_streams(&st, no_stdin) != 0)
         return 1;
@@ -436,6 +463,10 @@ static int compare_main(const char *argv0, int argc, char **argv)
     const char *label[2] = {"C library", aa ? "C library (B)" : "altmem"};
     if (aa)
         label[0] = "C library (A)";
+    if (cmd_b) {
+        label[0] = "A";
+        label[1] = "B";
+    }
     size_t total = (size_t)(warmup + runs) * 2;
     struct run *r = own(calloc(total, sizeof *r));
     if (!r)
@@ -449,12 +480,12 @@ static int compare_main(const char *argv0, int argc, char **argv)
         r[k].pair = (int)pair;
         if (progress)
             fprintf(stderr, "\raltmem compare: run %zu/%zu (%s)   ", k + 1, total, label[arm]);
-        int e = run_once(cmd, env[arm], &st, k == 0, &r[k]);
+        int e = run_once(cmd_arm[arm], env[arm], &st, k == 0, &r[k]);
         if (e) {
             if (progress)
                 fprintf(stderr, "\n");
-            fprintf(stderr, "altmem compare: %s: %s\n", cmd[0],
-                    e == ENOENT && !strchr(cmd[0], '/') ? "command not found" : strerror(e));
+            fprintf(stderr, "altmem compare: %s: %s\n", cmd_arm[arm][0],
+                    e == ENOENT && !strchr(cmd_arm[arm][0], '/') ? "command not found" : strerror(e));
             return e == ENOENT ? 127 : 126;
         }
     }
@@ -478,6 +509,9 @@ static int compare_main(const char *argv0, int argc, char **argv)
     fprintf(stderr, "  cpu:    %s; load average %s after the runs\n", cpu, load);
     if (aa)
         fprintf(stderr, "  arms:   both without altmem (--aa: an A/A comparison)\n");
+    else if (cmd_b)
+        fprintf(stderr, "  arms:   A = %s, B = %s (--cmd-b: the same arguments, no preload%s%s)\n", cmd[0], cmd_b,
+                variant ? "; B pinned: all=" : "", variant ? variant : "");
     else
         fprintf(stderr, "  altmem: %s%s%s\n", lib, variant ? ", pinned: all=" : "", variant ? variant : "");
 
@@ -556,9 +590,9 @@ static int compare_main(const char *argv0, int argc, char **argv)
     if (!sr.bounded)
         verdict = "not distinguishable from noise: too few pairs for a 95% interval (6 at least)";
     else if (sr.lo > 0)
-        verdict = aa ? "B faster: distinguishable from noise" : "altmem faster: distinguishable from noise";
+        verdict = aa || cmd_b ? "B faster: distinguishable from noise" : "altmem faster: distinguishable from noise";
     else if (sr.hi < 0)
-        verdict = aa ? "B slower: distinguishable from noise" : "altmem slower: distinguishable from noise";
+        verdict = aa || cmd_b ? "B slower: distinguishable from noise" : "altmem slower: distinguishable from noise";
     else
         verdict = "not distinguishable from noise (the interval holds 1)";
     fprintf(stderr, "  speed-up (%s time / %s time) over %zu pairs: %.4fx", label[0], label[1], n, ratio);
