@@ -5,6 +5,8 @@
 #   test_index.sh check DIR [DAMAGE]   the checks alone; with DAMAGE on a damaged copy
 #                                      (negative controls: each must make the check fail)
 #   test_index.sh options ALTMEM       bad options: one line, exit 2; help index = index --help
+#   test_index.sh emulated DIR EMU... ALTMEM   the quick run under qemu-user (cross builds):
+#                                      checked as above, and it must say emulated timings are not speed
 # The check: the CSV's exact header; for every copy count, every test of
 # `altmem index --help` and every implementation (before, after, libc) one row
 # with positive figures, rate_min <= result <= rate_max and index = 100 x
@@ -72,7 +74,26 @@ run)
     [ $rc = 0 ] || fail "exit status $rc: $(cat "$dir/err")"
     [ ! -s "$dir/err" ] || fail "stderr is not a terminal, yet: $(cat "$dir/err")"
     check "$dir"
+    ! grep -q '^emulated:' "$dir/index.txt" || fail "a native run called emulated"
     echo "ok: index quick run and its CSV, JSON and text"
+    ;;
+emulated)
+    # test_index.sh emulated DIR EMULATOR [OPTIONS...] ALTMEM: the same quick run in a
+    # cross build, under qemu-user: it must work, be well-formed and say that its
+    # timings are not speed
+    dir=$2
+    shift 2
+    mkdir -p "$dir"
+    "$@" index --help | sed -n 's/^  --tests LIST     a comma list of: //p' >"$dir/tests"
+    [ -s "$dir/tests" ] || fail "no test names in altmem index --help"
+    "$@" index --quick --copies 1,2 --csv "$dir/index.csv" --json "$dir/index.json" >"$dir/index.txt" 2>"$dir/err"
+    rc=$?
+    cat "$dir/index.txt"
+    [ $rc = 0 ] || fail "exit status $rc: $(cat "$dir/err")"
+    check "$dir"
+    grep -q '^emulated: under .*qemu-[^ ]*: emulated timings are not speed' "$dir/index.txt" ||
+        fail "no line saying that emulated timings are not speed"
+    echo "ok: index quick run under the emulator, well-formed, timings called not speed"
     ;;
 check)
     src=$2 damage=${3:-}

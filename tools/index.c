@@ -723,6 +723,10 @@ int altmem_index_main(int argc, char **argv)
     printf("altmem index %s: UnixBench-style memory workloads in user space (docs/index.md)\n", ALTMEM_VERSION_STRING);
     printf("date:     %s; %.0f s\n", date, elapsed);
     printf("cpu:      %s; load average %s at the end\n", cpu, load);
+    char emu[4096];
+    if (measure_emulator(emu, sizeof emu))
+        printf("emulated: under %s: emulated timings are not speed (the figures show only that the index runs)\n",
+               emu);
     printf("before:   %s\n", im[IMPL_BEFORE].variants);
     printf("after:    %s\n", im[IMPL_AFTER].variants);
     printf("libc:     %s\n", im[IMPL_LIBC].variants);

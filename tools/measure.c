@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* The value after "key<tabs>: " on the first line of /proc/cpuinfo that has it. */
@@ -53,6 +54,27 @@ void measure_cpu_model(char *buf, size_t len)
         snprintf(buf, len, "%s (family %s model %s stepping %s), %ld online CPUs", model, fam, mod, step, cpus);
     else
         snprintf(buf, len, "%s, %ld online CPUs", model, cpus);
+}
+
+int measure_emulator(char *buf, size_t len)
+{
+    char path[64], exe[4096];
+    snprintf(path, sizeof path, "/proc/thread-self/exe");
+    ssize_t n = readlink(path, exe, sizeof exe - 1);
+    if (n < 0) {
+        /* kernels before 3.17 have no thread-self */
+        snprintf(path, sizeof path, "/proc/self/task/%ld/exe", (long)syscall(SYS_gettid));
+        n = readlink(path, exe, sizeof exe - 1);
+    }
+    if (n <= 0)
+        return 0;
+    exe[n] = '\0';
+    const char *base = strrchr(exe, '/');
+    base = base ? base + 1 : exe;
+    if (strncmp(base, "qemu-", 5))
+        return 0;
+    snprintf(buf, len, "%s", exe);
+    return 1;
 }
 
 void measure_load(char *buf, size_t len)

@@ -15,6 +15,11 @@
    (the arch name where it has no model name). */
 void measure_cpu_model(char *buf, size_t len);
 
+/* 1 when this process runs under an emulator (qemu-user), its path in buf:
+   qemu shows the guest program as /proc/self/exe but not as
+   /proc/thread-self/exe, which is the emulator itself.  0 otherwise. */
+int measure_emulator(char *buf, size_t len);
+
 /* "0.52 0.61 0.70" (1, 5, 15 min), or "unknown". */
 void measure_load(char *buf, size_t len);
 
