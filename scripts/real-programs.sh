@@ -45,8 +45,11 @@ mb() { echo $(( $1 * scale / 100 )); }
 # ---- data sets ------------------------------------------------------------
 cd "$work"
 if [ ! -s data.tar ]; then
-    # Shared libraries: binary data that compresses about 3:1, as real archives do.
-    tar cf - -C /usr/lib x86_64-linux-gnu 2> /dev/null | head -c "$(mb 200)M" > data.tar || true
+    # Shared libraries: binary data that compresses about 3:1, as real archives
+    # do; whole files up to the size, so that the archive is complete.
+    (cd /usr/lib && find x86_64-linux-gnu -type f -printf '%s %p\n' | sort -k2 |
+        awk -v max=$(( $(mb 200) * 1048576 )) '{ if (t + $1 + 512 > max) next; t += $1 + 512; sub(/^[0-9]+ /, ""); print }') > files.list
+    tar cf data.tar -C /usr/lib -T files.list
 fi
 [ -s data.tar.zst ] || zstd -q -3 -f data.tar -o data.tar.zst
 [ -s data.tar.lz4 ] || lz4 -q -f data.tar data.tar.lz4
