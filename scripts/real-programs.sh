@@ -16,9 +16,9 @@
 #   VARIANT    pin altmem's routines (altmem compare --variant)
 #   SCALE      data-set size in percent of the default (default 100)
 #
-# Needs zstd, lz4, git, sqlite3, python3, gzip, tar, dd (Debian 12: the
-# packages zstd, lz4, git, sqlite3, python3; scripts/install-deps.sh installs
-# them).  Each program's full report goes to WORK_DIR/NAME.report.
+# Needs zstd, lz4, git, sqlite3, python3, gzip, tar, dd (Debian 12:
+# apt-get install zstd lz4 git sqlite3 python3; no test needs them, so
+# scripts/install-deps.sh does not install zstd, lz4 or sqlite3).  Each program's full report goes to WORK_DIR/NAME.report.
 set -eu
 
 build=${1:-build}
