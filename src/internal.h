@@ -89,7 +89,20 @@ struct altmem__riscv_raw {
    is set, else 0.  Notes say which key and bit gave each. */
 uint64_t altmem__decode_riscv(const struct altmem__riscv_raw *raw, uint32_t *zero_block,
                               char *notes, size_t notes_len);
-uint64_t altmem__decode_aarch64(int have_hwcap, unsigned long hwcap);
+/* AArch64's raw inputs (src/cpu/cpu_aarch64.c gathers them). */
+struct altmem__aarch64_raw {
+    int have_hwcap, have_hwcap2, have_dczid;
+    unsigned long hwcap;
+    uint64_t hwcap2;
+    uint64_t dczid;                       /* DCZID_EL0                          */
+    const char *release;                  /* uname's release, or NULL           */
+};
+/* Features; *zero_block = the DC ZVA block in bytes, or 0. */
+uint64_t altmem__decode_aarch64(const struct altmem__aarch64_raw *raw, uint32_t *zero_block,
+                                char *notes, size_t notes_len);
+/* glibc's SVE kernel rule: 1 preferred, 0 not, -1 release unparsable; v gets
+   the release's major, minor, patch. */
+int altmem__aarch64_sve_preferred(const char *release, unsigned v[3]);
 
 /* ---- Tunables (src/tunables.c) ------------------------------------------ */
 

@@ -20,7 +20,7 @@
 #define HW_LSX (1ul << 4)
 #define HW_LASX (1ul << 5)
 
-static char notes[160];
+static char notes[256];
 
 static uint64_t la(uint32_t cfg, int have, unsigned long hw)
 {
@@ -194,18 +194,109 @@ static void riscv(void)
     printf("riscv: V from IMA_EXT_0 bit 2 or AT_HWCAP bit 21, Zicboz bit 6 with block sizes, notes checked\n");
 }
 
+#define A_ASIMD (1ul << 1)
+#define A_SVE (1ul << 22)
+#define A_MOPS (UINT64_C(1) << 43)
+#define SVE ALTMEM_FEAT_SVE
+#define MOPS ALTMEM_FEAT_MOPS
+
+static uint32_t zb;
+
+static uint64_t a64(int have, unsigned long hw, int have2, uint64_t hw2, int have_dczid, uint64_t dczid,
+                    const char *release)
+{
+    struct altmem__aarch64_raw r = {0};
+    r.have_hwcap = have;
+    r.hwcap = hw;
+    r.have_hwcap2 = have2;
+    r.hwcap2 = hw2;
+    r.have_dczid = have_dczid;
+    r.dczid = dczid;
+    r.release = release;
+    notes[0] = '\0';
+    zb = 12345;
+    return altmem__decode_aarch64(&r, &zb, notes, sizeof notes);
+}
+
 static void aarch64(void)
 {
     uint64_t f;
-    f = altmem__decode_aarch64(0, 0);
-    CHECK(f == UAL, "no hwcap: f=%#llx", (unsigned long long)f);
-    f = altmem__decode_aarch64(0, ~0ul);
-    CHECK(f == UAL, "no hwcap, value ignored: f=%#llx", (unsigned long long)f);
-    f = altmem__decode_aarch64(1, 1ul << 1);
-    CHECK(f == (UAL | S128), "ASIMD: f=%#llx", (unsigned long long)f);
-    f = altmem__decode_aarch64(1, ~(1ul << 1));
-    CHECK(f == UAL, "all hwcap bits but ASIMD: f=%#llx", (unsigned long long)f);
-    printf("aarch64: UAL always, ASIMD = HWCAP bit 1 checked\n");
+    f = a64(0, 0, 0, 0, 0, 0, "6.8.0");
+    CHECK(f == UAL && zb == 0 && strstr(notes, "no AT_HWCAP"), "no hwcap: f=%#llx notes='%s'", (unsigned long long)f, notes);
+    f = a64(0, ~0ul, 0, ~UINT64_C(0), 0, 0, "6.8.0");
+    CHECK(f == UAL, "no hwcap, values ignored: f=%#llx", (unsigned long long)f);
+    f = a64(1, A_ASIMD, 1, 0, 0, 0, "6.8.0");
+    CHECK(f == (UAL | S128) && strstr(notes, "ASIMD (AT_HWCAP bit 1)"), "ASIMD: f=%#llx notes='%s'",
+          (unsigned long long)f, notes);
+    /* Negative control: every other bit set must detect none of ASIMD, SVE, MOPS. */
+    f = a64(1, ~(A_ASIMD | A_SVE), 1, ~A_MOPS, 0, 0, "6.8.0");
+    CHECK(f == UAL, "all hwcap/hwcap2 bits but ASIMD, SVE, MOPS: f=%#llx", (unsigned long long)f);
+    /* All three, modern kernel, DC ZVA of 64 bytes (BS = 4: 4 << 4). */
+    f = a64(1, A_ASIMD | A_SVE, 1, A_MOPS, 1, 4, "6.8.0-45-generic");
+    CHECK(f == (UAL | S128 | SVE | MOPS) && zb == 64, "ASIMD+SVE+MOPS, 6.8: f=%#llx zb=%u", (unsigned long long)f, zb);
+    CHECK(strstr(notes, "SVE (AT_HWCAP bit 22)") && strstr(notes, "MOPS (AT_HWCAP2 bit 43)") &&
+              strstr(notes, "dczva 64 B") && strstr(notes, "kernel 6.8.0: SVE preferred"),
+          "notes name the bits: '%s'", notes);
+    /* MOPS only from AT_HWCAP2; a missing AT_HWCAP2 means no MOPS whatever the value. */
+    f = a64(1, A_ASIMD, 0, A_MOPS, 0, 0, "6.8.0");
+    CHECK(f == (UAL | S128) && strstr(notes, "no AT_HWCAP2"), "hwcap2 missing: f=%#llx notes='%s'",
+          (unsigned long long)f, notes);
+    f = a64(1, A_ASIMD | A_MOPS, 1, 0, 0, 0, "6.8.0");
+    CHECK(f == (UAL | S128), "bit 43 of AT_HWCAP is not MOPS: f=%#llx", (unsigned long long)f);
+    /* The SVE kernel rule (glibc's prefer_sve_ifuncs). */
+    static const struct {
+        const char *rel;
+        int pref;
+    } k[] = {
+        {"4.14.0", 1}, {"4.14", 1},  {"4.15.0", 0}, {"4.15", 0},  {"5.13.0-52-generic", 0},
+        {"5.14.0-427.13.1.el9_4.aarch64", 1},       {"5.14", 1},  {"5.14.21-150400", 0},
+        {"6.1.0-18-arm64", 0},      {"6.1", 0},     {"6.1.99", 0}, {"6.2.0", 1}, {"6.2", 1},
+        {"6.8.0", 1},  {"10.0.0", 1}, {"5.15.0-rc1", 0},
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        f = a64(1, A_ASIMD | A_SVE, 1, 0, 0, 0, k[i].rel);
+        CHECK(!!(f & SVE) == k[i].pref && strstr(notes, k[i].pref ? "SVE preferred" : "SVE not preferred"),
+              "kernel '%s': SVE %s expected: f=%#llx notes='%s'", k[i].rel, k[i].pref ? "preferred" : "not preferred",
+              (unsigned long long)f, notes);
+    }
+    static const char *const bad[] = {"", "linux", "6", "6.", ".1.0", "v6.8.0", "-6.8"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        f = a64(1, A_ASIMD | A_SVE, 1, 0, 0, 0, bad[i]);
+        CHECK(!(f & SVE) && strstr(notes, "release unreadable"), "malformed release '%s': f=%#llx notes='%s'",
+              bad[i], (unsigned long long)f, notes);
+    }
+    f = a64(1, A_ASIMD | A_SVE, 1, 0, 0, 0, NULL);
+    CHECK(!(f & SVE) && strstr(notes, "release unreadable"), "no release: f=%#llx notes='%s'", (unsigned long long)f,
+          notes);
+    /* The kernel rule never turns SVE on without the HWCAP bit. */
+    f = a64(1, A_ASIMD, 1, 0, 0, 0, "6.8.0");
+    CHECK(!(f & SVE) && !strstr(notes, "kernel"), "no SVE bit, modern kernel: f=%#llx notes='%s'",
+          (unsigned long long)f, notes);
+    /* DCZID_EL0: DZP (bit 4) prohibits; BS in bits 3:0; higher bits ignored. */
+    f = a64(1, A_ASIMD, 1, 0, 1, 0x10 | 4, "6.8.0");
+    CHECK(zb == 0 && strstr(notes, "prohibited"), "DZP set: zb=%u notes='%s'", zb, notes);
+    f = a64(1, A_ASIMD, 1, 0, 1, 6, "6.8.0");
+    CHECK(zb == 256, "BS 6 (A64FX): zb=%u", zb);
+    f = a64(1, A_ASIMD, 1, 0, 1, 0xffffffe0u | 4, "6.8.0");
+    CHECK(zb == 64, "bits above 4 ignored: zb=%u", zb);
+    f = a64(1, A_ASIMD, 1, 0, 1, 12, "6.8.0");
+    CHECK(zb == 0 && strstr(notes, "out of range"), "BS 12: zb=%u notes='%s'", zb, notes);
+    f = a64(1, A_ASIMD, 1, 0, 0, 4, "6.8.0");
+    CHECK(zb == 0, "no DCZID_EL0: zb=%u", zb);
+    /* Notes never overflow a small buffer. */
+    struct {
+        char buf[16];
+        char after[8];
+    } b;
+    char canary[8];
+    memset(canary, 0x5a, sizeof canary);
+    memset(b.after, 0x5a, sizeof b.after);
+    b.buf[0] = '\0';
+    struct altmem__aarch64_raw r = {1, 1, 1, A_ASIMD | A_SVE, A_MOPS, 4, "5.10.0"};
+    f = altmem__decode_aarch64(&r, &zb, b.buf, sizeof b.buf);
+    CHECK(f == (UAL | S128 | MOPS) && strlen(b.buf) == sizeof b.buf - 1 && !memcmp(b.after, canary, sizeof canary),
+          "16-byte notes buffer: '%s' f=%#llx", b.buf, (unsigned long long)f);
+    printf("aarch64: UAL always, ASIMD/SVE (HWCAP 1, 22), MOPS (HWCAP2 43), the SVE kernel rule, DCZID_EL0 checked\n");
 }
 
 int main(void)

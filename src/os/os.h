@@ -41,6 +41,10 @@ void altmem__os_write_err(const char *buf, size_t n);
 /* riscv_hwprobe(2): 0 or -errno (-ENOSYS where the syscall does not exist). */
 long altmem__os_riscv_hwprobe(void *pairs, size_t pair_count);
 
+/* The kernel's release (uname(2)'s utsname.release, e.g. "6.8.0-45-generic")
+   into buf, NUL-terminated: 0, or -errno. */
+int altmem__os_uname_release(char *buf, size_t cap);
+
 /* mprotect(2) with Linux PROT_* values (R 1, W 2, X 4): 0 or -errno. */
 int altmem__os_mprotect(void *addr, size_t len, int prot);
 

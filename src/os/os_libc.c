@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -120,6 +121,24 @@ long altmem__os_riscv_hwprobe(void *pairs, size_t pair_count)
     (void)pair_count;
     return -ENOSYS;
 #endif
+}
+
+int altmem__os_uname_release(char *buf, size_t cap)
+{
+    struct utsname u;
+    if (!cap)
+        return -EINVAL;
+    int saved = errno;
+    if (uname(&u) != 0) {
+        int r = -errno;
+        errno = saved;
+        return r;
+    }
+    size_t i = 0;
+    for (; i + 1 < cap && u.release[i]; i++)
+        buf[i] = u.release[i];
+    buf[i] = '\0';
+    return 0;
 }
 
 int altmem__os_mprotect(void *addr, size_t len, int prot)

@@ -93,6 +93,22 @@ long altmem__os_riscv_hwprobe(void *pairs, size_t pair_count)
     return altmem__syscall6(ALTMEM_NR_riscv_hwprobe, (long)pairs, (long)pair_count, 0, 0, 0, 0);
 }
 
+int altmem__os_uname_release(char *buf, size_t cap)
+{
+    /* struct utsname: six fields of 65 bytes; release is the third. */
+    char u[6 * 65];
+    if (!cap)
+        return -22; /* EINVAL */
+    long r = altmem__syscall1(ALTMEM_NR_uname, u);
+    if (r < 0)
+        return (int)r;
+    size_t i = 0;
+    for (; i + 1 < cap && i < 65 && u[130 + i]; i++)
+        buf[i] = u[130 + i];
+    buf[i] = '\0';
+    return 0;
+}
+
 int altmem__os_mprotect(void *addr, size_t len, int prot)
 {
     return (int)altmem__syscall3(ALTMEM_NR_mprotect, addr, len, prot);

@@ -26,6 +26,7 @@
 #define ALTMEM_NR_kill 62
 #define ALTMEM_NR_clock_gettime 228
 #define ALTMEM_NR_exit_group 231
+#define ALTMEM_NR_uname 63
 #define ALTMEM_NR_riscv_hwprobe (-1)
 #define ALTMEM_NR_riscv_flush_icache (-1)
 static inline long altmem__syscall6(long n, long a, long b, long c, long d, long e, long f)
@@ -55,6 +56,7 @@ static inline long altmem__syscall6(long n, long a, long b, long c, long d, long
 #define ALTMEM_NR_mmap 222
 #define ALTMEM_NR_mprotect 226
 #define ALTMEM_NR_wait4 260
+#define ALTMEM_NR_uname 160
 #if defined(__riscv)
 #define ALTMEM_NR_riscv_hwprobe 258
 #define ALTMEM_NR_riscv_flush_icache 259
