@@ -139,6 +139,47 @@ struct altmem__extable_entry {
 #define UA_ST32(p, v, L) UA_ST("str", "w", (u32_una *)(p), v, L)
 #define UA_ST64(p, v, L) UA_ST("str", "x", (u64_una *)(p), v, L)
 
+/* q-register blocks (Advanced SIMD; unaligned: normal memory).  Each copies
+   or zeroes a whole block, every load before the first store; a fault in the
+   loads or in the first (or only) store resumes at L0 (nothing of the block
+   known stored), in the second pair's store at L32 (its first 32 bytes
+   stored).  A faulting q store may have written part of its bytes: the
+   fix-up stores them again from the progress, so nothing relies on a vector
+   store being all-or-nothing.  v28-v31 are scratch (caller-saved). */
+#define UA_Q16_COPY(d, s, L0)                                                    \
+    __asm__ goto("1:\tldr q31, [%[ss]]\n2:\tstr q31, [%[dd]]\n\t"              \
+                 UA_EXTABLE("1b", "%l[" #L0 "]") UA_EXTABLE("2b", "%l[" #L0 "]")   \
+                 : : [dd] "r"(d), [ss] "r"(s) : "v31", "memory" : L0)
+#define UA_Q64_COPY(d, s, L0, L32)                                               \
+    __asm__ goto("1:\tldp q28, q29, [%[ss]]\n2:\tldp q30, q31, [%[ss], #32]\n"  \
+                 "3:\tstp q28, q29, [%[dd]]\n4:\tstp q30, q31, [%[dd], #32]\n\t"  \
+                 UA_EXTABLE("1b", "%l[" #L0 "]") UA_EXTABLE("2b", "%l[" #L0 "]")   \
+                 UA_EXTABLE("3b", "%l[" #L0 "]") UA_EXTABLE("4b", "%l[" #L32 "]")  \
+                 : : [dd] "r"(d), [ss] "r"(s) : "v28", "v29", "v30", "v31", "memory" : L0, L32)
+#define UA_Q16_ZERO(d, L0)                                                       \
+    __asm__ goto("1:\tstr xzr, [%[dd]]\n2:\tstr xzr, [%[dd], #8]\n\t"          \
+                 UA_EXTABLE("1b", "%l[" #L0 "]") UA_EXTABLE("2b", "%l[" #L0 "]")   \
+                 : : [dd] "r"(d) : "memory" : L0)
+#define UA_Q64_ZERO(d, z, L0, L32)                                               \
+    __asm__ goto("1:\tstp %q[zz], %q[zz], [%[dd]]\n2:\tstp %q[zz], %q[zz], [%[dd], #32]\n\t" \
+                 UA_EXTABLE("1b", "%l[" #L0 "]") UA_EXTABLE("2b", "%l[" #L32 "]")  \
+                 : : [dd] "r"(d), [zz] "w"(z) : "memory" : L0, L32)
+
+/* SVE, in files built with SVE enabled: one predicated vector copied (ld1b
+   then st1b under the same governing predicate) or zeroed.  A fault in either
+   resumes at L (the vector's start is the progress: st1b may have stored some
+   of its active bytes, which the fix-up stores again).  An inactive element is
+   never accessed, so a predicate that ends at n touches nothing past it. */
+#if defined(__ARM_FEATURE_SVE)
+#define UA_SVE_COPY(d, s, pg, L)                                                 \
+    __asm__ goto("1:\tld1b {z31.b}, %[p]/z, [%[ss]]\n2:\tst1b {z31.b}, %[p], [%[dd]]\n\t" \
+                 UA_EXTABLE("1b", "%l[" #L "]") UA_EXTABLE("2b", "%l[" #L "]")     \
+                 : : [dd] "r"(d), [ss] "r"(s), [p] "Upl"(pg) : "z31", "memory" : L)
+#define UA_SVE_ZERO(d, z, pg, L)                                                 \
+    __asm__ goto("1:\tst1b {%[zz].b}, %[p], [%[dd]]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
+                 : : [dd] "r"(d), [zz] "w"(z), [p] "Upl"(pg) : "memory" : L)
+#endif
+
 #elif defined(__riscv) || defined(__loongarch__)
 /* Register-indirect with no offset: one spelling that both assemblers accept. */
 #if defined(__riscv)
