@@ -310,7 +310,7 @@ if(NOT ALTMEM_NESTED AND NOT CMAKE_CROSSCOMPILING AND NOT ALTMEM_FREESTANDING AN
     add_test(NAME cross.${_target}
              COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/cross-check.sh ${_target} ${PROJECT_SOURCE_DIR}
                      ${CMAKE_BINARY_DIR}/cross-${_target})
-    set_tests_properties(cross.${_target} PROPERTIES LABELS cross SKIP_RETURN_CODE 77 TIMEOUT 1800
+    set_tests_properties(cross.${_target} PROPERTIES LABELS cross SKIP_RETURN_CODE 77 TIMEOUT 3600
                          PROCESSORS 2)
   endforeach()
 endif()
