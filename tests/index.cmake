@@ -63,6 +63,6 @@ if(TARGET altmem_preload)
     add_test(NAME compare.${_case}
              COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_compare.sh $<TARGET_FILE:altmem_cli>
                      $<TARGET_FILE:compare_helper> ${_case})
-    set_tests_properties(compare.${_case} PROPERTIES LABELS index TIMEOUT 60)
+    set_tests_properties(compare.${_case} PROPERTIES LABELS index TIMEOUT 120)
   endforeach()
 endif()
