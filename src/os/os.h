@@ -71,4 +71,15 @@ uintptr_t *altmem__os_fault_pc(void *ucontext);
 /* info's si_code: > 0 when the kernel raised the signal for an access. */
 int altmem__os_fault_code(void *info);
 
+/* The faulting address of one of ours (si_addr), kept for the fix-up of the
+   calling thread: altmem__os_fault_keep records it (in the handler), and
+   altmem__os_fault_kept returns the last one recorded and forgets it (0: none).
+   Per thread in the hosted flavour (initial-exec TLS: no allocation in the
+   handler); one slot for the process in the freestanding one, which sets up no
+   thread pointer (a fault in another thread meanwhile can only make the fix-up
+   claim fewer extra bytes, or bytes that already hold the right values:
+   uaccess_bytes.c). */
+void altmem__os_fault_keep(void *info);
+uintptr_t altmem__os_fault_kept(void);
+
 #endif

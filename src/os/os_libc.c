@@ -296,3 +296,17 @@ int altmem__os_fault_code(void *info)
 {
     return ((siginfo_t *)info)->si_code;
 }
+
+static __thread uintptr_t kept_fault_addr __attribute__((tls_model("initial-exec")));
+
+void altmem__os_fault_keep(void *info)
+{
+    kept_fault_addr = (uintptr_t)((siginfo_t *)info)->si_addr;
+}
+
+uintptr_t altmem__os_fault_kept(void)
+{
+    uintptr_t a = kept_fault_addr;
+    kept_fault_addr = 0;
+    return a;
+}

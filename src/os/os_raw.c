@@ -261,3 +261,17 @@ int altmem__os_fault_code(void *info)
 {
     return ((const int *)info)[2];   /* si_signo, si_errno, si_code */
 }
+
+/* One slot for the process (os.h); si_addr follows si_signo, si_errno, si_code
+   and the padding to 8 bytes on every 64-bit Linux. */
+static uintptr_t kept_fault_addr;
+
+void altmem__os_fault_keep(void *info)
+{
+    __atomic_store_n(&kept_fault_addr, *(const uintptr_t *)((const char *)info + 16), __ATOMIC_RELAXED);
+}
+
+uintptr_t altmem__os_fault_kept(void)
+{
+    return __atomic_exchange_n(&kept_fault_addr, 0, __ATOMIC_RELAXED);
+}

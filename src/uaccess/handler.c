@@ -45,6 +45,7 @@ static void fault_handler(int sig, void *info, void *ucontext)
         uintptr_t *pc = altmem__os_fault_pc(ucontext);
         uintptr_t fixup = altmem__extable_fixup(*pc);
         if (fixup) {
+            altmem__os_fault_keep(info);
             *pc = fixup;
             return;
         }
