@@ -50,6 +50,21 @@ for f in ${lacks//,/ }; do
         fails=$((fails + 1))
     fi
 done
+# The vector length the SVE variants use is in the notes wherever the SVE bit is;
+# where the model sets it (sve-default-vector-length=N), it must be N.
+if [[ $notes == *"SVE (AT_HWCAP bit 22)"* ]]; then
+    vl=$(printf '%s\n' "$notes" | sed -nE 's/.*SVE VL ([0-9]+) B.*/\1/p')
+    want_vl=$(printf '%s\n' "$qemu" | sed -nE 's/.*sve-default-vector-length=([0-9]+).*/\1/p')
+    if [ -z "$vl" ]; then
+        echo "FAIL the notes do not give the SVE vector length"
+        fails=$((fails + 1))
+    elif [ -n "$want_vl" ] && [ "$vl" != "$want_vl" ]; then
+        echo "FAIL SVE VL $vl B, the model sets $want_vl"
+        fails=$((fails + 1))
+    else
+        echo "ok   SVE VL $vl B${want_vl:+ (the model sets $want_vl)}"
+    fi
+fi
 if [ $fails -ne 0 ]; then
     echo "--- altmem info:"
     printf '%s\n' "$out"

@@ -19,7 +19,8 @@ void altmem__cpu_detect(struct altmem__cpu *out)
     out->vector_bytes = 16;
     out->zero_block = 0;
     out->notes[0] = '\0';
-    if (raw.have_hwcap && (raw.hwcap & (1ul << 22))) {
+    const int sve = raw.have_hwcap && (raw.hwcap & (1ul << 22));
+    if (sve) {
         /* rdvl x, #1 (the SVE vector length in bytes), encoded: this file is
            built for the baseline ISA and runs it only where HWCAP says SVE. */
         register uint64_t vl __asm__("x0");
@@ -27,5 +28,11 @@ void altmem__cpu_detect(struct altmem__cpu *out)
         out->vector_bytes = (uint32_t)vl;
     }
     out->features = altmem__decode_aarch64(&raw, &out->zero_block, out->notes, sizeof out->notes);
+    if (sve) {
+        struct altmem__text t = {out->notes, sizeof out->notes, altmem__strlen(out->notes)};
+        altmem__text_puts(&t, "; SVE VL ");
+        altmem__text_putu(&t, out->vector_bytes);
+        altmem__text_puts(&t, " B");
+    }
 }
 #endif
