@@ -131,17 +131,17 @@ fi
 t2=$(now)
 
 # ---- The suite ---------------------------------------------------------------------------
-# The -static targets leave out the three routines' checker self-tests (the
-# sweeps' checker fed broken byte loops: the same C as in the dynamic target of
-# the same architecture, which runs them, and the longest tests under qemu:
-# riscv64 memmove_selftest 114 s dynamic, over 600 s static on a loaded machine).
+# The -static targets leave out what static linking cannot change and the dynamic
+# target of the same architecture runs: the benchmark harness (bench_*), the index
+# (index.*) and the man-page examples (man.*).  Their sweeps run --reduced
+# (tests/variants.cmake).
 exclude=()
 case $target in
-*-static) exclude=(-E '^(memcpy|memmove|memset)_selftest$') ;;
+*-static) exclude=(-E '^(bench_|index\.|man\.)') ;;
 esac
 ntests=$(cd "$build" && ctest -N "${exclude[@]}" | sed -n 's/^Total Tests: *//p')
 note=""
-[ ${#exclude[@]} -eq 0 ] || note=" (not the checker self-tests of memcpy, memmove, memset: the dynamic target runs them)"
+[ ${#exclude[@]} -eq 0 ] || note=" (not bench_*, index.*, man.*: the dynamic target runs them)"
 echo "cross-check.sh: $target: running $ntests tests$note"
 log=$build/ctest.log
 set +e
@@ -160,10 +160,21 @@ echo "slowest:"
 sed -nE 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 s  \1/p' "$log" | sort -rn | head -n 5 |
     sed 's/^/  /' || true
 grep -hE '^misalign: .* (passed|FAILED)' "$last" 2>/dev/null | sed 's/^/  /' || true
-bash "$here/check-summary.sh" "$log" "$last" | sed 's/^/  /' || true
+# The skips that cannot be helped in a sub-suite (docs/arch-notes.md says why): the
+# x86-only alignment-check proof, and under qemu-user the re-executing `altmem tune`
+# and the setuid probe; musl-gcc links no shared library.  Any other skip is, with
+# ALTMEM_SKIPS_FATAL=1 (CI), a missing install step, and fails this target.
+summary_rc=0
+ALTMEM_SKIP_OK='^(strict_align|profile_cli|setuid|musl\.no_shared_library)$' \
+    bash "$here/check-summary.sh" "$log" "$last" >"$build/summary.txt" || summary_rc=$?
+sed 's/^/  /' "$build/summary.txt"
 echo "time: configure $(secs $((t1 - t0))) s, build $(secs $((t2 - t1))) s, tests $(secs $((t3 - t2))) s, total $(secs $((t3 - t_start))) s"
 if [ "$rc" -ne 0 ]; then
     echo "cross-check.sh: FAILED $target: inner ctest exited $rc (full log: $log)"
+    exit 1
+fi
+if [ "$summary_rc" -ne 0 ]; then
+    echo "cross-check.sh: FAILED $target: a test was skipped that the install scripts should have made runnable"
     exit 1
 fi
 echo "cross-check.sh: $target: passed"

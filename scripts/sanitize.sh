@@ -8,6 +8,8 @@
 # (`make check` runs it as the CTest test build.sanitize with BUILD_DIR = build/sanitize).
 # It configures BUILD_DIR with
 #     CC=clang-19 -DALTMEM_SANITIZE=address,undefined -DALTMEM_WERROR=ON -DALTMEM_NESTED=ON
+#     -DALTMEM_TEST_SWEEP=quick   (the sweeps' narrower ranges: the sanitizers look for
+#                                  memory errors and UB, the main build for wrong bytes)
 # builds everything (so this is also the clang-19 -Wall -Wextra -Werror build; the
 # default gcc build already uses -Werror), runs that build's ctest and prints its
 # summary.  ALTMEM_NESTED=ON keeps the inner suite from installing or starting another
@@ -109,6 +111,7 @@ CC=$cc cmake -S "$src" -B "$build" \
     -DALTMEM_SANITIZE="$sanitizers" \
     -DALTMEM_WERROR=ON \
     -DALTMEM_NESTED=ON \
+    -DALTMEM_TEST_SWEEP=quick \
     -DALTMEM_SANITIZE_CC_USED:INTERNAL="$cc" >"$build/configure.log" 2>&1 || {
     cat "$build/configure.log"
     echo "sanitize.sh: FAILED: configure (log: $build/configure.log)"
