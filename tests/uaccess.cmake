@@ -50,6 +50,14 @@ add_test(NAME uaccess.chain_selftest COMMAND test_uaccess_chain --self-test)
 set_tests_properties(${_ua_tests} uaccess.chain_selftest PROPERTIES LABELS uaccess TIMEOUT 300
                      SKIP_RETURN_CODE 77)
 
+# The fix-up after a store that faulted part-way through, the state a race leaves
+# made by hand (uaccess.shrink_race finds it only by racing); its self-test runs the
+# same cases without the kept fault address, and the three that need it must fail.
+altmem_test_exe(test_uaccess_partial test_uaccess_partial.c)
+add_test(NAME uaccess.partial_store COMMAND test_uaccess_partial)
+add_test(NAME uaccess.partial_store_selftest COMMAND test_uaccess_partial --self-test)
+set_tests_properties(uaccess.partial_store uaccess.partial_store_selftest PROPERTIES LABELS uaccess TIMEOUT 120)
+
 find_package(Threads REQUIRED)
 altmem_test_exe(test_uaccess_threads test_uaccess_threads.c ${_ua_lib})
 target_link_libraries(test_uaccess_threads PRIVATE Threads::Threads)
