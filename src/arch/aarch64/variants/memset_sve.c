@@ -1,28 +1,32 @@
 /*
- * memset_sve — SVE, vector-length agnostic.
+ * memset_sve — SVE, vector-length agnostic, with DC ZVA for large zeroing.
  *
  * Assumptions:
  *   - SVE (AT_HWCAP bit 22) on a kernel that keeps it enabled across system
  *     calls (detection's rule); built with SVE enabled for this file only.
  *   - Predicated st1b never touches an inactive element.
+ *   - DC ZVA zeroes one whole naturally aligned block of altmem__zero_block
+ *     bytes (DCZID_EL0, detection); 0 means prohibited or unknown, and then it
+ *     is never used.  Only whole blocks inside [dst, dst + n) are zeroed by it.
  * Size classes: [0, 2 VL] one or two predicated stores; above, four whole
  * vectors per iteration while at least 4 VL remain, then whole pairs, then at
- * most two predicated stores.  (No DC ZVA here: the advsimd variant has it;
- * SVE's gain is the branch-free small sizes.)
+ * most two predicated stores; zeroing of at least max(256, 2 blocks): vectors
+ * up to the first block boundary, DC ZVA for the whole blocks, vectors for the
+ * rest.
  */
 #include <arm_sve.h>
 
+#include "../../../policy.h"
 #include "../../../variants/variants.h"
 
-void *altmem_memset_sve(void *dst, int c, size_t n)
+/* Any n: the classes above, without DC ZVA. */
+static inline __attribute__((always_inline)) void sve_set(uint8_t *d, svuint8_t v, uint64_t n)
 {
-    uint8_t *d = dst;
     const uint64_t vl = svcntb();
-    const svuint8_t v = svdup_n_u8((uint8_t)c);
     if (n <= 2 * vl) {
         svst1_u8(svwhilelt_b8_u64(0, n), d, v);
         svst1_vnum_u8(svwhilelt_b8_u64(vl, n), d, 1, v);
-        return dst;
+        return;
     }
     const svbool_t all = svptrue_b8();
     uint64_t i = 0;
@@ -39,5 +43,24 @@ void *altmem_memset_sve(void *dst, int c, size_t n)
     }
     svst1_u8(svwhilelt_b8_u64(i, n), d + i, v);
     svst1_vnum_u8(svwhilelt_b8_u64(i + vl, n), d + i, 1, v);
+}
+
+void *altmem_memset_sve(void *dst, int c, size_t n)
+{
+    uint8_t *d = dst;
+    const svuint8_t v = svdup_n_u8((uint8_t)c);
+    if ((uint8_t)c == 0 && n >= 256) {
+        const size_t zb = __atomic_load_n(&altmem__zero_block, __ATOMIC_RELAXED);
+        if (zb >= 16 && n >= 2 * zb) {
+            uintptr_t p = ((uintptr_t)d + zb - 1) & ~(uintptr_t)(zb - 1);
+            const uintptr_t end = ((uintptr_t)d + n) & ~(uintptr_t)(zb - 1);
+            sve_set(d, v, p - (uintptr_t)d);
+            for (; p < end; p += zb)
+                __asm__ volatile("dc zva, %0" : : "r"(p) : "memory");
+            sve_set((uint8_t *)end, v, (uintptr_t)d + n - end);
+            return dst;
+        }
+    }
+    sve_set(d, v, n);
     return dst;
 }
