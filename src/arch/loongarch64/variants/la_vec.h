@@ -178,8 +178,9 @@ fz:
     return ao_fault(ao_max(4 * W, n - W));
 }
 
-/* One block of the loops (and copy_user's tail): 4 vectors loaded from s, then
-   stored to d in ascending order; progress from d. */
+/* One block of copy_user's loop and its tail (memcpy's loops: LA_COPY_NV
+   below): 4 vectors loaded from s, then stored to d in ascending order;
+   progress from d. */
 AO_INL size_t la_copy_blk(ao_dst d, ao_src s)
 {
     la_v a, b, c, e;
@@ -267,7 +268,8 @@ fz:
     return ao_fault(ao_max(2 * W, n - W));
 }
 
-/* One block of the loops: 4 vectors to d in ascending order; progress from d. */
+/* One block of clear_user's loop and of la_set_4v (memset's loop: LA_SET_NV
+   below): 4 vectors to d in ascending order; progress from d. */
 AO_INL size_t la_set_blk(ao_dst d, la_v v)
 {
     AO_VST(d, v, f0);
@@ -326,48 +328,111 @@ AO_INL size_t la_set_upto8w(ao_dst d, la_v v, la_h h, uint64_t x, size_t n)
 
    As ual_classes.h's loops with vectors: the first (last) vector is loaded up
    front and stored after the loop, which memmove needs; copy_user stores it
-   first instead (src/uaccess/ua_la_vec.h). */
+   first instead (src/uaccess/ua_la_vec.h).  A loop block is LA_CPB vectors
+   (copies) or LA_SETB (memset): 16-byte LSX blocks are longer than LASX's so
+   that the loop control (an add per pointer, one compare-and-branch on the
+   destination pointer) is shared by more accesses.  copy_user / clear_user
+   keep their own 4-vector loops (ua_la_vec.h). */
 #ifndef AO_EXTABLE
+
+#if LA_W == 16
+#define LA_CPB 8   /* 128 bytes */
+#define LA_SETB 16 /* 256 bytes */
+#else
+#define LA_CPB 4   /* 128 bytes */
+#define LA_SETB 4  /* 128 bytes */
+#endif
+
+/* K vectors (K a constant) loaded from s, then stored to d in ascending order. */
+#define LA_COPY_NV(d, s, K)                                                      \
+    do {                                                                         \
+        la_v t_[K];                                                              \
+        _Pragma("GCC unroll 16") for (int i_ = 0; i_ < (K); i_++)                \
+            t_[i_] = la_vld((s) + i_ * W);                                       \
+        _Pragma("GCC unroll 16") for (int i_ = 0; i_ < (K); i_++)                \
+            la_vst((d) + i_ * W, t_[i_]);                                        \
+    } while (0)
+
+/* K vectors of v to d, ascending. */
+#define LA_SET_NV(d, v, K)                                                       \
+    do {                                                                         \
+        _Pragma("GCC unroll 16") for (int i_ = 0; i_ < (K); i_++)                \
+            la_vst((d) + i_ * W, (v));                                           \
+    } while (0)
 
 /* n > 8W, forward; correct when dst does not lie inside (src, src + n).  The
    loop's stores are W-aligned (a misaligned vector store stream costs more,
-   as misaligned st.d streams do on Loongson 3A5000). */
+   as misaligned st.d streams do on Loongson 3A5000); the loop runs while more
+   than a block remains, the last 1..LA_CPB vectors (<= 8W) go to the classes. */
 static inline void la_copy_fwd_large(unsigned char *d, const unsigned char *s, size_t n)
 {
-    unsigned char *d0 = d;
+    unsigned char *const d0 = d, *const e = d + n;
     const la_v head = la_vld(s);
     const size_t skip = W - ((uintptr_t)d & (W - 1)); /* 1..W */
     d += skip;
     s += skip;
-    n -= skip;
-    for (; n > 4 * W; n -= 4 * W, s += 4 * W, d += 4 * W)
-        la_copy_blk(d, s);
-    la_copy_upto8w(d, s, n); /* the last 1..4W bytes */
+    if ((size_t)(e - d) > LA_CPB * W) {
+        unsigned char *const lim = e - LA_CPB * W; /* > d: no wrap */
+        do {
+            LA_COPY_NV(d, s, LA_CPB);
+            d += LA_CPB * W;
+            s += LA_CPB * W;
+            AO_LAUNDER(d); /* as in la_copy_bwd_large */
+            AO_LAUNDER(s);
+        } while (d < lim);
+    }
+    la_copy_upto8w(d, s, (size_t)(e - d)); /* the last 1..LA_CPB vectors */
     la_vst(d0, head);
 }
 
 /* n > 8W, backward; correct when dst does not lie below src inside its range. */
 static inline void la_copy_bwd_large(unsigned char *d, const unsigned char *s, size_t n)
 {
-    unsigned char *dend = d + n;
+    unsigned char *const dend = d + n;
     const la_v tail = la_vld(s + n - W);
     n -= ((uintptr_t)(dend - 1) & (W - 1)) + 1; /* 1..W: dst + n W-aligned */
-    for (; n > 4 * W; n -= 4 * W)
-        la_copy_blk(d + n - 4 * W, s + n - 4 * W);
-    la_copy_upto8w(d, s, n); /* the first 1..4W bytes */
+    unsigned char *pd = d + n;
+    const unsigned char *ps = s + n;
+    if (n > LA_CPB * W) {
+        unsigned char *const lim = d + LA_CPB * W;
+        do {
+            pd -= LA_CPB * W;
+            ps -= LA_CPB * W;
+            /* Opaque to clang's loop strength reduction, which otherwise
+               turns the two pointers into one index (vldx/vstx and an add.d
+               per pointer on top of the index's add). */
+            AO_LAUNDER(pd);
+            AO_LAUNDER(ps);
+            LA_COPY_NV(pd, ps, LA_CPB);
+        } while (pd > lim);
+    }
+    la_copy_upto8w(d, s, (size_t)(pd - d)); /* the first 1..LA_CPB vectors */
     la_vst(dend - W, tail);
 }
 
-/* n > 8W: the first vector unaligned, W-aligned blocks of 4 while more than 4W
-   remain, the last 4 vectors unaligned (ascending, as clear_user's). */
+/* n > 8W: the first vector unaligned, W-aligned blocks of LA_SETB vectors
+   while more than a block remains, then the rest (ascending, as clear_user's):
+   LASX the last 4 vectors unaligned; LSX 8 aligned vectors if more than 8
+   remain, then the last 8 unaligned. */
 static inline void la_set_large(unsigned char *d, la_v v, size_t n)
 {
-    unsigned char *e = d + n;
+    unsigned char *const e = d + n;
     la_vst(d, v);
     d += W - ((uintptr_t)d & (W - 1));
-    for (; (size_t)(e - d) > 4 * W; d += 4 * W)
-        la_set_blk(d, v);
-    la_set_blk(e - 4 * W, v);
+    if ((size_t)(e - d) > LA_SETB * W) {
+        unsigned char *const lim = e - LA_SETB * W; /* > d: no wrap */
+        do {
+            LA_SET_NV(d, v, LA_SETB);
+            d += LA_SETB * W;
+        } while (d < lim);
+    }
+#if LA_SETB > 8
+    if ((size_t)(e - d) > LA_SETB / 2 * W)
+        LA_SET_NV(d, v, LA_SETB / 2);
+    LA_SET_NV(e - LA_SETB / 2 * W, v, LA_SETB / 2);
+#else
+    LA_SET_NV(e - LA_SETB * W, v, LA_SETB);
+#endif
 }
 
 #endif

@@ -5,12 +5,15 @@
  *   - UAL and LSX: unaligned vector and scalar accesses are single
  *     instructions (la_vec.h); this file alone is built with the lsx flag set.
  *   - Every byte of a size class is loaded before any is stored; above 128
- *     bytes, a 16-aligned 64-byte loop whose stores are aligned, the first vector stored last.
+ *     bytes, a 128-byte loop (8 vectors, pointer-compare loop control) whose
+ *     stores are 16-aligned, the first vector stored last.
  * Size classes (la_vec.h, one line each there):
- *   [0, 8) 4 + 4, 2 + 2, 1; [8, 16) 8 + 8;
- *   [16, 32) 1 + 1 vector; [32, 64) 2 + 2; [64, 128] 4 + 4;
- *   above: first vector up front, aligned blocks of 4 vectors, the last 1..4
- *   vectors by the classes above, then the first vector stored.
+ *   [0, 8)      4 + 4, 2 + 2, 1 (scalar)
+ *   [8, 16)     8 + 8 (scalar)
+ *   [16, 32)    1 + 1 vector
+ *   [32, 64)    2 + 2 vectors
+ *   [64, 128]   4 + 4 vectors
+ *   above 128   head vector kept, aligned 8-vector blocks, last 1..8 by the above, head stored
  */
 #define LA_W 16
 #include "../../../variants/variants.h"

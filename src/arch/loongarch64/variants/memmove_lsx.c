@@ -4,7 +4,7 @@
  * Assumptions:
  *   - As memcpy_lsx.  Up to 128 bytes every byte is loaded before any store, so
  *     overlap needs no test; above, direction by overlap (forward unless dst
- *     lies inside (src, src + n)), each block of 4 vectors loaded before it is
+ *     lies inside (src, src + n)), each block of 8 vectors loaded before it is
  *     stored, the first (last) vector loaded up front and stored last.
  * Size classes: memcpy_lsx's (la_vec.h).
  */

@@ -3,12 +3,14 @@
  *
  * Assumptions:
  *   - UAL and LSX, as memcpy_lsx; the byte splatted once
- *     (vreplgr2vr.b), stores in ascending order (the classes are clear_user_lsx's).
+ *     (vreplgr2vr.b), stores in ascending order (up to 128 bytes the classes
+ *     are clear_user_lsx's; its loop keeps 4-vector blocks).
  * Size classes (la_vec.h):
- *   [0, 16) 1, 2 + 2, 4 + 4, 8 + 8 (scalar);
- *   [16, 32) 1 + 1 vector; [32, 64) 2 + 2; [64, 128] 4 + 4;
- *   above: the first vector unaligned, aligned blocks of 4 vectors while more
- *   than 4 remain, the last 4 vectors unaligned.
+ *   [0, 16)     1, 2 + 2, 4 + 4, 8 + 8 (scalar)
+ *   [16, 32)    1 + 1 vector
+ *   [32, 64)    2 + 2 vectors
+ *   [64, 128]   4 + 4 vectors
+ *   above 128   first vector, aligned 16-vector blocks, 8 aligned if > 8 left, last 8 unaligned
  */
 #define LA_W 16
 #include <stdint.h>
