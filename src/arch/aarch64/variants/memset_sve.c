@@ -49,6 +49,12 @@ void *altmem_memset_sve(void *dst, int c, size_t n)
 {
     uint8_t *d = dst;
     const svuint8_t v = svdup_n_u8((uint8_t)c);
+    const uint64_t vl = svcntb();
+    if (n <= 2 * vl) {          /* the small class first: no zeroing test on its path */
+        svst1_u8(svwhilelt_b8_u64(0, n), d, v);
+        svst1_vnum_u8(svwhilelt_b8_u64(vl, n), d, 1, v);
+        return dst;
+    }
     if ((uint8_t)c == 0 && n >= 256) {
         const size_t zb = __atomic_load_n(&altmem__zero_block, __ATOMIC_RELAXED);
         if (zb >= 16 && n >= 2 * zb) {
