@@ -4,17 +4,25 @@
  * Assumptions:
  *   - Advanced SIMD (AT_HWCAP bit 1) and unaligned access to normal memory.
  *   - src and dst do not overlap (the classes are memmove-safe anyway).
- * Size classes (a64_simd.h): [0,3] bytes 0, n/2, n-1; [4,16] two overlapping
- * scalars; (16,128] 1, 2 or 4 q registers from each end; above, 64-byte blocks
- * stored 16-aligned, the unaligned last 64 and first 16 bytes loaded up front.
+ * Size classes (a64_simd.h):
+ *   [0,3]     bytes 0, n/2, n-1
+ *   [4,15]    two overlapping 4- or 8-byte scalars
+ *   [16,64]   1 or 2 q registers from each end
+ *   (64,128]  one four-register LD1/ST1 (64 bytes) from each end
+ *   (128,...) 64-byte LD1/ST1 blocks stored 16-aligned, the unaligned first 16
+ *             and last 64 bytes loaded up front and stored after the loop
  */
 #include "../../../variants/variants.h"
 #include "a64_simd.h"
 
 void *altmem_memcpy_advsimd(void *__restrict dst, const void *__restrict src, size_t n)
 {
-    if (n <= 128)
-        a64_copy_upto128(dst, src, n);
+    if (n <= 32)
+        a64_copy_0_32(dst, src, n);
+    else if (n <= 64)
+        a64_copy_32_64(dst, src, n);
+    else if (n <= 128)
+        a64_copy_64_128(dst, src, n);
     else
         a64_copy_fwd(dst, src, n);
     return dst;
