@@ -127,4 +127,20 @@ A64_INL void a64_copy_bwd(unsigned char *d, const unsigned char *s, size_t n)
     a64_st(d + n - 16, t);
 }
 
+/* The class chain of memcpy (overlap_ok 0: always forward) and memmove
+   (overlap_ok 1: backward when dst lies inside (src, src + n)). */
+A64_INL void a64_copy(unsigned char *d, const unsigned char *s, size_t n, int overlap_ok)
+{
+    if (n <= 32)
+        a64_copy_0_32(d, s, n);
+    else if (n <= 64)
+        a64_copy_32_64(d, s, n);
+    else if (n <= 128)
+        a64_copy_64_128(d, s, n);
+    else if (!overlap_ok || (uintptr_t)d - (uintptr_t)s >= n)
+        a64_copy_fwd(d, s, n);
+    else
+        a64_copy_bwd(d, s, n);
+}
+
 #endif

@@ -15,15 +15,6 @@
 
 void *altmem_memmove_advsimd(void *dst, const void *src, size_t n)
 {
-    if (n <= 32)
-        a64_copy_0_32(dst, src, n);
-    else if (n <= 64)
-        a64_copy_32_64(dst, src, n);
-    else if (n <= 128)
-        a64_copy_64_128(dst, src, n);
-    else if ((uintptr_t)dst - (uintptr_t)src >= n)
-        a64_copy_fwd(dst, src, n);
-    else
-        a64_copy_bwd(dst, src, n);
+    a64_copy(dst, src, n, 1);
     return dst;
 }
