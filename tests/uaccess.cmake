@@ -58,6 +58,13 @@ add_test(NAME uaccess.partial_store COMMAND test_uaccess_partial)
 add_test(NAME uaccess.partial_store_selftest COMMAND test_uaccess_partial --self-test)
 set_tests_properties(uaccess.partial_store uaccess.partial_store_selftest PROPERTIES LABELS uaccess TIMEOUT 120)
 
+# The register decoding of a faulting FEAT_MOPS sequence (option A and option B
+# formats made by hand; qemu implements only option A), on any host.
+altmem_test_exe(test_uaccess_mops test_uaccess_mops.c)
+add_test(NAME uaccess.mops_decode COMMAND test_uaccess_mops)
+add_test(NAME uaccess.mops_decode_selftest COMMAND test_uaccess_mops --self-test)
+set_tests_properties(uaccess.mops_decode uaccess.mops_decode_selftest PROPERTIES LABELS uaccess TIMEOUT 120)
+
 find_package(Threads REQUIRED)
 altmem_test_exe(test_uaccess_threads test_uaccess_threads.c ${_ua_lib})
 target_link_libraries(test_uaccess_threads PRIVATE Threads::Threads)

@@ -180,6 +180,45 @@ struct altmem__extable_entry {
                  : : [dd] "r"(d), [zz] "w"(z), [p] "Upl"(pg) : "memory" : L)
 #endif
 
+/* FEAT_MOPS sequences (the variants of the mops flag set: no assembler
+   support needed, the .inst words are binutils 2.40's for the mnemonics in the
+   comments).  UA_MOPS_CPYF copies n bytes forward with cpyfp/cpyfm/cpyfe,
+   UA_MOPS_ZERO zeroes n bytes with setp/setm/sete and xzr as the value; both
+   run on x0 (dst), x1 (src; not set for a zeroing), x2 (count), set inside the
+   asm, which clobbers them and NZCV.  The three instructions stay back to back
+   on the same registers, as the architecture requires (the kernel restarts a
+   sequence at its prologue when the task moves to a CPU of the other option,
+   arch/arm64/kernel/traps.c, arm64_mops_reset_regs).  They are
+   restartable: a fault leaves x0-x2 at the sequence's progress, in a format
+   that depends on the instruction and the implementation's option
+   (altmem__ua_mops_done).  C cannot read registers at a fault label, so every
+   instruction's entry leads to a stub that stores x0, x1, x2 to *rp (a struct
+   altmem__ua_mops_regs) before it jumps to L, as the x86_64 rep movsb stub
+   stores rcx.  n must be at most UA_MOPS_MAX: below every size the prologues
+   saturate to (qemu 10: INT64_MAX for cpyfp and setp, 2^55 - 1 for cpyp), so
+   the registers always describe our n. */
+#define UA_MOPS_MAX ((UINT64_C(1) << 55) - 1)
+#define UA_MOPS_STUB(rp, L)                                                      \
+    ".pushsection .text.unlikely, \"ax\", %%progbits\n"                        \
+    "4:\tstp x0, x1, [%[" #rp "]]\n\tstr x2, [%[" #rp "], #16]\n\tb %l[" #L "]\n\t.popsection\n\t" \
+    UA_EXTABLE("1b", "4b") UA_EXTABLE("2b", "4b") UA_EXTABLE("3b", "4b")
+#define UA_MOPS_CPYF(d, s, n, regs, L)                                           \
+    __asm__ goto("mov x0, %[dd]\n\tmov x1, %[ss]\n\tmov x2, %[nn]\n"             \
+                 "1:\t.inst 0x19010440\n"   /* cpyfp [x0]!, [x1]!, x2! */        \
+                 "2:\t.inst 0x19410440\n"   /* cpyfm [x0]!, [x1]!, x2! */        \
+                 "3:\t.inst 0x19810440\n\t" /* cpyfe [x0]!, [x1]!, x2! */        \
+                 UA_MOPS_STUB(rp, L)                                             \
+                 : : [dd] "r"(d), [ss] "r"(s), [nn] "r"(n), [rp] "r"(regs)       \
+                 : "x0", "x1", "x2", "cc", "memory" : L)
+#define UA_MOPS_ZERO(d, n, regs, L)                                              \
+    __asm__ goto("mov x0, %[dd]\n\tmov x2, %[nn]\n"                              \
+                 "1:\t.inst 0x19df0440\n"   /* setp [x0]!, x2!, xzr */           \
+                 "2:\t.inst 0x19df4440\n"   /* setm [x0]!, x2!, xzr */           \
+                 "3:\t.inst 0x19df8440\n\t" /* sete [x0]!, x2!, xzr */           \
+                 UA_MOPS_STUB(rp, L)                                             \
+                 : : [dd] "r"(d), [nn] "r"(n), [rp] "r"(regs)                    \
+                 : "x0", "x2", "cc", "memory" : L)
+
 #elif defined(__riscv) || defined(__loongarch__)
 /* Register-indirect with no offset: one spelling that both assemblers accept. */
 #if defined(__riscv)
@@ -287,6 +326,43 @@ typedef __m256i __attribute__((aligned(1), may_alias)) ua_v32u;
 typedef uint64_t __attribute__((aligned(1), may_alias)) u64_una;
 typedef uint32_t __attribute__((aligned(1), may_alias)) u32_una;
 typedef uint16_t __attribute__((aligned(1), may_alias)) u16_una;
+
+/* What the stub of a FEAT_MOPS sequence saves at a fault (aarch64: UA_MOPS_CPYF,
+   UA_MOPS_ZERO): x0, x1, x2 as the interrupted instruction left them. */
+struct altmem__ua_mops_regs {
+    uint64_t xd, xs, xn;
+};
+
+/* The bytes an interrupted UA_MOPS_CPYF (copy nonzero) or UA_MOPS_ZERO of n bytes
+   from d (and s) had done, from the registers the stub saved: every byte of dst
+   below the result is stored.  Two formats (Arm ARM DDI 0487, "Memory Copy and
+   Memory Set", the CPY* and SET* descriptions; the Linux kernel's
+   arm64_mops_reset_regs converts between them by the same rules):
+     input / option B   Xd, Xs the next byte to do, Xn the bytes left (the
+                        prologue's input, which a prologue that faults leaves
+                        updated to its progress; every instruction under
+                        option B)
+     option A           after the prologue: Xd, Xs one past the end, Xn minus
+                        the bytes left
+   The option is read from the registers themselves, not from PSTATE.C (which
+   the prologue sets to 1 under option B, 0 under option A, but which a
+   prologue that faults has not set yet): with o = Xd - d, the input / option B
+   format has o + Xn = n, option A has o = n and -Xn <= n; both hold only when
+   Xn = 0, and then both say n.  Xs must agree for a copy.  Registers that fit
+   neither (never seen) give 0, which is always a true progress: the byte
+   fix-up then redoes the bytes from the start.  Arithmetic is modulo 2^64: a
+   region that wraps the address space decodes the same.  Plain C, outside
+   the aarch64 part so that tests/test_uaccess_mops.c runs it on any host. */
+static inline size_t altmem__ua_mops_done(const struct altmem__ua_mops_regs *r, uintptr_t d, uintptr_t s,
+                                          size_t n, int copy)
+{
+    const uint64_t o = r->xd - d;
+    if (o <= n && o + r->xn == n && (!copy || r->xs - s == o))
+        return o;
+    if (o == n && -r->xn <= n && (!copy || r->xs - s == n))
+        return n + r->xn;
+    return 0;
+}
 
 /* The fix-up every variant shares: copy (or, with clear set, zero) bytes
    [done, n) one at a time, each access guarded, and return how many were NOT
