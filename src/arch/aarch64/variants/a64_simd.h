@@ -1,9 +1,11 @@
 /*
- * The Advanced SIMD size classes of the aarch64 advsimd copies: q registers
- * (16 bytes, unaligned loads and stores are single instructions on normal
- * memory), overlapping head/tail classes, and a 64-byte loop of one
- * four-register LD1 and one four-register ST1, both post-indexed, stores
- * 16-aligned.
+ * The Advanced SIMD size classes of the aarch64 advsimd copies and memset
+ * (and of the sve ones' large sizes when the vector is shorter than 64
+ * bytes): q registers (16 bytes, unaligned loads and stores are single
+ * instructions on normal memory), overlapping head/tail classes, a 64-byte
+ * copy loop of one four-register LD1 and one four-register ST1, both
+ * post-indexed, stores 16-aligned; memset's 256-byte STP q loop and its
+ * DC ZVA loop.
  *
  * Assumptions:
  *   - Advanced SIMD (AT_HWCAP bit 1; baseline on AArch64 Linux) and unaligned
@@ -15,6 +17,9 @@
  *     the post-index writeback of the LD1/ST1 (4 instructions per 64 bytes:
  *     ld1, st1, cmp, b); an unrolled form of the same C gets address
  *     arithmetic of its own (checked with objdump -d), so they are not unrolled.
+ *   - DC ZVA zeroes one whole naturally aligned block of altmem__zero_block
+ *     bytes (DCZID_EL0, detection); 0 means prohibited or unknown, and then it
+ *     is never used.  Only whole blocks inside [dst, dst + n) are zeroed by it.
  */
 #ifndef ALTMEM_A64_SIMD_H
 #define ALTMEM_A64_SIMD_H
@@ -22,6 +27,8 @@
 #include <arm_neon.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "../../../policy.h"
 
 #define A64_INL static inline __attribute__((always_inline))
 
@@ -127,13 +134,12 @@ A64_INL void a64_copy_bwd(unsigned char *d, const unsigned char *s, size_t n)
     a64_st(d + n - 16, t);
 }
 
-/* The class chain of memcpy (overlap_ok 0: always forward) and memmove
-   (overlap_ok 1: backward when dst lies inside (src, src + n)). */
-A64_INL void a64_copy(unsigned char *d, const unsigned char *s, size_t n, int overlap_ok)
+/* n > 32: the classes above 32 bytes, forward or (overlap_ok 1, dst inside
+   (src, src + n)) backward.  Also the large path of memcpy_sve/memmove_sve
+   when the SVE vector is shorter than 64 bytes (n > 2 VL >= 32 there). */
+A64_INL void a64_copy_gt32(unsigned char *d, const unsigned char *s, size_t n, int overlap_ok)
 {
-    if (n <= 32)
-        a64_copy_0_32(d, s, n);
-    else if (n <= 64)
+    if (n <= 64)
         a64_copy_32_64(d, s, n);
     else if (n <= 128)
         a64_copy_64_128(d, s, n);
@@ -141,6 +147,114 @@ A64_INL void a64_copy(unsigned char *d, const unsigned char *s, size_t n, int ov
         a64_copy_fwd(d, s, n);
     else
         a64_copy_bwd(d, s, n);
+}
+
+/* The class chain of memcpy (overlap_ok 0: always forward) and memmove
+   (overlap_ok 1: backward when dst lies inside (src, src + n)). */
+A64_INL void a64_copy(unsigned char *d, const unsigned char *s, size_t n, int overlap_ok)
+{
+    if (n <= 32)
+        a64_copy_0_32(d, s, n);
+    else
+        a64_copy_gt32(d, s, n, overlap_ok);
+}
+
+/* ---- memset ---------------------------------------------------------------------- */
+
+/* 64 bytes from p: two STP q. */
+A64_INL void a64_set64(unsigned char *p, uint8x16_t v)
+{
+    a64_st(p, v);
+    a64_st(p + 16, v);
+    a64_st(p + 32, v);
+    a64_st(p + 48, v);
+}
+
+/* n >= 64: 64 + 64 up to 128, 128 + 128 up to 256, above 256-byte blocks
+   (eight STP q) stored 16-aligned after 16 unaligned bytes, then the last
+   256 bytes unaligned. */
+A64_INL void a64_set_ge64(unsigned char *d, uint8x16_t v, size_t n)
+{
+    unsigned char *const de = d + n;
+    if (n <= 128) {             /* [64, 128]: 64 + 64 */
+        a64_set64(d, v);
+        a64_set64(de - 64, v);
+        return;
+    }
+    if (n <= 256) {             /* (128, 256]: 128 + 128 */
+        a64_set64(d, v);
+        a64_set64(d + 64, v);
+        a64_set64(de - 128, v);
+        a64_set64(de - 64, v);
+        return;
+    }
+    /* (256, ...): each block [p, p + 256) with p < e ends before de. */
+    a64_st(d, v);
+    unsigned char *p = (unsigned char *)(((uintptr_t)d + 16) & ~(uintptr_t)15);
+    unsigned char *const e = de - 256;
+    while (p < e) {
+        a64_set64(p, v);
+        a64_set64(p + 64, v);
+        a64_set64(p + 128, v);
+        a64_set64(p + 192, v);
+        p += 256;
+    }
+    a64_set64(e, v);
+    a64_set64(e + 64, v);
+    a64_set64(e + 128, v);
+    a64_set64(e + 192, v);
+}
+
+/* DC ZVA on every block of [p, end) (both zb-aligned, p < end): four blocks
+   per iteration while at least four remain, then the rest one by one.  Each
+   dc zva zeroes exactly the naturally aligned block holding its address. */
+A64_INL void a64_dc_zva(uintptr_t p, uintptr_t end, size_t zb)
+{
+    const size_t zb4 = 4 * zb;
+    if (end - p >= zb4) {
+        const uintptr_t lim = end - zb4;        /* no wrap: end >= p + zb4 */
+        do {
+            __asm__ volatile("dc zva, %0" : : "r"(p) : "memory");
+            __asm__ volatile("dc zva, %0" : : "r"(p + zb) : "memory");
+            __asm__ volatile("dc zva, %0" : : "r"(p + 2 * zb) : "memory");
+            __asm__ volatile("dc zva, %0" : : "r"(p + 3 * zb) : "memory");
+            p += zb4;
+        } while (p <= lim);
+    }
+    for (; p < end; p += zb)
+        __asm__ volatile("dc zva, %0" : : "r"(p) : "memory");
+}
+
+/* n > 32, storing v (every byte b): (32, 64] two q registers from each end;
+   zeroing above 256 bytes and of at least 2 blocks of zb (altmem__zero_block;
+   0 = no DC ZVA): vectors up to the first block boundary
+   (at least 64 bytes), DC ZVA for the whole naturally aligned blocks inside
+   [d, d + n), vectors for the rest; otherwise a64_set_ge64.  memset_advsimd
+   above 32 bytes, and memset_sve above 2 VL when VL < 64. */
+A64_INL void a64_set_gt32(unsigned char *d, uint8x16_t v, uint8_t b, size_t n)
+{
+    if (n <= 64) {              /* (32, 64] */
+        a64_st(d + n - 32, v);
+        a64_st(d + n - 16, v);
+        a64_st(d, v);
+        a64_st(d + 16, v);
+        return;
+    }
+    if (b == 0 && n > 256) {
+        const size_t zb = __atomic_load_n(&altmem__zero_block, __ATOMIC_RELAXED);
+        if (zb >= 16 && n >= 2 * zb) {
+            uintptr_t p = ((uintptr_t)d + zb - 1) & ~(uintptr_t)(zb - 1);
+            const uintptr_t end = ((uintptr_t)d + n) & ~(uintptr_t)(zb - 1);
+            if (p > (uintptr_t)d)
+                a64_set_ge64(d, v, p - (uintptr_t)d < 64 ? 64 : p - (uintptr_t)d);
+            a64_dc_zva(p, end, zb);
+            const size_t rest = (uintptr_t)d + n - end;
+            if (rest)
+                a64_set_ge64((unsigned char *)end + rest - (rest < 64 ? 64 : rest), v, rest < 64 ? 64 : rest);
+            return;
+        }
+    }
+    a64_set_ge64(d, v, n);
 }
 
 #endif

@@ -16,53 +16,12 @@
  *   (256,...) 16 unaligned bytes, 256-byte blocks (eight STP) stored
  *             16-aligned, the last 256 bytes unaligned; zeroing of at least
  *             2 DC ZVA blocks: vectors up to the first block boundary (at least
- *             64 bytes), DC ZVA for the whole blocks, vectors for the rest
+ *             64 bytes), DC ZVA for the whole blocks (four per iteration, then
+ *             one by one), vectors for the rest
+ * The classes above 32 bytes are a64_set_gt32 (a64_simd.h).
  */
 #include "../../../variants/variants.h"
-#include "../../../policy.h"
 #include "a64_simd.h"
-
-/* 64 bytes from p: two STP q. */
-static inline __attribute__((always_inline)) void set64(unsigned char *p, uint8x16_t v)
-{
-    a64_st(p, v);
-    a64_st(p + 16, v);
-    a64_st(p + 32, v);
-    a64_st(p + 48, v);
-}
-
-/* [64, ...): the classes above 64 bytes. */
-static inline __attribute__((always_inline)) void set_vec(unsigned char *d, uint8x16_t v, size_t n)
-{
-    unsigned char *const de = d + n;
-    if (n <= 128) {             /* [64, 128]: 64 + 64 */
-        set64(d, v);
-        set64(de - 64, v);
-        return;
-    }
-    if (n <= 256) {             /* (128, 256]: 128 + 128 */
-        set64(d, v);
-        set64(d + 64, v);
-        set64(de - 128, v);
-        set64(de - 64, v);
-        return;
-    }
-    /* (256, ...): each block [p, p + 256) with p < e ends before de. */
-    a64_st(d, v);
-    unsigned char *p = (unsigned char *)(((uintptr_t)d + 16) & ~(uintptr_t)15);
-    unsigned char *const e = de - 256;
-    while (p < e) {
-        set64(p, v);
-        set64(p + 64, v);
-        set64(p + 128, v);
-        set64(p + 192, v);
-        p += 256;
-    }
-    set64(e, v);
-    set64(e + 64, v);
-    set64(e + 128, v);
-    set64(e + 192, v);
-}
 
 void *altmem_memset_advsimd(void *dst, int c, size_t n)
 {
@@ -86,30 +45,6 @@ void *altmem_memset_advsimd(void *dst, int c, size_t n)
         }
         return dst;
     }
-    if (n <= 64) {              /* (32, 64] */
-        a64_st(d + n - 32, v);
-        a64_st(d + n - 16, v);
-        a64_st(d, v);
-        a64_st(d + 16, v);
-        return dst;
-    }
-    if (b == 0 && n > 256) {
-        const size_t zb = __atomic_load_n(&altmem__zero_block, __ATOMIC_RELAXED);
-        if (zb >= 16 && n >= 2 * zb) {
-            /* Vectors up to the first block boundary (at least 64 bytes), whole
-               blocks by DC ZVA, vectors for the remaining < zb bytes. */
-            uintptr_t p = ((uintptr_t)d + zb - 1) & ~(uintptr_t)(zb - 1);
-            const uintptr_t end = ((uintptr_t)d + n) & ~(uintptr_t)(zb - 1);
-            if (p > (uintptr_t)d)
-                set_vec(d, v, p - (uintptr_t)d < 64 ? 64 : p - (uintptr_t)d);
-            for (; p < end; p += zb)
-                __asm__ volatile("dc zva, %0" : : "r"(p) : "memory");
-            const size_t rest = (uintptr_t)d + n - end;
-            if (rest)
-                set_vec((unsigned char *)end + rest - (rest < 64 ? 64 : rest), v, rest < 64 ? 64 : rest);
-            return dst;
-        }
-    }
-    set_vec(d, v, n);
+    a64_set_gt32(d, v, b, n);
     return dst;
 }
