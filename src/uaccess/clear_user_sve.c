@@ -18,8 +18,8 @@
  *     iteration; the stores are ascending, each beginning at or below the end
  *     of the zeroed prefix, so each label's progress is exact as there.
  * Size classes:
- *   [0, 2 VL)  one or two predicated stores
- *   [2 VL,...) VL < 64 and n > 64: 16 bytes unaligned, 64-byte blocks (stp q)
+ *   [0, 2 VL]  one or two predicated stores
+ *   (2 VL,...) VL < 64 and n > 64: 16 bytes unaligned, 64-byte blocks (stp q)
  *              16-aligned, two per iteration, then one, while more than 64
  *              remain, the last 64 unaligned; otherwise two whole vectors per
  *              iteration while at least 2 VL remain, then at most two
@@ -43,7 +43,7 @@ size_t altmem_clear_user_sve(void *dst, size_t n)
     const svbool_t all = svptrue_b8();
     const svuint8_t z = svdup_n_u8(0);
     uint64_t i = 0;
-    if (n >= 2 * vl) {
+    if (n > 2 * vl) {
         if (vl < 64 && n > 64)
             goto q64;
         for (; i <= n - 2 * vl; i += 2 * vl) {
