@@ -1,6 +1,7 @@
 /*
  * The forward copy of the SVE variants (memcpy_sve, and memmove_sve when dst
- * does not lie inside (src, src + n)), written once.
+ * does not lie inside (src, src + n)), written once; their large sizes use it
+ * from VL 64 on (below, a64_simd.h's classes).
  *
  * Assumptions:
  *   - Built with SVE enabled (the file's flag set sve); vector-length agnostic.
