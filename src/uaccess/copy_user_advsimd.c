@@ -14,14 +14,13 @@
  *   - Addresses are integers; loops count by index, so d + n never wraps a
  *     bound.
  * Size classes: [0, 64] copy_user_ual's (scalar pairs: no vector is shorter);
- * above, the first 16 bytes unaligned, 64-byte blocks (ldp/stp q) stored
- * 16-aligned while more than 64 bytes remain, then the last 64 unaligned
- * (they begin inside the stored prefix).
+ * above, ua_a64_q64.h's: the first 16 bytes unaligned, 64-byte blocks
+ * (ldp/stp q) stored 16-aligned, two per iteration, then one, while more than
+ * 64 bytes remain, then the last 64 unaligned (they begin inside the stored
+ * prefix).
  */
 #include "../variants/variants.h"
-#include "ua_access.h"
-
-#define MAX altmem__ua_max
+#include "ua_a64_q64.h"
 
 size_t altmem_copy_user_advsimd(void *dst, const void *src, size_t n)
 {
@@ -31,22 +30,7 @@ size_t altmem_copy_user_advsimd(void *dst, const void *src, size_t n)
     /* First use: install the fault handler (extable.h). */
     if (UA_NOT_INSTALLED())
         goto first_use;
-    UA_Q16_COPY(d, s, f0);
-    size_t i = 16 - (d & 15);
-    for (; i < n - 64; i += 64)
-        UA_Q64_COPY(d + i, s + i, fl0, fl32);
-    UA_Q64_COPY(d + n - 64, s + n - 64, ft0, ft32);
-    return 0;
-fl0:
-    return altmem__uaccess_bytes(d, s, n, MAX(i, 16), 0);
-fl32:
-    return altmem__uaccess_bytes(d, s, n, MAX(i + 32, 16), 0);
-ft0:
-    return altmem__uaccess_bytes(d, s, n, MAX(i, 16), 0);
-ft32:
-    return altmem__uaccess_bytes(d, s, n, MAX(MAX(i, 16), n - 32), 0);
-f0:
-    return altmem__uaccess_bytes(d, s, n, 0, 0);
+    return ua_a64_copy_q64(d, s, n);
 first_use:
     return altmem__copy_user_first(dst, src, n, altmem_copy_user_advsimd);
 }

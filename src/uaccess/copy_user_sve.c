@@ -18,8 +18,8 @@
  *     element is never accessed.
  *   - Above 64 bytes with a vector shorter than 64 bytes (VL 16, 32), the
  *     Advanced SIMD accessors (UA_Q16_COPY, UA_Q64_COPY) move more bytes per
- *     instruction: copy_user_advsimd's scheme, two 64-byte blocks per
- *     iteration; the blocks are ascending, each beginning at or below the end
+ *     instruction: copy_user_advsimd's body (ua_a64_q64.h), two 64-byte
+ *     blocks per iteration; the blocks are ascending, each beginning at or below the end
  *     of the stored prefix, so each label's progress is exact as there.
  * Size classes:
  *   [0, 2 VL]  one or two predicated vectors
@@ -32,9 +32,7 @@
 #include <arm_sve.h>
 
 #include "../variants/variants.h"
-#include "ua_access.h"
-
-#define MAX altmem__ua_max
+#include "ua_a64_q64.h"
 
 size_t altmem_copy_user_sve(void *dst, const void *src, size_t n)
 {
@@ -47,7 +45,7 @@ size_t altmem_copy_user_sve(void *dst, const void *src, size_t n)
     uint64_t i = 0;
     if (n > 2 * vl) {
         if (vl < 64 && n > 64)
-            goto q64;
+            return ua_a64_copy_q64(d, s, n);
         for (; i <= n - 2 * vl; i += 2 * vl) {
             UA_SVE_COPY(d + i, s + i, all, f0);
             UA_SVE_COPY(d + i + vl, s + i + vl, all, f1);
@@ -63,42 +61,6 @@ f0:
     return altmem__uaccess_bytes(d, s, n, i, 0);
 f1:
     return altmem__uaccess_bytes(d, s, n, i + vl, 0);
-q64:
-    /* [0, 16) first, then blocks from i (1..16) up: [0, MAX(i, 16)) is stored. */
-    UA_Q16_COPY(d, s, q0);
-    i = 16 - (d & 15);
-    /* Pairs of blocks [dp - d, dp - d + 128) while the second begins below
-       n - 64: (n - 1 - i) / 128 of them. */
-    uintptr_t dp = d + i, sp = s + i;
-    for (size_t k = (n - 1 - i) >> 7; k; k--) {
-        UA_Q64_COPY(dp, sp, pl0, pl32);
-        UA_Q64_COPY(dp + 64, sp + 64, pm0, pm32);
-        dp += 128;
-        sp += 128;
-    }
-    i = dp - d;
-    for (; i < n - 64; i += 64)      /* at most once: i >= n - 128 */
-        UA_Q64_COPY(d + i, s + i, ql0, ql32);
-    UA_Q64_COPY(d + n - 64, s + n - 64, qt0, qt32);      /* begins at or below MAX(i, 16) */
-    return 0;
-q0:
-    return altmem__uaccess_bytes(d, s, n, 0, 0);
-ql0:
-    return altmem__uaccess_bytes(d, s, n, MAX(i, 16), 0);
-ql32:
-    return altmem__uaccess_bytes(d, s, n, MAX(i + 32, 16), 0);
-pl0:
-    return altmem__uaccess_bytes(d, s, n, MAX(dp - d, 16), 0);
-pl32:
-    return altmem__uaccess_bytes(d, s, n, MAX(dp - d + 32, 16), 0);
-pm0:
-    return altmem__uaccess_bytes(d, s, n, dp - d + 64, 0);
-pm32:
-    return altmem__uaccess_bytes(d, s, n, dp - d + 96, 0);
-qt0:
-    return altmem__uaccess_bytes(d, s, n, MAX(i, 16), 0);
-qt32:
-    return altmem__uaccess_bytes(d, s, n, MAX(MAX(i, 16), n - 32), 0);
 first_use:
     return altmem__copy_user_first(dst, src, n, altmem_copy_user_sve);
 }
