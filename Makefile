@@ -26,6 +26,15 @@ check: build
 	cd $(BUILD) && $(CTEST) --output-on-failure -j $(JOBS) $(CTEST_ARGS) 2>&1 | tee ctest-output.txt
 	scripts/check-summary.sh $(BUILD)/ctest-output.txt $(BUILD)/Testing/Temporary/LastTest.log
 
+# The flake hunt (docs/flakes.md): the fault, thread, signal, compare and fuzz
+# self-test tests N times in the plain and the sanitizer build; per test, how many
+# runs failed.  REPEAT_ARGS="-R REGEX --builds plain" narrows it.
+N ?= 20
+REPEAT_ARGS ?=
+.PHONY: check-repeat
+check-repeat:
+	JOBS=$(JOBS) scripts/check-repeat.sh -n $(N) $(REPEAT_ARGS) . $(BUILD)
+
 # One other architecture (or C library) by hand, in build-<target>: its whole suite,
 # under qemu-user for the cross targets (docs/arch-notes.md).  `make check` runs the
 # same as the tests cross.<target>, in $(BUILD)/cross-<target>.

@@ -2,7 +2,10 @@
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer, built by clang-19
 # with -Werror.
 #
-#   scripts/sanitize.sh [SOURCE_DIR [BUILD_DIR]]
+#   scripts/sanitize.sh [--build-only] [SOURCE_DIR [BUILD_DIR]]
+#
+# --build-only stops after the build and writes BUILD_DIR/sanitize-env.sh, the
+# ASAN_OPTIONS / UBSAN_OPTIONS its tests run with (scripts/check-repeat.sh sources it).
 #
 # SOURCE_DIR defaults to this script's repository, BUILD_DIR to SOURCE_DIR/build-sanitize
 # (`make check` runs it as the CTest test build.sanitize with BUILD_DIR = build/sanitize).
@@ -23,6 +26,11 @@
 # Environment: ALTMEM_SANITIZE_CC (default clang-19), ALTMEM_SANITIZERS (default
 # address,undefined), JOBS (default nproc), ASAN_OPTIONS / UBSAN_OPTIONS (defaults below).
 set -euo pipefail
+build_only=0
+if [ "${1:-}" = --build-only ]; then
+    build_only=1
+    shift
+fi
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "${1:-$here/..}" && pwd)
@@ -125,6 +133,11 @@ if ! cmake --build "$build" -j "$jobs"; then
 fi
 t2=$(now)
 
+if [ "$build_only" = 1 ]; then
+    printf 'export ASAN_OPTIONS=%q UBSAN_OPTIONS=%q\n' "$ASAN_OPTIONS" "$UBSAN_OPTIONS" >"$build/sanitize-env.sh"
+    echo "sanitize.sh: built $build ($(secs $((t2 - t_start))) s); its test environment: $build/sanitize-env.sh"
+    exit 0
+fi
 # ---- The inner test suite ----------------------------------------------------------
 ntests=$(cd "$build" && ctest -N | sed -n 's/^Total Tests: *//p')
 if [ "${ntests:-0}" -eq 0 ]; then

@@ -233,19 +233,6 @@ static void make_arenas(void)
         ua_arena_make(&dst_hole[i], dst_kinds[i], 0, LO_PAGES, HI_PAGES, 0);
 }
 
-/* A hole that was munmap'd can be refilled by a later mapping of this process
-   (stdio, a thread stack); then "unmapped" would no longer be what is tested. */
-static int arenas_intact(void)
-{
-    for (int i = 0; i < 2; i++)
-        if (!ua_arena_intact(&src_hole[i]))
-            return 0;
-    for (int i = 0; i < 3; i++)
-        if (!ua_arena_intact(&dst_hole[i]))
-            return 0;
-    return 1;
-}
-
 /* Where the side without a hole goes: one page into its arena, at residue
    `mod` mod 16 (so n up to 2 pages + 64 and the margins stay inside). */
 static unsigned char *open_at(const struct ua_arena *a, size_t mod)
@@ -940,10 +927,6 @@ static void run_parts(struct ua_ctx *c, const char *only_part)
                 printf("FAIL %s/%s [%s]: %zu destination bytes written outside every case's window\n",
                        altmem_routine_name(c->im->r), c->im->name, parts[p].name, stray);
         }
-        if (!arenas_intact()) {
-            printf("test_uaccess: an unmapped hole was mapped again during [%s]: set-up error\n", parts[p].name);
-            exit(2);
-        }
         if (ua_verbose)
             printf("    %-10s %-18s %-9s %9lu cases %6lu failures %7.2f s\n", altmem_routine_name(c->im->r),
                    c->im->name, parts[p].name, c->cases - cases, c->failures - fails, ua_now() - t);
@@ -1362,7 +1345,8 @@ int main(int argc, char **argv)
         printf("uaccess: nothing matched --only %s\n", only ? only : "");
         return 2;
     }
-    printf("uaccess: %zu implementations, %lu cases, %lu failures, %.2f s: %s\n", tested, cases, failures,
-           ua_now() - t0, failures ? "FAILED" : "passed");
+    printf("uaccess: %zu implementations, %lu cases, %lu failures, %lu unmapped holes found refilled (arena made "
+           "again, case repeated), %.2f s: %s\n",
+           tested, cases, failures, ua_refills(), ua_now() - t0, failures ? "FAILED" : "passed");
     return failures ? 1 : 0;
 }

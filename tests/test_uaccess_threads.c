@@ -214,6 +214,10 @@ struct worker {
     unsigned long iters, cases, fails;
 };
 
+/* The workers wait here until main has made the arenas: their holes are punched
+   after every thread (and what the runtime maps for it) exists. */
+static pthread_barrier_t workers_ready;
+
 static unsigned long xorshift(uint64_t *x)
 {
     *x ^= *x << 13;
@@ -226,6 +230,7 @@ static void *worker_run(void *arg)
 {
     struct worker *w = arg;
     uint64_t x = 0x9e3779b97f4a7c15u * (w->id + 1);
+    pthread_barrier_wait(&workers_ready);
     for (unsigned long it = 0; it < w->iters; it++) {
         const struct ua_impl *im = &impls[xorshift(&x) % nimpls];
         struct ua_ctx c = {.im = im, .part = "threads", .max_print = 3, .quiet = w->fails >= 3};
@@ -257,6 +262,17 @@ static void part_threads(void)
     static const enum ua_kind sk[2] = {UA_PROT_NONE, UA_UNMAPPED};
     static const enum ua_kind dk[3] = {UA_PROT_NONE, UA_UNMAPPED, UA_READONLY};
     static int made;
+    unsigned long refills0 = ua_refills();
+    if (pthread_barrier_init(&workers_ready, NULL, nt + 1))
+        ua_die("pthread_barrier_init");
+    double t = ua_now();
+    for (unsigned i = 0; i < nt; i++) {
+        ws[i].id = i;
+        ws[i].iters = iters;
+        ws[i].cases = ws[i].fails = 0;
+        if (pthread_create(&ws[i].t, NULL, worker_run, &ws[i]))
+            ua_die("pthread_create");
+    }
     for (unsigned i = 0; i < nt && !made; i++) {
         for (int j = 0; j < 2; j++)
             ua_arena_make(&ws[i].src_h[j], sk[j], 1, 3, 3, 0x5eed0300 + i * 8 + (unsigned)j);
@@ -266,23 +282,19 @@ static void part_threads(void)
         ua_arena_make(&ws[i].dst_o, UA_OPEN, 0, 3, 3, 0);
     }
     made = 1;
-    double t = ua_now();
-    for (unsigned i = 0; i < nt; i++) {
-        ws[i].id = i;
-        ws[i].iters = iters;
-        ws[i].cases = ws[i].fails = 0;
-        if (pthread_create(&ws[i].t, NULL, worker_run, &ws[i]))
-            ua_die("pthread_create");
-    }
+    pthread_barrier_wait(&workers_ready);
     unsigned long cases = 0, fails = 0;
     for (unsigned i = 0; i < nt; i++) {
         pthread_join(ws[i].t, NULL);
         cases += ws[i].cases;
         fails += ws[i].fails;
     }
+    pthread_barrier_destroy(&workers_ready);
     size_t stray = ua_sweep();
-    CHECK(!fails && !stray, "%u threads, %lu cases with faults at once (%zu impls): %lu failures, %zu stray bytes, %.2f s",
-          nt, cases, nimpls, fails, stray, ua_now() - t);
+    CHECK(!fails && !stray,
+          "%u threads, %lu cases with faults at once (%zu impls): %lu failures, %zu stray bytes, %lu unmapped holes "
+          "found refilled (arena made again, case repeated), %.2f s",
+          nt, cases, nimpls, fails, stray, ua_refills() - refills0, ua_now() - t);
 }
 
 /* ---- signal -------------------------------------------------------------------------------------- */
@@ -813,6 +825,98 @@ static int selftest_child(void *arg)
     return run_parts("altstack");
 }
 
+/* ---- The refill control: a hole refilled on purpose ------------------------------------------
+   Another mapping placed in an unmapped hole, before a case or while its call runs,
+   must be found by ua_case's check (counted as a refill, the case repeated in a new
+   arena, and passed), and, with the check switched off, be what makes the same
+   case fail: so the check is what keeps a refill from being reported as a bug. */
+
+static struct ua_arena refill_src, refill_dst, refill_open;
+static unsigned char *refill_during; /* a hole to map over inside the next call */
+
+/* Maps a page of 0xff over the hole (this child is single-threaded and the hole was
+   just found unmapped, so MAP_FIXED replaces nothing). */
+static void refill(unsigned char *hole)
+{
+    if (mmap(hole, ua_page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != hole)
+        ua_die("mmap (refill)");
+    memset(hole, 0xff, ua_page);
+}
+
+static size_t refill_copy(void *d, const void *s, size_t n)
+{
+    if (refill_during)
+        refill(refill_during);
+    refill_during = NULL;
+    return real_copy(d, s, n);
+}
+
+static size_t refill_clear(void *d, size_t n)
+{
+    if (refill_during)
+        refill(refill_during);
+    refill_during = NULL;
+    return real_clear(d, n);
+}
+
+/* One case with a hole of `a` refilled before (`during` 0) or during the call;
+   `trust` switches the check off.  1 if the outcome is the expected one. */
+static int refill_case(const char *what, struct ua_arena *a, int during, int trust)
+{
+    const size_t n = 150, k = 85;
+    struct ua_impl im = {.name = "generic (refill control)",
+                         .r = a->is_src ? ALTMEM_COPY_USER : ALTMEM_CLEAR_USER,
+                         .copy = refill_copy,
+                         .clear = refill_clear};
+    struct ua_ctx c = {.im = &im, .part = "refill", .max_print = 1, .quiet = trust};
+    unsigned char *hole = a->hole;
+    unsigned long r0 = ua_refills();
+    if (!ua_arena_intact(a)) {
+        printf("refill control: the hole is not unmapped to begin with: set-up error\n");
+        exit(2);
+    }
+    if (during)
+        refill_during = hole;
+    else
+        refill(hole);
+    ua_trust_holes = trust;
+    if (a->is_src)
+        ua_case(&c, refill_open.lo + 3, &refill_open, a->hole - k, a, n);
+    else
+        ua_case(&c, a->hole - k, a, NULL, NULL, n);
+    ua_trust_holes = 0;
+    unsigned long refilled = ua_refills() - r0;
+    int ok = trust ? c.failures == 1 && refilled == 0
+                   : c.failures == 0 && c.cases == 1 && refilled == 1 && a->hole != hole && ua_arena_intact(a);
+    printf("  %s %-44s %s: %lu cases, %lu failures, %lu refills%s\n", ok ? "ok  " : "FAIL", what,
+           trust ? "check off" : "check on ", c.cases, c.failures, refilled,
+           trust ? " (must fail: the refill is what fails it)" : " (must pass, refill counted)");
+    if (trust && a->kind == UA_UNMAPPED) /* the hole is mapped now: make a fresh arena for the next case */
+        ua_arena_remake(a);
+    return ok;
+}
+
+static int refill_child(void *arg)
+{
+    (void)arg;
+    if (altmem_uaccess_install() != 0)
+        ua_die("altmem_uaccess_install");
+    collect_impls();
+    ua_arena_make(&refill_src, UA_UNMAPPED, 1, 1, 1, 0x5eed0400);
+    ua_arena_make(&refill_dst, UA_UNMAPPED, 0, 1, 1, 0);
+    ua_arena_make(&refill_open, UA_OPEN, 0, 1, 1, 0);
+    int ok = 1;
+    ok &= refill_case("source hole refilled before the call", &refill_src, 0, 0);
+    ok &= refill_case("source hole refilled during the call", &refill_src, 1, 0);
+    ok &= refill_case("destination hole refilled before the call", &refill_dst, 0, 0);
+    ok &= refill_case("destination hole refilled during the call", &refill_dst, 1, 0);
+    ok &= refill_case("source hole refilled before the call", &refill_src, 0, 1);
+    ok &= refill_case("destination hole refilled during the call", &refill_dst, 1, 1);
+    size_t stray = ua_sweep();
+    printf("  %s refill control: %zu stray bytes\n", stray ? "FAIL" : "ok  ", stray);
+    return ok && !stray ? 0 : 1;
+}
+
 static int self_test(void)
 {
     static const char *const cases[] = {"first_use",          "threads",           "signal",
@@ -826,6 +930,12 @@ static int self_test(void)
                caught ? "failures reported: ok" : "NOT DETECTED");
         bad += !caught;
     }
+    int st = ua_run_child(refill_child, NULL);
+    int right = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    char buf[64];
+    printf("selftest %-22s -> %s: %s\n", "refill", ua_status_str(st, buf, sizeof buf),
+           right ? "refills told from failures: ok" : "NOT TOLD APART");
+    bad += !right;
     printf("uaccess threads self-test: %s\n", bad ? "FAILED" : "passed");
     return bad ? 1 : 0;
 }

@@ -213,9 +213,16 @@ const char *ua_kind_name(enum ua_kind k)
     return "?";
 }
 
-/* Every destination arena, for ua_sweep. */
-static struct ua_arena *dst_arenas[256];
-static size_t n_dst_arenas;
+/* Every arena made, for ua_sweep and for remaking one whose hole was refilled. */
+static struct ua_arena *arenas[UA_MAX_ARENAS];
+static size_t n_arenas;
+static unsigned long refills;
+int ua_trust_holes;
+
+unsigned long ua_refills(void)
+{
+    return __atomic_load_n(&refills, __ATOMIC_RELAXED);
+}
 
 /* splitmix64; bytes never UA_BG (see ua_lib.h). */
 static void fill_random(unsigned char *p, size_t n, uint64_t seed)
@@ -233,8 +240,8 @@ static void fill_random(unsigned char *p, size_t n, uint64_t seed)
     }
 }
 
-void ua_arena_make(struct ua_arena *a, enum ua_kind kind, int is_src, size_t lo_pages, size_t hi_pages,
-                   uint64_t seed)
+/* Maps a->kind, a->is_src, a->seed as an arena of lo_pages + hole + hi_pages. */
+static void arena_map(struct ua_arena *a, size_t lo_pages, size_t hi_pages)
 {
     size_t P = ua_page;
     size_t total = (lo_pages + hi_pages + 3) * P;
@@ -244,19 +251,15 @@ void ua_arena_make(struct ua_arena *a, enum ua_kind kind, int is_src, size_t lo_
     a->lo = m + P;
     a->hole = a->lo + lo_pages * P;
     a->end = a->hole + P + hi_pages * P;
-    a->kind = kind;
-    a->is_src = is_src;
-    if (!is_src && n_dst_arenas < sizeof dst_arenas / sizeof dst_arenas[0])
-        dst_arenas[n_dst_arenas++] = a;
-    if (is_src)
-        fill_random(a->lo, (size_t)(a->end - a->lo), seed);
+    if (a->is_src)
+        fill_random(a->lo, (size_t)(a->end - a->lo), a->seed);
     else
         memset(a->lo, UA_BG, (size_t)(a->end - a->lo));
     if (mprotect(m, P, PROT_NONE) || mprotect(a->end, P, PROT_NONE))
         ua_die("mprotect");
-    if (is_src && mprotect(a->lo, (size_t)(a->end - a->lo), PROT_READ))
+    if (a->is_src && mprotect(a->lo, (size_t)(a->end - a->lo), PROT_READ))
         ua_die("mprotect");
-    switch (kind) {
+    switch (a->kind) {
     case UA_OPEN: break;
     case UA_PROT_NONE:
         if (mprotect(a->hole, P, PROT_NONE))
@@ -273,11 +276,41 @@ void ua_arena_make(struct ua_arena *a, enum ua_kind kind, int is_src, size_t lo_
     }
 }
 
+void ua_arena_make(struct ua_arena *a, enum ua_kind kind, int is_src, size_t lo_pages, size_t hi_pages,
+                   uint64_t seed)
+{
+    if (n_arenas == UA_MAX_ARENAS) {
+        printf("ua_arena_make: more than %d arenas: set-up error\n", UA_MAX_ARENAS);
+        exit(2);
+    }
+    a->kind = kind;
+    a->is_src = is_src;
+    a->seed = seed;
+    arena_map(a, lo_pages, hi_pages);
+    arenas[n_arenas++] = a;
+}
+
+void ua_arena_remake(struct ua_arena *a)
+{
+    size_t P = ua_page;
+    size_t lo_pages = (size_t)(a->hole - a->lo) / P, hi_pages = (size_t)(a->end - a->hole) / P - 1;
+    unsigned char *m = a->lo - P, *m_end = a->end + P;
+    /* Everything but the hole, which is not ours when it was unmapped. */
+    if (munmap(m, (size_t)(a->hole - m)) || munmap(a->hole + P, (size_t)(m_end - (a->hole + P))))
+        ua_die("munmap");
+    if (a->kind != UA_UNMAPPED && munmap(a->hole, P))
+        ua_die("munmap");
+    arena_map(a, lo_pages, hi_pages);
+    __atomic_add_fetch(&refills, 1, __ATOMIC_RELAXED);
+}
+
 size_t ua_sweep(void)
 {
     size_t stray = 0;
-    for (size_t i = 0; i < n_dst_arenas; i++) {
-        const struct ua_arena *a = dst_arenas[i];
+    for (size_t i = 0; i < n_arenas; i++) {
+        const struct ua_arena *a = arenas[i];
+        if (a->is_src)
+            continue;
         struct seg {
             unsigned char *b, *e;
         } seg[3] = {{a->lo, a->hole}, {a->hole, a->hole + ua_page}, {a->hole + ua_page, a->end}};
@@ -429,19 +462,71 @@ int ua_check_dst(struct ua_ctx *c, unsigned char *d, const struct ua_arena *da, 
     return check_dst(c, d, da, ref, n, done, r, NULL, NULL, src_desc);
 }
 
+/* The registered arena a is, to remake it (ua_case gets const pointers). */
+static struct ua_arena *registered(const struct ua_arena *a)
+{
+    for (size_t i = 0; i < n_arenas; i++)
+        if (arenas[i] == a)
+            return arenas[i];
+    printf("ua_case: an arena that ua_arena_make did not make: set-up error\n");
+    exit(2);
+}
+
+static int hole_lost(const struct ua_arena *a)
+{
+    return a && !ua_trust_holes && !ua_arena_intact(a);
+}
+
+/* Makes a again and moves *p to the same offset in it. */
+static void remake_at(const struct ua_arena *a, const unsigned char **p)
+{
+    struct ua_arena *w = registered(a);
+    uintptr_t off = (uintptr_t)*p - (uintptr_t)w->lo;
+    ua_arena_remake(w);
+    *p = (const unsigned char *)((uintptr_t)w->lo + off);
+}
+
 int ua_case(struct ua_ctx *c, unsigned char *d, const struct ua_arena *da, const unsigned char *s,
             const struct ua_arena *sa, size_t n)
 {
     if (c->stop)
         return 1;
-    size_t kd = ua_first_bad(da, d, n, 1);
-    size_t ks = s ? ua_first_bad(sa, s, n, 0) : n;
-    size_t done = kd < ks ? kd : ks;
-    ua_cur_begin(c, d, s, n);
-    size_t r = s ? c->im->copy(d, s, n) : c->im->clear(d, n);
-    ua_cur_end();
-    c->cases++;
-    return check_dst(c, d, da, s, n, done, r, s ? sa : NULL, s, "(clear)");
+    if (!s)
+        sa = NULL;
+    for (int tries = 0;; tries++) {
+        if (tries > UA_MAX_REFILLS) {
+            printf("ua_case: an unmapped hole was refilled %d times in a row [%s]: set-up error\n", UA_MAX_REFILLS,
+                   c->part ? c->part : "?");
+            exit(2);
+        }
+        int lost_d = hole_lost(da), lost_s = hole_lost(sa);
+        if (!lost_d && !lost_s) {
+            size_t kd = ua_first_bad(da, d, n, 1);
+            size_t ks = s ? ua_first_bad(sa, s, n, 0) : n;
+            size_t done = kd < ks ? kd : ks;
+            ua_cur_begin(c, d, s, n);
+            size_t r = s ? c->im->copy(d, s, n) : c->im->clear(d, n);
+            ua_cur_end();
+            lost_d = hole_lost(da);
+            lost_s = hole_lost(sa);
+            if (!lost_d && !lost_s) {
+                c->cases++;
+                return check_dst(c, d, da, s, n, done, r, sa, s, "(clear)");
+            }
+            /* Not judged: put the destination window back (the hole page is not
+               touched; the rest of the arena is still ours). */
+            struct ua_ctx scratch = *c;
+            scratch.quiet = 1;
+            scratch.stop_on_failure = 0;
+            check_dst(&scratch, d, da, s, n, done, r, sa, s, "(clear)");
+        }
+        const unsigned char *dc = d;
+        if (lost_d)
+            remake_at(da, &dc);
+        if (lost_s)
+            remake_at(sa, &s);
+        d = (unsigned char *)(uintptr_t)dc;
+    }
 }
 
 /* ---- Children --------------------------------------------------------------------------- */

@@ -77,15 +77,41 @@ struct ua_arena {
     unsigned char *end;   /* one past the last accessible byte of hi     */
     enum ua_kind kind;
     int is_src;
+    uint64_t seed;        /* of the source bytes, to make it again       */
 };
+/* Makes and registers the arena (at most UA_MAX_ARENAS per process; the struct
+   must stay where it is, static or global, since ua_case may remake it). */
+#define UA_MAX_ARENAS 512
 void ua_arena_make(struct ua_arena *a, enum ua_kind kind, int is_src, size_t lo_pages, size_t hi_pages,
                    uint64_t seed);
+
+/* ---- Holes that stay holes --------------------------------------------------------
+   An unmapped hole is only a gap in the address space: any later mapping of the
+   process without a fixed address (a thread stack, the sanitizer runtime, stdio,
+   the emulator's own allocations) may be placed in it, and a copy through it then
+   rightly succeeds.  So ua_case judges a case with an unmapped hole only if the
+   hole is unmapped both before and after the call; otherwise it counts a refill,
+   makes the arena again elsewhere (the refilled page is left to its new owner)
+   and repeats the case at the same offsets in the new arena.  A case refilled
+   UA_MAX_REFILLS times in a row is a set-up error (exit 2), never a pass.
+   Left open: a mapping made and removed again while one call runs is not seen. */
+#define UA_MAX_REFILLS 8
+/* Holes found refilled and arenas made again, in this process (all threads). */
+unsigned long ua_refills(void);
+/* Self-test only: judge every case whatever became of its hole (the negative
+   control that shows the check is what keeps a refill from looking like a bug). */
+extern int ua_trust_holes;
 /* Checks every destination arena made so far for bytes that are not UA_BG
    (a write outside every case's checked window), puts them back, and returns
    their count.  The arenas must stay where ua_arena_make put them (static). */
 size_t ua_sweep(void);
-/* 1 when the unmapped hole is still unmapped (another mapping could land in it). */
+/* 1 when the hole of an unmapped-hole arena is still unmapped (always 1 for
+   the other kinds, whose hole is a mapping of ours). */
 int ua_arena_intact(const struct ua_arena *a);
+/* Makes a registered arena again at a new address, with the same kind, pages
+   and bytes, leaving its hole page alone (it may now belong to someone else);
+   counts a refill. */
+void ua_arena_remake(struct ua_arena *a);
 /* Index of the first byte of [p, p + n) that a read (write = 0) or write would
    fault on, or n. */
 size_t ua_first_bad(const struct ua_arena *a, const unsigned char *p, size_t n, int write);
@@ -105,7 +131,9 @@ struct ua_ctx {
 /* One case: copy n bytes from s (in sa) to d (in da), or, when s is NULL,
    clear n bytes at d, with the expectation computed from the layout.  The
    report names c->part and the positions relative to each arena's hole.
-   Returns 1 if the case passed. */
+   An unmapped hole found refilled is handled as above ("Holes that stay holes"):
+   the arena is remade and the case repeated, so d and s may no longer point into
+   da and sa when it returns.  Returns 1 if the case passed. */
 int ua_case(struct ua_ctx *c, unsigned char *d, const struct ua_arena *da, const unsigned char *s,
             const struct ua_arena *sa, size_t n);
 
