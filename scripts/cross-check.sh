@@ -4,7 +4,9 @@
 # under qemu-user for the cross targets.  `make check` runs each as the CTest test
 # cross.<TARGET>; `make check-<TARGET>` runs one by hand (docs/arch-notes.md).
 #
-#   scripts/cross-check.sh TARGET [SOURCE_DIR [BUILD_DIR]]
+#   scripts/cross-check.sh [--build-only] TARGET [SOURCE_DIR [BUILD_DIR]]
+#
+# --build-only stops after the build (scripts/check-repeat.sh runs the tests itself).
 #
 #   TARGET          toolchain file                      programs run
 #   aarch64         aarch64-linux-gnu.cmake             under qemu-aarch64, glibc, dynamic
@@ -30,6 +32,11 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+build_only=0
+if [ "${1:-}" = --build-only ]; then
+    build_only=1
+    shift
+fi
 target=${1:?usage: cross-check.sh TARGET [SOURCE_DIR [BUILD_DIR]]}
 src=$(cd "${2:-$here/..}" && pwd)
 build=$(realpath -m "${3:-$src/build-$target}")
@@ -129,6 +136,10 @@ if ! cmake --build "$build" -j "$jobs" >"$build/build.log" 2>&1; then
     exit 1
 fi
 t2=$(now)
+if [ "$build_only" = 1 ]; then
+    echo "cross-check.sh: $target: built $build ($(secs $((t2 - t_start))) s)"
+    exit 0
+fi
 
 # ---- The suite ---------------------------------------------------------------------------
 # The -static targets leave out what static linking cannot change and the dynamic

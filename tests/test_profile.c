@@ -287,13 +287,16 @@ static void on_alarm(int sig)
 
 static void reader(void)
 {
-    char dir[] = "/tmp/altmem-profile.XXXXXX";
+    char dir[200];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/altmem-profile.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
         perror("mkdtemp");
         exit(1);
     }
+    /* A hang guard, not a time limit: the FIFO case would block for ever. */
     signal(SIGALRM, on_alarm);
-    alarm(20);
+    alarm(120);
     char p[300];
     size_t len = 0;
     snprintf(p, sizeof p, "%s/missing", dir);
@@ -345,12 +348,15 @@ static void reader(void)
             pid_t pid = fork();
             if (pid == 0) {
                 if (setgid(65534) != 0 || setuid(65534) != 0)
-                    _exit(3);
+                    _exit(3); /* a user namespace without uid 65534 */
                 _exit(rd(p, 0, &len) == -EACCES ? 0 : 1);
             }
             int ws = 0;
             waitpid(pid, &ws, 0);
-            CHECK(WIFEXITED(ws) && WEXITSTATUS(ws) == 0, "no read permission (as uid 65534): status %d", ws);
+            if (WIFEXITED(ws) && WEXITSTATUS(ws) == 3)
+                printf("  not run: no read permission (this process cannot become uid 65534)\n");
+            else
+                CHECK(WIFEXITED(ws) && WEXITSTATUS(ws) == 0, "no read permission (as uid 65534): status %d", ws);
         }
     }
     alarm(0);

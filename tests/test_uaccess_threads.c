@@ -9,10 +9,12 @@
  *              and the public entry points, random sizes and hole positions:
  *              exact results (the checker of test_uaccess)
  *   signal     the main thread loops over faulting copy_user calls (a long
- *              fix-up included) while SIGALRM (an interval timer) and SIGUSR1
- *              (another thread) interrupt it; their handlers make faulting
- *              copy_user / clear_user calls of their own, nested in each other
- *              too, and check them.  A handler that finds SIGSEGV blocked has
+ *              fix-up included) while SIGUSR1 (sent by a thread whenever the
+ *              main thread is inside copy_user) and SIGALRM (sent by another
+ *              whenever a handler runs; SA_NODEFER) interrupt it; their handlers
+ *              make faulting copy_user / clear_user calls of their own, nested in
+ *              each other too, and check them.  Paced by events, ended by counts
+ *              (no clock).  A handler that finds SIGSEGV blocked has
  *              interrupted altmem's own fault handler: it counts that and skips
  *              the copy (see signal_nodefer)
  *   altstack   with sigaltstack: altmem's handler runs on the alternate stack
@@ -29,7 +31,8 @@
  *              write past the prefix they report.  Was a known bug: the fix-up
  *              restarted at byte 0 and could stop earlier than the fast path got;
  *              now it resumes from the fast path's progress.  --self-test feeds it
- *              a stand-in that restarts at byte 0 (it must be caught)
+ *              a stand-in that restarts at byte 0 (it must be caught).  Ended by
+ *              counts: 200 calls per variant that met the flipped page
  *
  *   test_uaccess_threads [--quick] [--part NAME] [--add-nodefer] | --self-test
  *
@@ -49,7 +52,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/time.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -214,9 +217,12 @@ struct worker {
     unsigned long iters, cases, fails;
 };
 
-/* The workers wait here until main has made the arenas: their holes are punched
-   after every thread (and what the runtime maps for it) exists. */
-static pthread_barrier_t workers_ready;
+/* No thread starts or ends while a hole exists: the workers wait at the first
+   barrier until main has made the arenas (their holes are punched after every
+   thread, and what the runtime maps for it, exists), and at the second until
+   every worker is done (a thread's exit maps and unmaps a page under ASan, which
+   would land in a hole another worker is still using). */
+static pthread_barrier_t workers_ready, workers_done;
 
 static unsigned long xorshift(uint64_t *x)
 {
@@ -250,6 +256,7 @@ static void *worker_run(void *arg)
         w->cases += c.cases;
         w->fails += c.failures;
     }
+    pthread_barrier_wait(&workers_done);
     return NULL;
 }
 
@@ -263,7 +270,7 @@ static void part_threads(void)
     static const enum ua_kind dk[3] = {UA_PROT_NONE, UA_UNMAPPED, UA_READONLY};
     static int made;
     unsigned long refills0 = ua_refills();
-    if (pthread_barrier_init(&workers_ready, NULL, nt + 1))
+    if (pthread_barrier_init(&workers_ready, NULL, nt + 1) || pthread_barrier_init(&workers_done, NULL, nt))
         ua_die("pthread_barrier_init");
     double t = ua_now();
     for (unsigned i = 0; i < nt; i++) {
@@ -290,6 +297,7 @@ static void part_threads(void)
         fails += ws[i].fails;
     }
     pthread_barrier_destroy(&workers_ready);
+    pthread_barrier_destroy(&workers_done);
     size_t stray = ua_sweep();
     CHECK(!fails && !stray,
           "%u threads, %lu cases with faults at once (%zu impls): %lu failures, %zu stray bytes, %lu unmapped holes "
@@ -359,70 +367,57 @@ static void on_usr1(int sig)
 
 static pthread_t main_thread;
 
+/* The signals are paced by what happens, not by a clock: each sender sends its
+   next signal only once the handler of the last has started (h_runs moved on),
+   so the handlers can never outrun the main thread (a timer did, on a throttled
+   vCPU and under qemu: the nesting overflowed the stack, or starved the main
+   thread), and the part ends when enough has happened, not after a time in
+   which it may or may not have.
+     SIGUSR1  sent while the main thread is inside copy_user (in_copy set)
+     SIGALRM  sent while a handler runs (depth >= 1); SA_NODEFER, so it nests in
+              SIGALRM's handler too */
+static void wait_for_handler(unsigned long runs_before)
+{
+    while (h_runs == runs_before && !stop_signals)
+        sched_yield();
+}
+
 static void *usr1_sender(void *arg)
 {
     (void)arg;
-    uint64_t x = 12345;
     while (!stop_signals) {
-        struct timespec ts = {0, (long)(xorshift(&x) % 200000)};
-        nanosleep(&ts, NULL);
+        if (!in_copy) {
+            sched_yield();
+            continue;
+        }
+        unsigned long before = h_runs;
         pthread_kill(main_thread, SIGUSR1);
+        wait_for_handler(before);
     }
     return NULL;
 }
 
-static void on_probe(int sig) { (void)sig; }
-
-/* The median time of raise() of a caught signal (delivery, the empty handler
-   and sigreturn), in whole microseconds rounded up. */
-static long signal_delivery_us(void)
+static void *alrm_sender(void *arg)
 {
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sigemptyset(&sa.sa_mask);
-    sa.sa_handler = on_probe;
-    sigaction(SIGURG, &sa, &old);
-    double t[101];
-    for (int i = 0; i < 101; i++) {
-        double t0 = ua_now();
-        raise(SIGURG);
-        t[i] = ua_now() - t0;
-    }
-    sigaction(SIGURG, &old, NULL);
-    for (int i = 1; i < 101; i++)
-        for (int j = i; j > 0 && t[j - 1] > t[j]; j--) {
-            double x = t[j];
-            t[j] = t[j - 1];
-            t[j - 1] = x;
+    (void)arg;
+    while (!stop_signals) {
+        if (!depth) {
+            sched_yield();
+            continue;
         }
-    return (long)(t[50] * 1e6) + 1;
+        unsigned long before = h_runs;
+        pthread_kill(main_thread, SIGALRM);
+        wait_for_handler(before);
+    }
+    return NULL;
 }
 
-/* The median time of what a handler does (two faulting calls and their checks,
-   as signal_work at depth 0), called from plain code, in whole microseconds
-   rounded up: under a sanitizer, or on a throttled vCPU, it is many times the
-   native ~5 us. */
-static long handler_work_us(void)
-{
-    /* As a handler at depth 0: the SIGUSR1 sender already runs, and a handler
-       that arrives now must take depth 1's buffers, not these. */
-    __atomic_fetch_add(&depth, 1, __ATOMIC_SEQ_CST);
-    double t[21];
-    for (int i = 0; i < 21; i++) {
-        size_t n = 5 + (size_t)i % 60, k = (size_t)i % (n + 1);
-        double t0 = ua_now();
-        (void)(small_copy_ok(&nest_pairs[0], n, k) && small_clear_ok(&nest_pairs[0], n, k));
-        t[i] = ua_now() - t0;
-    }
-    __atomic_fetch_sub(&depth, 1, __ATOMIC_SEQ_CST);
-    for (int i = 1; i < 21; i++)
-        for (int j = i; j > 0 && t[j - 1] > t[j]; j--) {
-            double x = t[j];
-            t[j] = t[j - 1];
-            t[j - 1] = x;
-        }
-    return (long)(t[10] * 1e6) + 1;
-}
+/* What the part must have seen before it ends; and a bound on the copies, a
+   liveness guard only (the senders make each goal reachable whatever the speed). */
+#define SIGNAL_INSIDE_GOAL 200   /* handlers that interrupted a copy_user */
+#define SIGNAL_NESTED_GOAL 50    /* handlers that interrupted another handler */
+#define SIGNAL_CALLS_GOAL 2000   /* the main thread's own faulting copies */
+#define SIGNAL_CALLS_MAX 5000000
 
 static int signal_child(void *arg)
 {
@@ -439,13 +434,10 @@ static int signal_child(void *arg)
     main_thread = pthread_self();
     /* A sanitizer runtime gives each thread a small alternate signal stack (52 KiB
        seen with clang-19's ASan on Debian 12) and installs its SIGSEGV handler with
-       SA_ONSTACK, so altmem's chaining handler runs there too.  A SIGALRM or SIGUSR1
-       that arrives meanwhile is delivered on that stack, its handler's copy_user
-       faults there again, and so on: on a loaded machine (CI: the sanitizer suite
-       beside the main one) the nesting overflowed it (the kernel logged
-       "overflowed sigaltstack" and killed the child with SIGSEGV).  The nesting is
-       what this part tests; the stack size is the runtime's choice, not altmem's:
-       give the thread 1 MiB. */
+       SA_ONSTACK, so altmem's chaining handler runs there too, and a SIGALRM or
+       SIGUSR1 that arrives meanwhile is delivered on that stack; with the nesting
+       this part makes, that overflowed it once ("overflowed sigaltstack").  The
+       stack size is the runtime's choice, not altmem's: give the thread 1 MiB. */
     stack_t cur;
     if (sigaltstack(NULL, &cur) == 0 && !(cur.ss_flags & SS_DISABLE) && cur.ss_size < (1u << 20)) {
         stack_t big = {.ss_size = 1u << 20, .ss_flags = 0};
@@ -454,42 +446,21 @@ static int signal_child(void *arg)
             printf("  this thread's alternate signal stack (%zu KiB, from the runtime) replaced by one of 1 MiB\n",
                    cur.ss_size / 1024);
     }
-    /* The timer's SIGALRM goes to any thread that does not block it: only the
-       main thread may take it (the handlers share per-depth buffers). */
+    /* Only the main thread may take the signals (the handlers share per-depth
+       buffers): the senders start with both blocked. */
     sigset_t both, old;
     sigemptyset(&both);
     sigaddset(&both, SIGALRM);
     sigaddset(&both, SIGUSR1);
     pthread_sigmask(SIG_BLOCK, &both, &old);
-    pthread_t sender;
-    if (pthread_create(&sender, NULL, usr1_sender, NULL))
+    pthread_t senders[2];
+    if (pthread_create(&senders[0], NULL, usr1_sender, NULL) || pthread_create(&senders[1], NULL, alrm_sender, NULL))
         return 2;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    /* Every 50 us natively; under an emulator (--quick) every 500 us: there a
-       handler's faulting copies take longer than 50 us, SA_NODEFER lets the
-       next SIGALRM nest on top, and on a loaded machine the main thread was
-       seen starved (aarch64-static, qemu 7.2: 0 copies in 5.7 s, 106 963
-       handler runs, all but 79 nested), which proves nothing about altmem. */
-    long period = ua_quick ? 500 : 50;
-    /* ... and never shorter than 20 signal deliveries or 8 handler runs, both
-       measured here first: on a KVM guest whose host throttled its vCPUs to
-       about 1/8 of their speed, one delivery took ~16 us and a handler's two
-       faulting calls ~30 us (~60 us under ASan); every SIGALRM then arrived
-       while the handlers of the last were still running, SA_NODEFER nested
-       them without end and the stack overflowed. */
-    long per_signal = signal_delivery_us(), per_work = handler_work_us();
-    if (period < 20 * per_signal)
-        period = 20 * per_signal;
-    if (period < 8 * (per_signal + per_work))
-        period = 8 * (per_signal + per_work);
-    printf("  one signal delivery ~%ld us, a handler's faulting calls ~%ld us here; SIGALRM every %ld us\n",
-           per_signal, per_work, period);
-    struct itimerval it = {{0, period}, {0, period}};
-    setitimer(ITIMER_REAL, &it, NULL);
 
-    double t_end = ua_now() + (ua_quick ? 1.0 : 3.0);
     unsigned long calls = 0, bad = 0;
-    while (ua_now() < t_end) {
+    while (calls < SIGNAL_CALLS_MAX &&
+           (calls < SIGNAL_CALLS_GOAL || h_inside < SIGNAL_INSIDE_GOAL || h_nested < SIGNAL_NESTED_GOAL)) {
         /* Mostly short copies (the fault and its handling dominate), now and
            then a long one whose byte fix-up takes a while. */
         size_t n = calls % 64 == 0 ? 3 * ua_page : 5 + calls % 200;
@@ -504,16 +475,15 @@ static int signal_child(void *arg)
         bad += !ok;
         calls++;
     }
-    struct itimerval off = {{0, 0}, {0, 0}};
-    setitimer(ITIMER_REAL, &off, NULL);
     stop_signals = 1;
-    pthread_join(sender, NULL);
+    pthread_join(senders[0], NULL);
+    pthread_join(senders[1], NULL);
     printf("  main: %lu faulting copies, %lu wrong; handlers: %lu runs, %lu while main was inside copy_user, "
            "%lu nested in another handler (deepest: %lu levels), %lu inside altmem's fault handler%s, %lu wrong\n",
            calls, bad, h_runs, h_inside, h_nested, h_maxdepth, h_window, always_copy ? "" : " (copy skipped)", h_bad);
-    /* 4: no handler ever interrupted a copy, so the part tested nothing (5:
-       the main thread made no copy at all: starved by the handlers). */
-    return bad || h_bad ? 1 : !calls ? 5 : !h_inside ? 4 : 0;
+    /* 4: the goals were not reached within SIGNAL_CALLS_MAX copies, so the part
+       did not test what it is for. */
+    return bad || h_bad ? 1 : calls >= SIGNAL_CALLS_MAX ? 4 : 0;
 }
 
 static void signal_part(int copy_always)
@@ -681,7 +651,16 @@ static size_t restart0_clear(void *d, size_t n)
 
 static int shrink_restart0; /* --self-test: test restart0_copy / restart0_clear only */
 
-static void shrink_one(const struct ua_impl *im, double secs)
+/* Each call is judged on its own bytes; what the loop counts decides only when
+   enough has happened: SHRINK_SHORT_GOAL calls that met the flipped page (the
+   race this part is about), or, for the self-test's stand-in, SHRINK_BAD_GOAL
+   wrong calls.  SHRINK_CALLS_MAX is a liveness guard; reaching it fails the part
+   (it would have tested nothing), whatever the clock says. */
+#define SHRINK_SHORT_GOAL 200
+#define SHRINK_BAD_GOAL 10
+#define SHRINK_CALLS_MAX 100000
+
+static void shrink_one(const struct ua_impl *im, int want_bad)
 {
     size_t n = 64 * ua_page;
     int is_copy = im->copy != NULL;
@@ -713,8 +692,9 @@ static void shrink_one(const struct ua_impl *im, double secs)
         ua_die("pthread_create");
     unsigned long calls = 0, bad_calls = 0, short_calls = 0;
     size_t first_r = 0, first_bad = 0;
-    double t_end = ua_now() + secs;
-    while (ua_now() < t_end && bad_calls < 10) {
+    double t0 = ua_now();
+    while (calls < SHRINK_CALLS_MAX && (want_bad ? bad_calls < SHRINK_BAD_GOAL
+                                                 : short_calls < SHRINK_SHORT_GOAL && bad_calls < SHRINK_BAD_GOAL)) {
         size_t r = is_copy ? im->copy(dst, src, n) : im->clear(dst, n);
         /* Every byte of the destination we can read: the prefix must be done,
            nothing past it written.  The flipped page may be read-only now, never
@@ -740,11 +720,13 @@ static void shrink_one(const struct ua_impl *im, double secs)
     }
     race_stop = 1;
     pthread_join(t, NULL);
-    CHECK(!bad_calls,
+    int raced = want_bad ? bad_calls >= SHRINK_BAD_GOAL : short_calls >= SHRINK_SHORT_GOAL || bad_calls;
+    CHECK(!bad_calls && raced,
           "%-10s %-18s %zu bytes while another thread flips a %s page: %lu calls, %lu stopped at the flipped "
-          "page, %lu wrong (first: r=%zu, %zu bytes wrong)",
+          "page, %lu wrong (first: r=%zu, %zu bytes wrong), %.2f s%s",
           altmem_routine_name(im->r), im->name, n, is_copy ? "source" : "destination", calls, short_calls,
-          bad_calls, first_r, first_bad);
+          bad_calls, first_r, first_bad, ua_now() - t0,
+          raced ? "" : "; the race was not met often enough in " "the guard's count of calls: nothing tested");
     munmap(src, n + ua_page);
     munmap(dst, n);
 }
@@ -754,14 +736,12 @@ static void part_shrink_race(void)
     if (shrink_restart0) {
         struct ua_impl c = {"restart0", ALTMEM_COPY_USER, restart0_copy, NULL};
         struct ua_impl z = {"restart0", ALTMEM_CLEAR_USER, NULL, restart0_clear};
-        shrink_one(&c, 3.0);
-        shrink_one(&z, 3.0);
+        shrink_one(&c, 1);
+        shrink_one(&z, 1);
         return;
     }
-    double total = ua_quick ? 10.0 : 5.0;
-    double each = total / (double)(nimpls ? nimpls : 1);
     for (size_t i = 0; i < nimpls; i++)
-        shrink_one(&impls[i], each < 0.3 ? 0.3 : each);
+        shrink_one(&impls[i], 0);
 }
 
 /* ---- Driver ---------------------------------------------------------------------------------- */

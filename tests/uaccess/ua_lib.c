@@ -60,7 +60,10 @@ void ua_die(const char *what)
 
 void ua_init(void)
 {
-    setvbuf(stdout, NULL, _IOLBF, 0);
+    /* A buffer of our own: one the C library allocated at the first printf,
+       after the arenas exist, could be a mapping placed in an unmapped hole. */
+    static char out_buf[BUFSIZ];
+    setvbuf(stdout, out_buf, _IOLBF, sizeof out_buf);
     ua_page = (size_t)sysconf(_SC_PAGESIZE);
 }
 
