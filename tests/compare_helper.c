@@ -1,23 +1,23 @@
 /*
- * The program `altmem compare` is tested on (tests/test_compare.sh): its run
- * time is known, and depends on what only one arm of a comparison has.
+ * The program `altmem compare` is tested on (tests/test_compare.sh): it says,
+ * run by run, which arm of a comparison ran it, so that the test can check the
+ * ABBA order and each arm's environment on the real runs.  How long it takes is
+ * no part of any check but the real-clock smoke test's lower bound: the tests of
+ * the statistics give compare their wall times through its testing hook
+ * (ALTMEM_COMPARE_TEST_DURATIONS, tools/compare.c), because measured times on a
+ * loaded machine can turn any verdict.
  *
- *   compare_helper MS PCT     sleeps MS milliseconds, MS x (1 + PCT/100) when
- *                             LD_PRELOAD names libaltmem-preload (the altmem arm),
- *                             or when it is run by a name ending in "_b" (a link:
- *                             the other program of `altmem compare --cmd-b`)
+ *   compare_helper MS         sleeps MS milliseconds
  * It reads its stdin to the end and prints "stdin N bytes" on stdout and
  * "helper stderr" on stderr.  Environment, all optional:
  *   HELPER_COUNTER=FILE   a run counter kept in FILE (created at 0), used by:
  *   HELPER_FAIL_AT=K      exit 3 on the K-th run (1-based)
- *   HELPER_PATTERN=J      A/A control: run k (0-based) sleeps J% x (k/2 + 1)
- *                         longer when k is even, as much shorter when k is odd.
- *                         In compare's ABBA order the pairs' differences then
- *                         alternate in sign with growing size: a sample as
- *                         balanced as two identical arms can give, whose
- *                         signs real jitter of less than J% cannot flip
  *   HELPER_PRINT_COUNT=1  also print the run number (every run's output differs)
  *   HELPER_ENV_LOG=FILE   append "LD_PRELOAD=... ALTMEM_TUNABLES=..." to FILE
+ *   HELPER_RUN_LOG=FILE   append "NAME ARM" to FILE: NAME the last component of
+ *                         argv[0] (the other program of `altmem compare --cmd-b`
+ *                         is a link to this one named ..._b), ARM "altmem" when
+ *                         LD_PRELOAD names libaltmem-preload, else "libc"
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -45,32 +45,36 @@ static long next_count(const char *path)
     return k;
 }
 
+static void append(const char *path, const char *a, const char *b, const char *c, const char *d)
+{
+    FILE *f = fopen(path, "a");
+    if (f) {
+        fprintf(f, "%s%s%s%s\n", a, b, c, d);
+        fclose(f);
+    }
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: compare_helper MS PCT\n");
+    char *end;
+    double ms = argc == 2 ? strtod(argv[1], &end) : -1;
+    if (argc != 2 || end == argv[1] || *end || !(ms >= 0)) {
+        fprintf(stderr, "usage: compare_helper MS\n");
         return 2;
     }
-    double ms = strtod(argv[1], NULL), pct = strtod(argv[2], NULL);
     const char *pre = getenv("LD_PRELOAD");
-    size_t n0 = strlen(argv[0]);
-    if ((pre && strstr(pre, "libaltmem-preload")) || (n0 >= 2 && !strcmp(argv[0] + n0 - 2, "_b")))
-        ms *= 1 + pct / 100;
     const char *counter = getenv("HELPER_COUNTER");
     long k = counter ? next_count(counter) : -1;
-    const char *pattern = getenv("HELPER_PATTERN");
-    if (pattern && k >= 0) {
-        double j = strtod(pattern, NULL) / 100 * (double)(k / 2 + 1);
-        ms *= k % 2 ? 1 - j : 1 + j;
-    }
     const char *log = getenv("HELPER_ENV_LOG");
     if (log) {
-        FILE *f = fopen(log, "a");
         const char *t = getenv("ALTMEM_TUNABLES");
-        if (f) {
-            fprintf(f, "LD_PRELOAD=%s ALTMEM_TUNABLES=%s\n", pre ? pre : "", t ? t : "");
-            fclose(f);
-        }
+        append(log, "LD_PRELOAD=", pre ? pre : "", " ALTMEM_TUNABLES=", t ? t : "");
+    }
+    const char *runs = getenv("HELPER_RUN_LOG");
+    if (runs) {
+        const char *slash = strrchr(argv[0], '/');
+        append(runs, slash ? slash + 1 : argv[0], " ", pre && strstr(pre, "libaltmem-preload") ? "altmem" : "libc",
+               "");
     }
     size_t in = 0;
     char buf[4096];

@@ -1,23 +1,52 @@
 #!/bin/sh
-# altmem compare (tools/compare.c), on a helper whose run time is known
-# (tests/compare_helper.c: MS PCT sleeps PCT% longer in the altmem arm, the one
-# arm whose LD_PRELOAD names libaltmem-preload).
+# altmem compare (tools/compare.c) on tests/compare_helper.c, which logs which
+# arm ran it.  No verdict here depends on the clock: the statistics are checked
+# on wall times given to compare through its testing hook,
+# ALTMEM_COMPARE_TEST_DURATIONS=FILE (one time per run, in the order compare
+# makes the runs), while the runs themselves still happen, so exit statuses,
+# output, environments and the ABBA order are the real ones.  The expected
+# estimate, interval and p-value are computed here, in awk, from the documented
+# definitions (docs/index.md), not taken from compare.  Only `smoke` reads the
+# clock, and checks structure alone.
 #   test_compare.sh ALTMEM HELPER CASE
 # CASE:
-#   detect_slower  +5% in the altmem arm, 10 pairs: distinguishable, ratio within 0.03 of 0.952, CI below 1
-#   detect_faster  -5%: distinguishable, ratio ~1.053, CI above 1
-#   aa             --aa (no altmem in either arm) with the helper's balanced
-#                  pattern: not distinguishable; and every run saw no altmem
-#   aa_shifted     negative control of aa: the same pattern with a 60% shift in one
-#                  arm (no --aa) must be distinguishable, so aa's verdict is the data's
-#   cmd_b          --cmd-b PROG: arm B is another program 20% slower, detected, no preload
-#   few_pairs      +5%, 3 pairs: never distinguishable (no 95% interval exists)
-#   failing_run    the 4th run (pair 1's second) exits 3: reported, its pair left out, 9 pairs, exit 3
+#   detect_slower  B = A x 1.05 x (1 + small noise) in the altmem arm, 10 pairs:
+#                  "altmem slower", exact ratio, interval, p; the real runs in ABBA order
+#   detect_faster  B = A / 1.05 x (1 + noise): "altmem faster", exact values
+#   aa             --aa on a balanced A/A pattern (pair differences alternating in sign,
+#                  growing): not distinguishable, interval holds 1, exact values; no run
+#                  had altmem preloaded
+#   aa_shifted     the same pattern with B 60% longer (--aa): "B slower", exact values
+#   cmd_b          --cmd-b PROG, B = A x 1.2 x (1 + noise): "B slower", exact values; arm B
+#                  ran PROG (in ABBA order), nothing preloaded; a missing PROG is 127
+#   few_pairs      3 pairs of a 2x difference: not distinguishable, "too few pairs"; the same
+#                  difference in 6 pairs is distinguishable (the verdict came from the count)
+#   failing_run    the 4th run (pair 1's second) exits 3: reported, its pair left out (its
+#                  injected times far off: the statistics are the other 9 pairs'), exit 3
 #   io             stdin replayed to every run, CMD's stdout and stderr written once
 #   output_differs runs that print different output are named
 #   env            --variant generic: the altmem arm alone has the library in LD_PRELOAD
 #                  and all=generic; the C library arm drops a preloaded altmem
 #   status         exit statuses: N, 128+signal, 127 not found, 2 for bad options
+#   smoke          the real clock, structure only: pairs, failed runs, the method line, exit
+#                  status, no "not measured" line, and each median wall at least the sleep
+#                  (a lower bound load cannot break)
+#   hook_errors    (--aa) bad hook files: one line, exit 2, no run made; comments, blank
+#                  lines and CRLF accepted; an empty value is the hook off
+#   hook_secure    a setuid-root copy of altmem run as nobody ignores the hook; the same copy
+#                  without the setuid bit uses it (root and setpriv only, else 77: skipped)
+# Negative controls: each runs compare on wrong data and requires the check named
+# to fail, with that check's message (a control passing means the check can fail):
+#   rejects_equal      equal arms under detect_slower's check: compare says not
+#                      distinguishable, the verdict check fails
+#   rejects_direction  -5% under detect_slower's check: the verdict check fails
+#   rejects_ratio      +10% under detect_slower's check: the ratio check fails
+#   rejects_interval   detect_slower's data with the expected cut one rank off: the
+#                      interval check fails (the data separates neighbouring ranks)
+#   rejects_order      durations written in ABAB order: detect_slower's check fails, and
+#                      the run-order check fails against ABAB on the real runs
+#   rejects_aa         aa_shifted's data under aa's check: the verdict check fails
+#   rejects_cmd_b      equal arms under cmd_b's check: the verdict check fails
 set -u
 altmem=$1 helper=$2 case=$3
 work=${TMPDIR:-/tmp}/altmem-compare-test.$$
@@ -26,92 +55,402 @@ fail() { echo "FAIL ($case): $*"; echo "--- report:"; cat "$work/err" 2>/dev/nul
 field() { sed -n "s/^result: .*$1=\([^ ]*\).*/\1/p" "$work/err"; }
 # compare OPTS...: runs altmem compare, report in $work/err, stdout in $work/out
 compare() { "$altmem" compare "$@" >"$work/out" 2>"$work/err" </dev/null; echo $? >"$work/rc"; }
-between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
+# hooked DURATIONS OPTS...: compare with its wall times from the file DURATIONS,
+# every run logged by the helper in $work/runs
+# (the assignments on the command itself: before a shell function, some shells
+# would keep them for the rest of the script)
+hooked() {
+    _d=$1
+    shift
+    : >"$work/runs"
+    HELPER_RUN_LOG=$work/runs ALTMEM_COMPARE_TEST_DURATIONS=$_d "$altmem" compare "$@" >"$work/out" 2>"$work/err" </dev/null
+    echo $? >"$work/rc"
+}
+# near X Y: X as compare prints it (%.4f, or inf) equals Y within one unit of the
+# last digit (so that the last bit of log/exp cannot decide)
+near() {
+    [ "$1" = inf ] || [ "$2" = inf ] && { [ "$1" = "$2" ]; return; }
+    awk -v x="$1" -v y="$2" 'BEGIN { d = x - y; exit !(x != "" && d <= 0.00011 && d >= -0.00011) }'
+}
 
-case "$case" in
-detect_slower | detect_faster)
-    pct=5 want=0.952 side=hi
-    [ "$case" = detect_faster ] && pct=-5 want=1.053 side=lo
-    # 1000 ms: the 50 ms difference must stand above process start-up jitter on a
-    # loaded CI machine (at 400 ms, 20 ms, a clean-clone CI run with the cross
-    # suites alongside had runs 40-90 ms late and called -5% not distinguishable)
-    compare --runs 10 -- "$helper" 1000 $pct
+# ---- test data --------------------------------------------------------------
+# pairs KIND: one line "A B" (seconds) per timed pair, arm A's time then arm B's.
+# A varies over the pairs (so the table's medians are not all one value), and B
+# carries a small noise on top of the factor (chosen so that the Walsh averages
+# next to every cut are 0.0004 apart at least, which expect checks: a check one
+# rank off is seen, rejects_interval, whatever the last digit's rounding).
+pairs() {
+    awk -v kind="$1" 'BEGIN {
+        split("0 0.03 -0.02 0.05 -0.04 0.01 0.06 -0.03 0.02 -0.01", u, " ")
+        split("0.01 0.002 -0.007 -0.012 0.014 -0.015 0.004 0.006 -0.009 0.002", e, " ")
+        n = 10
+        for (p = 1; p <= n; p++) {
+            a = 0.2 * (1 + u[p]); f = 1 + e[p]
+            if (kind == "slower") b = a * 1.05 * f
+            else if (kind == "slower10") b = a * 1.10 * f
+            else if (kind == "faster") b = a / 1.05 * f
+            else if (kind == "equal") b = a
+            else if (kind == "b20") b = a * 1.2 * f
+            else if (kind == "aa" || kind == "aa_shifted") {
+                # A/A: the pairs differ by about 4% x p alternately each way (the
+                # noise is smaller than 4%: it spreads the values, never turns a
+                # sign), the most balanced sample two identical arms can give
+                j = 0.02 * p * (p % 2 ? 1 : -1)
+                a = 0.2 * (1 + j); b = 0.2 * (1 - j) * f
+                if (kind == "aa_shifted") b *= 1.6   # beyond the pattern: every pair one way
+            } else if (kind == "double") b = 2 * a * f
+            else { print "unknown kind " kind > "/dev/stderr"; exit 2 }
+            if (kind == "double" && p > 6) break
+            printf "%.9f %.9f\n", a, b
+        }
+    }'
+}
+# durations PAIRS WARMUP [ORDER]: the hook's file for those pairs, one time per
+# run in the order compare runs them: ABBA (pair 0 A first, pair 1 B first, ...,
+# warm-up pairs counted) unless ORDER is abab.  Warm-up runs get 0.5 s: never
+# in the statistics.
+durations() {
+    awk -v warmup="$2" -v order="${3:-abba}" '{ a[NR - 1] = $1; b[NR - 1] = $2; n = NR }
+        END {
+            for (k = 0; k < 2 * (warmup + n); k++) {
+                q = int(k / 2)
+                arm = order == "abba" && q % 2 ? 1 - k % 2 : k % 2
+                if (q < warmup) print "0.5"
+                else print arm ? b[q - warmup] : a[q - warmup]
+            }
+        }' "$1"
+}
+# expect PAIRS [CUTADJ]: "n ratio lo hi p distinguishable" as compare must report
+# them for PAIRS: the Hodges-Lehmann estimate (median of the Walsh averages of the
+# log ratios log(A/B)), the Walsh averages number c+1 and M-c (c the largest count
+# with P(W+ <= c) <= 0.025 under the exact null distribution; CUTADJ moves c, for
+# rejects_interval), and the two-sided p of W+ (the number of positive Walsh
+# averages).  c is also checked against the published table of critical values,
+# and the data against ranks too close for near() to tell apart.
+expect() {
+    awk -v cutadj="${2:-0}" '
+        function f(x) { return sprintf("%.4f", x) }
+        function apart(i, j) { return i < 0 || j >= m || exp(w[j]) - exp(w[i]) > 0.0004 }
+        { d[n++] = log($1 / $2) }
+        END {
+            m = 0; wplus = 0
+            for (i = 0; i < n; i++)
+                for (j = i; j < n; j++) {
+                    w[m] = (d[i] + d[j]) / 2
+                    wplus += w[m] > 0 ? 1 : w[m] == 0 ? 0.5 : 0
+                    m++
+                }
+            for (i = 1; i < m; i++) {
+                x = w[i]
+                for (j = i - 1; j >= 0 && w[j] > x; j--) w[j + 1] = w[j]
+                w[j + 1] = x
+            }
+            est = m % 2 ? w[(m - 1) / 2] : (w[m / 2 - 1] + w[m / 2]) / 2
+            # W+ under the null: the rank sums of the 2^n subsets of 1..n
+            for (s = 0; s <= m; s++) cnt[s] = 0
+            cnt[0] = 1
+            for (r = 1; r <= n; r++)
+                for (s = m; s >= r; s--) cnt[s] += cnt[s - r]
+            acc = 0
+            for (s = 0; s <= m; s++) { acc += cnt[s]; cdf[s] = acc / 2 ^ n }
+            c = -1
+            for (s = 0; s <= m && cdf[s] <= 0.025; s++) c = s
+            # two-sided 0.05 critical values (e.g. Wilcoxon, Katti, Wilcox 1970)
+            split("-1 -1 -1 -1 -1 0 2 3 5 8 10 13", table, " ")
+            if (n <= 12 && c != table[n]) { print "critical value " c " for n = " n ", the table has " table[n]; exit 3 }
+            wl = int(wplus); wh = wplus > wl ? wl + 1 : wl
+            plow = cdf[wh]; phigh = wl ? 1 - cdf[wl - 1] : 1
+            p = 2 * (plow < phigh ? plow : phigh)
+            if (p > 1) p = 1
+            if (c >= 0 && !(apart(c - 1, c) && apart(c, c + 1) && apart(m - 2 - c, m - 1 - c) && apart(m - 1 - c, m - c))) {
+                print "test data: Walsh averages next to the cut closer than 0.0004"; exit 3
+            }
+            c += cutadj
+            if (c < 0) { print n, f(exp(est)), f(0), "inf", f(p), "no"; exit }
+            print n, f(exp(est)), f(exp(w[c])), f(exp(w[m - 1 - c])), f(p), (w[c] > 0 || w[m - 1 - c] < 0 ? "yes" : "no")
+        }' "$1"
+}
+
+# ---- checks -----------------------------------------------------------------
+# check_stats PAIRS VERDICT [CUTADJ]: the last hooked compare reported what
+# expect computes for PAIRS, and the verdict line VERDICT
+check_stats() {
+    _want=$(expect "$1" "${3:-0}") || fail "expected values: $_want"
+    _verdict=$2
+    # shellcheck disable=SC2086
+    set -- $_want
     [ "$(cat "$work/rc")" = 0 ] || fail "exit status $(cat "$work/rc")"
-    [ "$(field distinguishable)" = yes ] || fail "a 5% difference in 10 pairs was not distinguished"
-    [ "$(field pairs)" = 10 ] || fail "pairs=$(field pairs), not 10"
-    lo=$(field lo) hi=$(field hi) r=$(field ratio)
-    # (the true ratio is inside a 95% interval only 95% of the time: a test of that would fail 1 run in 20)
-    between "$r" "$(echo "$want" | awk '{print $1 - 0.03}')" "$(echo "$want" | awk '{print $1 + 0.03}')" ||
-        fail "ratio $r, not within 0.03 of $want"
-    if [ $side = hi ]; then between "$hi" 0 0.999 || fail "interval [$lo, $hi] not below 1"
-    else between "$lo" 1.001 9 || fail "interval [$lo, $hi] not above 1"; fi
-    grep -q 'Wilcoxon signed-rank' "$work/err" || fail "the report does not say which method"
-    ;;
-aa | aa_shifted)
-    : >"$work/log"
-    if [ "$case" = aa ]; then
-        HELPER_COUNTER=$work/count HELPER_PATTERN=2 HELPER_ENV_LOG=$work/log compare --aa --runs 10 -- "$helper" 50 0
-        [ "$(field distinguishable)" = no ] || fail "an A/A comparison was called distinguishable"
-        lo=$(field lo) hi=$(field hi)
-        between 1 "$lo" "$hi" || fail "A/A interval [$lo, $hi] does not hold 1"
-        ! grep -q libaltmem-preload "$work/log" || fail "an --aa run had altmem preloaded"
-        grep -q 'A/A' "$work/err" || fail "the report does not say A/A"
-    else
-        # the pattern moves a run by up to 22% each way, so a shift beyond 44% changes every pair's sign
-        HELPER_COUNTER=$work/count HELPER_PATTERN=2 compare --runs 10 -- "$helper" 50 -60
-        [ "$(field distinguishable)" = yes ] || fail "a 60% shift over the A/A pattern was not distinguished"
-    fi
-    [ "$(wc -l <"$work/count" 2>/dev/null)" = 1 ] && [ "$(cat "$work/count")" = 22 ] ||
-        fail "the helper counted $(cat "$work/count" 2>/dev/null) runs, not 22 (10 pairs + 1 warm-up)"
-    ;;
-cmd_b)
-    # --cmd-b: arm B is another program (here the helper by a name ending in _b,
-    # 20% slower) with the same arguments; neither arm preloads altmem.  What is
-    # tested is which program each arm runs and the direction (detect_* test the
-    # power to see 5%): 20% stands above the jitter of a machine at load 16
-    ln -s "$helper" "$work/helper_b"
-    : >"$work/log"
-    HELPER_ENV_LOG=$work/log compare --runs 10 --cmd-b "$work/helper_b" -- "$helper" 300 20
-    [ "$(cat "$work/rc")" = 0 ] || fail "exit status $(cat "$work/rc")"
-    [ "$(field distinguishable)" = yes ] || fail "arm B's 20% in 10 pairs was not distinguished"
-    between "$(field hi)" 0 0.999 || fail "interval [$(field lo), $(field hi)] not below 1"
-    grep -q '^  verdict: B slower' "$work/err" || fail "the verdict does not name arm B"
+    grep -q '^  timing: NOT MEASURED: wall times from ALTMEM_COMPARE_TEST_DURATIONS=' "$work/err" &&
+        [ "$(field durations)" = injected ] || fail "the report does not say the times were injected"
+    [ "$(field pairs)" = "$1" ] || fail "pairs=$(field pairs), not $1"
+    [ "$(field distinguishable)" = "$6" ] && grep -qxF "  verdict: $_verdict" "$work/err" ||
+        fail "verdict: distinguishable=$(field distinguishable) '$(sed -n 's/^  verdict: //p' "$work/err")', expected distinguishable=$6 '$_verdict'"
+    near "$(field ratio)" "$2" || fail "ratio: $(field ratio), expected $2"
+    near "$(field lo)" "$3" && near "$(field hi)" "$4" ||
+        fail "interval: [$(field lo), $(field hi)], expected [$3, $4]"
+    near "$(field p)" "$5" || fail "p: $(field p), expected $5"
+    grep -q 'method: Hodges-Lehmann estimate and Wilcoxon signed-rank interval' "$work/err" ||
+        fail "the report does not say which method"
+}
+# check_order WHAT [ORDER]: the helper's log of the real runs ($work/runs) has
+# 22 runs in ABBA (or ORDER) order, arm B the one with altmem preloaded (WHAT =
+# altmem) or the one run as *_b with nothing preloaded (WHAT = b)
+check_order() {
+    awk -v what="$1" -v order="${2:-abba}" '
+        { q = int((NR - 1) / 2); k = NR - 1
+          want = order == "abba" && q % 2 ? 1 - k % 2 : k % 2
+          got = what == "altmem" ? $2 == "altmem" : $1 ~ /_b$/ && $2 == "libc"
+          if (got != want) { print "run " NR " (" $0 ") is not arm " (want ? "B" : "A") " of " order; bad = 1; exit } }
+        END { if (!bad && NR != 22) { print NR " runs logged, not 22"; bad = 1 } exit bad }' "$work/runs" >"$work/order" ||
+        fail "run order: $(cat "$work/order")"
+}
+# control WANT CHECK...: CHECK must fail, with a message containing WANT
+control() {
+    _cwant=$1
+    shift
+    ("$@") >"$work/control" 2>&1 && { cat "$work/control"; fail "the check passed on wrong data: it cannot fail"; }
+    grep -q "^FAIL ($case): $_cwant" "$work/control" ||
+        { cat "$work/control"; fail "the check failed, but not with '$_cwant'"; }
+    echo "control ($case): the check failed as it must: $(grep "^FAIL" "$work/control")"
+}
+
+# shellcheck disable=SC2120  # (rejects_interval passes a CUTADJ, through control)
+slower_check() { check_stats "$work/slower" "altmem slower: distinguishable from noise" "$@"; }
+detect() {   # KIND: 10 pairs of KIND in the default (altmem) mode
+    pairs "$1" >"$work/$1"
+    durations "$work/$1" 1 "${2:-abba}" >"$work/d"
+    hooked "$work/d" --runs 10 -- "$helper" 0
+}
+aa_check() {
+    check_stats "$work/aa" "not distinguishable from noise (the interval holds 1)"
+    ! grep -q altmem "$work/runs" && [ "$(wc -l <"$work/runs")" = 22 ] || fail "an --aa run had altmem preloaded"
+    grep -q 'A/A' "$work/err" || fail "the report does not say A/A"
+}
+cmd_b_check() {
+    check_stats "$work/b20" "B slower: distinguishable from noise"
+    check_order b
     grep -q "^  arms:   A = $helper, B = $work/helper_b " "$work/err" || fail "the report does not name the two programs"
     [ "$(grep -c '^LD_PRELOAD= ' "$work/log")" = 22 ] || { cat "$work/log"; fail "a --cmd-b run had something preloaded"; }
+}
+cmd_b_run() {   # KIND
+    pairs "$1" >"$work/$1"
+    durations "$work/$1" 1 >"$work/d"
+    ln -sf "$helper" "$work/helper_b"
+    : >"$work/log"
+    HELPER_ENV_LOG=$work/log hooked "$work/d" --runs 10 --cmd-b "$work/helper_b" -- "$helper" 0
+}
+
+case "$case" in
+detect_slower)
+    detect slower
+    slower_check
+    check_order altmem
+    ;;
+detect_faster)
+    detect faster
+    check_stats "$work/faster" "altmem faster: distinguishable from noise"
+    check_order altmem
+    ;;
+aa | rejects_aa)
+    kind=aa
+    [ "$case" = rejects_aa ] && kind=aa_shifted
+    pairs $kind >"$work/$kind"
+    pairs aa >"$work/aa"   # what aa's check expects
+    durations "$work/$kind" 1 >"$work/d"
+    hooked "$work/d" --aa --runs 10 -- "$helper" 0
+    if [ "$case" = aa ]; then
+        aa_check
+    else
+        control "verdict" aa_check
+    fi
+    ;;
+aa_shifted)
+    pairs aa_shifted >"$work/aa_shifted"
+    durations "$work/aa_shifted" 1 >"$work/d"
+    hooked "$work/d" --aa --runs 10 -- "$helper" 0
+    check_stats "$work/aa_shifted" "B slower: distinguishable from noise"
+    ;;
+cmd_b)
     # a B program that does not exist: 127, named
-    compare --runs 1 --cmd-b "$work/no-such-b" -- "$helper" 1 0
+    compare --runs 1 --cmd-b "$work/no-such-b" -- "$helper" 0
     [ "$(cat "$work/rc")" = 127 ] && grep -q "no-such-b: No such file" "$work/err" || fail "missing B: $(cat "$work/rc")"
+    cmd_b_run b20
+    cmd_b_check
+    ;;
+rejects_cmd_b)
+    cmd_b_run equal
+    pairs b20 >"$work/b20"
+    control "verdict" cmd_b_check
     ;;
 few_pairs)
-    compare --runs 3 -- "$helper" 20 5
-    [ "$(field distinguishable)" = no ] || fail "3 pairs were called distinguishable"
-    grep -q 'too few pairs' "$work/err" || fail "no 'too few pairs' in the report"
+    pairs double >"$work/double"
+    head -n 3 "$work/double" >"$work/three"
+    durations "$work/three" 1 >"$work/d"
+    hooked "$work/d" --runs 3 -- "$helper" 0
+    check_stats "$work/three" "not distinguishable from noise: too few pairs for a 95% interval (6 at least)"
+    [ "$(field lo)" = 0.0000 ] && [ "$(field hi)" = inf ] || fail "3 pairs have an interval"
+    # control: the same difference in 6 pairs (the fewest with an interval) is found
+    durations "$work/double" 1 >"$work/d"
+    hooked "$work/d" --runs 6 -- "$helper" 0
+    check_stats "$work/double" "altmem slower: distinguishable from noise"
     ;;
 failing_run)
-    HELPER_COUNTER=$work/count HELPER_FAIL_AT=4 compare --runs 10 -- "$helper" 10 0
+    # pair 1 (runs 3 and 4, after the warm-up's 1 and 2) gets times far from the
+    # rest: were the failed pair kept, the table's max and the statistics would show it
+    pairs slower >"$work/slower"
+    { echo "9 900"; sed 1d "$work/slower"; } >"$work/with_bad"
+    sed 1d "$work/slower" >"$work/nine"
+    durations "$work/with_bad" 1 >"$work/d"
+    HELPER_COUNTER=$work/count HELPER_FAIL_AT=4 hooked "$work/d" --runs 10 -- "$helper" 0
     [ "$(cat "$work/rc")" = 3 ] || fail "exit status $(cat "$work/rc"), not the failing run's 3"
     grep -q '^  failed: run 4 (pair 1, C library): exit status 3: pair left out' "$work/err" ||
         fail "the failing run is not reported"
-    [ "$(field pairs)" = 9 ] && [ "$(field failed_runs)" = 1 ] || fail "pairs=$(field pairs) failed_runs=$(field failed_runs)"
+    [ "$(field failed_runs)" = 1 ] || fail "failed_runs=$(field failed_runs)"
+    ! grep -q '900\.000 s\|9\.000 s' "$work/err" || fail "the failed pair's times are in the table"
+    echo 0 >"$work/rc"   # the rest is check_stats's, which wants exit status 0
+    check_stats "$work/nine" "altmem slower: distinguishable from noise"
+    ;;
+rejects_equal)
+    detect equal
+    [ "$(field distinguishable)" = no ] || fail "equal arms were called distinguishable"
+    pairs slower >"$work/slower"
+    control "verdict" slower_check
+    ;;
+rejects_direction)
+    detect faster
+    pairs slower >"$work/slower"
+    control "verdict" slower_check
+    ;;
+rejects_ratio)
+    detect slower10
+    pairs slower >"$work/slower"
+    control "ratio" slower_check
+    ;;
+rejects_interval)
+    detect slower
+    control "interval" slower_check 1
+    control "interval" slower_check -1
+    ;;
+rejects_order)
+    # compare reads run k's time from line k whatever arm it gives run k: times
+    # written for ABAB land on the wrong arm in every other pair
+    detect slower abab
+    control "verdict" slower_check
+    control "run order" check_order altmem abab
+    ;;
+smoke)
+    # The one test on the real clock: structure only, never a verdict (on a
+    # loaded machine any verdict can turn).  The lower bound holds under any
+    # load: a run is timed from before fork to after wait, around the sleep.
+    : >"$work/runs"
+    HELPER_RUN_LOG=$work/runs compare --runs 10 -- "$helper" 20
+    [ "$(cat "$work/rc")" = 0 ] || fail "exit status $(cat "$work/rc")"
+    [ "$(field pairs)" = 10 ] && [ "$(field failed_runs)" = 0 ] || fail "pairs=$(field pairs) failed_runs=$(field failed_runs)"
+    grep -q '^altmem compare: 10 pairs (+1 warm-up), order ABBA: ' "$work/err" || fail "no header line"
+    grep -q 'method: Hodges-Lehmann estimate and Wilcoxon signed-rank interval' "$work/err" || fail "no method line"
+    grep -q '^  verdict: ' "$work/err" || fail "no verdict line"
+    ! grep -q 'NOT MEASURED' "$work/err" && [ -z "$(field durations)" ] || fail "the report says the times were not measured"
+    check_order altmem
+    for arm in 'C library' altmem; do
+        med=$(sed -n "s/^  $arm  *\([0-9.]*\) \(m*s\) .*/\1 \2/p" "$work/err")
+        awk -v v="${med% *}" -v u="${med#* }" 'BEGIN { exit !(v != "" && (u == "s" ? v * 1000 : v) >= 20) }' ||
+            fail "$arm: median wall '$med', less than the 20 ms the helper sleeps"
+    done
+    ;;
+hook_errors)
+    printf '1\n' >"$work/one"
+    seq 23 >"$work/many"
+    : >"$work/empty"
+    awk 'BEGIN { for (i = 0; i < 300; i++) printf "1"; print "" }' >"$work/long"
+    printf '1X2\n' | tr X '\000' >"$work/nul"
+    printf '\001\002\377\n' >"$work/binary"
+    for bad in "missing:No such file" "dir:Is a directory" "empty:0 durations for 22 runs" \
+        "one:1 duration for 22 runs" "many:23 durations for 22 runs (2 x (1 warm-up + 10 pairs))" \
+        "abc:line 11: 'abc' is not a duration" "0:'0' is not" "-1:'-1' is not" "+1:'+1' is not" "nan:'nan' is not" \
+        "inf:'inf' is not" "1e999:'1e999' is not" "0x1p3:'0x1p3' is not" "1.0x:'1.0x' is not" "1.2.3:'1.2.3' is not" \
+        "long:line 1: '1111" "nul:'1?2' is not" "binary:'???' is not"; do
+        name=${bad%%:*} want=${bad#*:}
+        f=$work/$name
+        case $name in
+        missing) f=$work/no-such-file ;;
+        dir) f=$work ;;
+        one | many | empty | long | nul | binary) ;;
+        *) { seq 10; echo "$name"; seq 11; } >"$f" ;;
+        esac
+        rm -f "$work/count"
+        HELPER_COUNTER=$work/count ALTMEM_COMPARE_TEST_DURATIONS=$f compare --aa --runs 10 -- "$helper" 0
+        [ "$(cat "$work/rc")" = 2 ] || fail "$name: exit status $(cat "$work/rc"), not 2"
+        [ "$(wc -l <"$work/err")" = 1 ] && grep -qF "altmem compare: ALTMEM_COMPARE_TEST_DURATIONS=$f: " "$work/err" &&
+            grep -qF "$want" "$work/err" ||
+            fail "$name: not one line with '$want'"
+        [ ! -e "$work/count" ] || fail "$name: runs were made before the file was rejected"
+    done
+    # what is not a time: comments, blank lines, CR line ends, blanks around it
+    pairs slower >"$work/slower"
+    { echo "# warm-up"; printf '0.5\r\n\n  0.5\t\n'; durations "$work/slower" 1 | sed 1,2d | awk '{ print NR % 3 ? $0 : $0 "\r" }'
+    } >"$work/d"
+    hooked "$work/d" --aa --runs 10 -- "$helper" 0
+    check_stats "$work/slower" "B slower: distinguishable from noise"
+    # an empty value is no file: the hook is off
+    ALTMEM_COMPARE_TEST_DURATIONS='' "$altmem" compare --aa --runs 1 --warmup 0 -- "$helper" 0 >"$work/out" 2>"$work/err"
+    echo $? >"$work/rc"
+    [ "$(cat "$work/rc")" = 0 ] && ! grep -q 'NOT MEASURED' "$work/err" || fail "an empty value turned the hook on"
+    ;;
+hook_secure)
+    # As ALTMEM_TUNABLES (tests/test_setuid.sh): whoever runs a setuid altmem
+    # must not choose what it reports.  The same copy without the setuid bit is
+    # the control: as the same user, with the same file, the hook is on.
+    skip() { echo "SKIPPED ($case): $*"; exit 77; }
+    [ -z "${ALTMEM_TEST_EMULATOR:-}" ] || skip "cross build: the kernel applies the setuid bit to the emulator"
+    [ "$(id -u)" = 0 ] || skip "not running as root (a root-owned setuid file is needed)"
+    command -v setpriv >/dev/null 2>&1 || skip "setpriv (util-linux) not found"
+    ! grep -q '^NoNewPrivs:[[:space:]]*1' /proc/self/status 2>/dev/null || skip "no_new_privs is set: setuid bits are ignored"
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/altmem-compare-suid.XXXXXX") || exit 1
+    trap 'rm -rf "$work" "$dir"' EXIT
+    chmod 755 "$dir"
+    case ",$(findmnt -n -o OPTIONS -T "$dir" 2>/dev/null)," in
+    *,nosuid,*) skip "$dir is on a nosuid filesystem; set TMPDIR elsewhere" ;;
+    esac
+    as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+    [ "$(as_nobody id -u 2>/dev/null)" = 65534 ] || skip "setpriv cannot switch to uid 65534 here"
+    cp "$altmem" "$dir/plain" && cp "$altmem" "$dir/suid" && chown 0:0 "$dir/plain" "$dir/suid" &&
+        chmod 755 "$dir/plain" && chmod 4755 "$dir/suid" || exit 1
+    printf '1\n1\n' >"$dir/d" && chmod 644 "$dir/d" || exit 1
+    for copy in plain suid; do
+        (cd / && ALTMEM_COMPARE_TEST_DURATIONS=$dir/d setpriv --reuid=65534 --regid=65534 --clear-groups \
+            "$dir/$copy" compare --runs 1 --warmup 0 --cmd-b /bin/true -- /bin/true) >"$work/out" 2>"$work/err"
+        echo $? >"$work/rc"
+        [ "$(cat "$work/rc")" = 0 ] || {
+            [ $copy = suid ] && grep -qi 'sanitizer\|asan' "$work/err" && skip "the sanitizer runtime does not run setuid"
+            fail "$copy: exit status $(cat "$work/rc")"
+        }
+        if [ $copy = plain ]; then
+            grep -q 'NOT MEASURED' "$work/err" && [ "$(field durations)" = injected ] ||
+                fail "control: the hook was ignored in an ordinary process"
+        else
+            ! grep -q 'NOT MEASURED' "$work/err" && [ -z "$(field durations)" ] ||
+                fail "a setuid altmem used the hook's times"
+        fi
+    done
     ;;
 io)
-    printf 'hello, compare\n' | "$altmem" compare --runs 2 -- "$helper" 1 0 >"$work/out" 2>"$work/err"
+    printf 'hello, compare\n' | "$altmem" compare --runs 2 -- "$helper" 1 >"$work/out" 2>"$work/err"
     rc=$?
     [ $rc = 0 ] || fail "exit status $rc"
     [ "$(cat "$work/out")" = "stdin 15 bytes" ] || fail "stdout is '$(cat "$work/out")', not the first run's output once"
     [ "$(grep -c '^helper stderr$' "$work/err")" = 1 ] || fail "CMD's stderr not written exactly once"
     grep -q 'every run wrote the same stdout and stderr' "$work/err" || fail "a run saw other input or wrote other output"
-    "$altmem" compare --no-stdin --runs 1 -- "$helper" 1 0 </etc/passwd >"$work/out" 2>"$work/err"
+    "$altmem" compare --no-stdin --runs 1 -- "$helper" 1 </etc/passwd >"$work/out" 2>"$work/err"
     [ "$(cat "$work/out")" = "stdin 0 bytes" ] || fail "--no-stdin: '$(cat "$work/out")'"
     ;;
 output_differs)
-    HELPER_COUNTER=$work/count HELPER_PRINT_COUNT=1 compare --runs 2 -- "$helper" 1 0
+    HELPER_COUNTER=$work/count HELPER_PRINT_COUNT=1 compare --runs 2 -- "$helper" 1
     [ "$(grep -c 'wrote a different stdout from run 1' "$work/err")" = 5 ] || fail "not all 5 differing runs named"
     grep -q '^run 1$' "$work/out" || fail "stdout is not the first run's"
     ;;
 env)
     : >"$work/log"
-    HELPER_ENV_LOG=$work/log compare --runs 2 --variant generic -- "$helper" 1 0
+    HELPER_ENV_LOG=$work/log compare --runs 2 --variant generic -- "$helper" 1
     lib=$(sed -n 's/^  altmem: \([^,]*\).*/\1/p' "$work/err")
     [ -n "$lib" ] || fail "the report does not name the library"
     grep -q "pinned: all=generic" "$work/err" || fail "the report does not say what was pinned"
@@ -119,7 +458,7 @@ env)
         [ "$(grep -c '^LD_PRELOAD= ALTMEM_TUNABLES=$' "$work/log")" = 3 ] || { cat "$work/log"; fail "the arms' environments"; }
     # a preloaded altmem (and the user's ALTMEM_TUNABLES) must not leak into the C library arm
     : >"$work/log"
-    LD_PRELOAD=$lib ALTMEM_TUNABLES=verbose HELPER_ENV_LOG=$work/log compare --runs 2 --variant generic -- "$helper" 1 0
+    LD_PRELOAD=$lib ALTMEM_TUNABLES=verbose HELPER_ENV_LOG=$work/log compare --runs 2 --variant generic -- "$helper" 1
     [ "$(grep -c "^LD_PRELOAD=$lib ALTMEM_TUNABLES=verbose:all=generic$" "$work/log")" = 3 ] &&
         [ "$(grep -c '^LD_PRELOAD= ALTMEM_TUNABLES=verbose$' "$work/log")" = 3 ] || { cat "$work/log"; fail "with LD_PRELOAD set"; }
     ;;

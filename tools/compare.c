@@ -23,13 +23,18 @@
  *   - `--cmd-b PROG` compares two programs instead (arm B runs PROG with CMD's
  *     arguments, no preload in either arm): a static program cannot be
  *     preloaded into, so its two builds, with and without libaltmem-libc.a,
- *     are the two arms, paired and tested the same way.
+ *     are the two arms, paired and tested the same way;
+ *   - a testing hook, ALTMEM_COMPARE_TEST_DURATIONS (read_test_durations),
+ *     replaces the measured wall times with given ones: a verdict on measured
+ *     times depends on the machine's load, so tests of the statistics, the
+ *     pairing and the verdicts could not be exact without it.
  * The report goes to stderr, so that stdout carries CMD's own output, once.
  */
 #define _GNU_SOURCE
 #include "compare.h"
 
 #include <altmem.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -39,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -209,6 +215,112 @@ static void free_owned(void)
 {
     while (owned_count > 0)
         free(owned[--owned_count]);
+}
+
+/*
+ * Testing hook: ALTMEM_COMPARE_TEST_DURATIONS=FILE, FILE holding one wall time
+ * in seconds per run, in the order the runs are made (warm-up runs included, so
+ * that line K is "run K" of the report; blank lines and lines starting with #
+ * are skipped).  Every run still happens (exit statuses, output, environments
+ * and the ABBA order are the real ones); only the wall time each run is given
+ * comes from FILE.  It exists so that tests/test_compare.sh can check verdicts,
+ * estimates and intervals exactly, which measured times under load cannot give.
+ * So that it cannot steer a real measurement unnoticed: the name says TEST, the
+ * file must hold exactly as many times as there are runs, and the report says
+ * the times were not measured.  docs/index.md.
+ */
+#define TEST_DURATIONS_ENV "ALTMEM_COMPARE_TEST_DURATIONS"
+#define TEST_DURATION_LINE 128   /* longer lines are an error, not a number */
+
+/* The hook's file, or NULL when the hook is off. */
+static const char *test_durations_path(void)
+{
+    /* A setuid or otherwise AT_SECURE altmem must not let whoever runs it
+       choose what it reports (the library ignores ALTMEM_TUNABLES there too). */
+    if (getauxval(AT_SECURE))
+        return NULL;
+    const char *path = getenv(TEST_DURATIONS_ENV);
+    return path && path[0] ? path : NULL;
+}
+
+/* A line's text for an error message: short, and on one line whatever it holds. */
+static const char *printable(const char *s, size_t len, char *buf, size_t size)
+{
+    size_t k = 0;
+    for (; k < len && k + 4 < size; k++)
+        buf[k] = s[k] >= 0x20 && s[k] < 0x7f ? s[k] : '?';
+    if (k < len)
+        k += (size_t)snprintf(buf + k, size - k, "...");
+    buf[k] = '\0';
+    return buf;
+}
+
+/* The `want` times of FILE into a new array (owned), or NULL after one line on
+   stderr: a file that cannot be read, a line that is not a time above 0, or a
+   count other than `want`. */
+static double *read_test_durations(const char *path, size_t want, long warmup, long runs)
+{
+    FILE *f = fopen(path, "re");
+    if (!f) {
+        fprintf(stderr, "altmem compare: %s=%s: %s\n", TEST_DURATIONS_ENV, path, strerror(errno));
+        return NULL;
+    }
+    double *t = own(calloc(want, sizeof *t));
+    size_t got = 0;
+    long lineno = 0;
+    int bad = !t;
+    char line[TEST_DURATION_LINE + 1], shown[48];
+    for (int c = 0; c != EOF && !bad;) {
+        size_t len = 0;
+        int too_long = 0;
+        while ((c = getc(f)) != EOF && c != '\n') {
+            if (len < TEST_DURATION_LINE)
+                line[len++] = (char)c;
+            else
+                too_long = 1;
+        }
+        if (c == EOF && ferror(f)) {
+            fprintf(stderr, "altmem compare: %s=%s: %s\n", TEST_DURATIONS_ENV, path, strerror(errno));
+            bad = 1;
+            break;
+        }
+        if (c == EOF && len == 0 && !too_long)
+            break;
+        lineno++;
+        size_t start = 0;
+        while (start < len && (line[start] == ' ' || line[start] == '\t'))
+            start++;
+        while (len > start && (line[len - 1] == ' ' || line[len - 1] == '\t' || line[len - 1] == '\r'))
+            len--;
+        line[len] = '\0';
+        if ((!too_long && len == start) || line[start] == '#')
+            continue;
+        /* Decimal only (strtod would take hex, inf, nan), and all of the line:
+           strlen, not len, so that a NUL inside it does not end the number. */
+        const char *num = line + start;
+        int decimal = !too_long && strlen(line) == len && (isdigit((unsigned char)num[0]) || num[0] == '.') &&
+                      strspn(num, "0123456789.eE+-") == len - start;
+        char *end = NULL;
+        errno = 0;
+        double v = decimal ? strtod(num, &end) : 0;
+        if (!decimal || end != line + len || errno || !isfinite(v) || !(v > 0)) {
+            fprintf(stderr, "altmem compare: %s=%s: line %ld: '%s' is not a duration (seconds, a number above 0)\n",
+                    TEST_DURATIONS_ENV, path, lineno, printable(num, len - start, shown, sizeof shown));
+            bad = 1;
+        } else if (got++ < want) {
+            t[got - 1] = v;
+        }
+    }
+    fclose(f);
+    /* (counted to the end: "23 durations" says more than "too many") */
+    if (!bad && got != want) {
+        fprintf(stderr,
+                "altmem compare: %s=%s: %zu duration%s for %zu runs (2 x (%ld warm-up + %ld pairs)): one per run, "
+                "in order\n",
+                TEST_DURATIONS_ENV, path, got, got == 1 ? "" : "s", want, warmup, runs);
+        bad = 1;
+    }
+    return bad ? NULL : t;
 }
 
 /* The environment of an arm, built once so that the child only swaps environ:
@@ -419,6 +531,12 @@ static int compare_main(const char *argv0, int argc, char **argv)
         return usage_error("%s: --aa runs no altmem arm to pin", "--variant");
     if (aa && cmd_b)
         return usage_error("%s: --aa and --cmd-b both choose arm B", "--cmd-b");
+    /* Read before any run: a bad file must not cost the user the runs. */
+    size_t total = (size_t)(warmup + runs) * 2;
+    const char *test_path = test_durations_path();
+    double *test_wall = NULL;
+    if (test_path && !(test_wall = read_test_durations(test_path, total, warmup, runs)))
+        return 2;
     char **cmd = argv + i;
     /* Arm B's argv: CMD's, or with --cmd-b the same arguments after PROG. */
     char **cmd_arm[2] = {cmd, cmd};
@@ -467,7 +585,6 @@ static int compare_main(const char *argv0, int argc, char **argv)
         label[0] = "A";
         label[1] = "B";
     }
-    size_t total = (size_t)(warmup + runs) * 2;
     struct run *r = own(calloc(total, sizeof *r));
     if (!r)
         return 1;
@@ -488,6 +605,8 @@ static int compare_main(const char *argv0, int argc, char **argv)
                     e == ENOENT && !strchr(cmd_arm[arm][0], '/') ? "command not found" : strerror(e));
             return e == ENOENT ? 127 : 126;
         }
+        if (test_wall)
+            r[k].wall = test_wall[k];
     }
     if (progress)
         fprintf(stderr, "\r%60s\r", "");
@@ -514,6 +633,9 @@ static int compare_main(const char *argv0, int argc, char **argv)
                 variant ? "; B pinned: all=" : "", variant ? variant : "");
     else
         fprintf(stderr, "  altmem: %s%s%s\n", lib, variant ? ", pinned: all=" : "", variant ? variant : "");
+    if (test_wall)
+        fprintf(stderr, "  timing: NOT MEASURED: wall times from %s=%s (a testing hook)\n", TEST_DURATIONS_ENV,
+                test_path);
 
     int first_bad = -1, bad = 0, differ = 0;
     char *pair_bad = own(calloc((size_t)runs + 1, 1));
@@ -604,9 +726,9 @@ static int compare_main(const char *argv0, int argc, char **argv)
                     "    ratios (%s), two-sided p = %.4f\n",
             sr.exact ? "exact distribution" : "normal approximation", sr.p);
     fprintf(stderr, "  verdict: %s\n", verdict);
-    fprintf(stderr, "result: pairs=%zu failed_runs=%d ratio=%.4f lo=%.4f hi=%.4f p=%.4f distinguishable=%s\n", n, bad,
-            ratio, sr.bounded ? exp(sr.lo) : 0.0, sr.bounded ? exp(sr.hi) : INFINITY, sr.p,
-            sr.bounded && (sr.lo > 0 || sr.hi < 0) ? "yes" : "no");
+    fprintf(stderr, "result: pairs=%zu failed_runs=%d ratio=%.4f lo=%.4f hi=%.4f p=%.4f distinguishable=%s%s\n", n,
+            bad, ratio, sr.bounded ? exp(sr.lo) : 0.0, sr.bounded ? exp(sr.hi) : INFINITY, sr.p,
+            sr.bounded && (sr.lo > 0 || sr.hi < 0) ? "yes" : "no", test_wall ? " durations=injected" : "");
     return first_bad > 0 ? first_bad : 0;
 }
 
