@@ -5,7 +5,8 @@
 #       build, then run each target FUZZ_SMOKE_RUNS (20000) executions over its seed
 #       corpus (tests/fuzz/corpus/<target>/, never written: new inputs go to a scratch
 #       corpus in BUILD_DIR/smoke/), then over each of its regression inputs
-#       (tests/fuzz/regress/<target>/*, with FUZZ_STRICT=1): each must pass, except
+#       (tests/fuzz/regress/<target>/*, with FUZZ_STRICT=1; the self-test's planted-*
+#       and refill-* inputs among them, without their switches): each must pass, except
 #       files named known-*, the reproducers of open library bugs (which the harnesses
 #       otherwise tolerate), which must still fail (when one passes, the bug is fixed:
 #       rename the file without known-, and drop the tolerance from the harness)
@@ -17,9 +18,16 @@
 #       wall and CPU seconds, executions, exec/s, libFuzzer's final cov: and ft:,
 #       corpus size and findings
 #   scripts/fuzz.sh --self-test [--target NAME] [BUILD_DIR]
-#       the negative control: each target with its planted bug (FUZZ_PLANT=1, a broken
-#       implementation next to the real ones, see each harness's header) must report
-#       a finding within FUZZ_SELFTEST_RUNS (200000) executions from its seeds
+#       the negative control; each harness has a planted bug (FUZZ_PLANT=1: a broken
+#       implementation next to the real ones, see its header).  The gate, deterministic:
+#       each input tests/fuzz/regress/<target>/planted-* (at least one per target) must
+#       stop with the harness's finding with FUZZ_PLANT=1 and pass without; for
+#       fuzz_uaccess, a page mapped into a hole on purpose (FUZZ_UACCESS_REFILL) must
+#       be counted and not judged, and be a finding when unchecked.  Then, as
+#       information only, a search: FUZZ_SELFTEST_RUNS (200000; 0: none) executions
+#       from the seeds with FUZZ_PLANT=1 and -use_value_profile=1, printing the
+#       executions it took or a miss (random: never a failure; but a stop that is not
+#       the planted bug fails)
 #
 # BUILD_DIR defaults to build-fuzz in the source tree.  It is configured with
 # CC=clang-19, ALTMEM_FUZZ=ON and ALTMEM_SANITIZE=fuzzer-no-link,address,undefined
@@ -78,7 +86,7 @@ targets=${only:-$targets_all}
 
 # The caller's make (`make fuzz`, `make check`) exports a jobserver we cannot use;
 # the harnesses' switches are set below where they apply, never inherited.
-unset MAKEFLAGS MFLAGS MAKELEVEL FUZZ_PLANT FUZZ_STRICT
+unset MAKEFLAGS MFLAGS MAKELEVEL FUZZ_PLANT FUZZ_STRICT FUZZ_UACCESS_REFILL
 
 skip() {
     echo "fuzz.sh: SKIPPED: $*" >&2
@@ -201,6 +209,8 @@ if [ "$mode" = smoke ]; then
             "$scratch" "$seeds/$t" >"$log" 2>&1; then
             read -r execs eps cov ft <<<"$(stats_of "$log")"
             echo "fuzz.sh: $t: $execs runs from $(find "$seeds/$t" -type f | wc -l) seeds: ok (cov $cov, ft $ft, $eps exec/s)"
+            # fuzz_uaccess's holes taken by other mappings (not failures: see the harness)
+            grep -h 'input(s) not judged' "$log" | sed 's/^/fuzz.sh: note: /' || true
         else
             grep -E 'FINDING|ERROR|SUMMARY|runtime error' "$log" | head -n 20 || tail -n 40 "$log"
             echo "fuzz.sh: FAILED: $t found something in its smoke run (log $log, input in $build/smoke/artifacts-$t/)"
@@ -245,37 +255,119 @@ fi
 # ---- --self-test ------------------------------------------------------------------------
 if [ "$mode" = self-test ]; then
     runs=${FUZZ_SELFTEST_RUNS:-200000}
-    rc=0
+    case $runs in '' | *[!0-9]*) echo "fuzz.sh: FUZZ_SELFTEST_RUNS must be a number" >&2; exit 2 ;; esac
+    rc=0 n_gate=0 searched="" missed=""
+    fail() {
+        echo "fuzz.sh: FAILED: $*"
+        rc=1
+    }
     for t in $targets; do
         dir=$build/selftest/$t
         rm -rf "$dir"
         mkdir -p "$dir/corpus" "$dir/artifacts"
-        log=$dir/log
+
+        # (1) The gate: the committed inputs at each planted bug's boundary.  The
+        # harnesses are deterministic per input, so this neither depends on luck nor
+        # can pass by it: with FUZZ_PLANT=1 each must stop with the harness's own
+        # finding line, and the same input without it (FUZZ_STRICT=1, as --smoke
+        # runs it) must pass, so the finding is the planted bug and nothing else.
+        n=0
+        for f in "$regress/$t"/planted-*; do
+            [ -f "$f" ] || continue
+            n=$((n + 1))
+            name=$(basename "$f")
+            plog=$dir/$name.planted.log clog=$dir/$name.clean.log
+            # shellcheck disable=SC2046
+            if FUZZ_PLANT=1 "$bin/$t" $(flags_for "$t") -runs=1 "$f" >"$plog" 2>&1; then
+                fail "$t regress/$name passes with FUZZ_PLANT=1: the harness misses its planted bug (log $plog)"
+            elif ! found=$(grep -m1 "^$t: FINDING: " "$plog"); then
+                tail -n 20 "$plog"
+                fail "$t regress/$name with FUZZ_PLANT=1 stopped, but not with a harness finding (log $plog)"
+            elif ! FUZZ_STRICT=1 "$bin/$t" $(flags_for "$t") -runs=1 "$f" >"$clog" 2>&1; then
+                grep -E 'FINDING|ERROR|SUMMARY|runtime error|harness error' "$clog" | head -n 10 || tail -n 20 "$clog"
+                fail "$t regress/$name fails without FUZZ_PLANT too: that finding is not the planted bug (log $clog)"
+            else
+                n_gate=$((n_gate + 1))
+                found=${found#*FINDING: }
+                echo "fuzz.sh: $t: regress/$name: reported with FUZZ_PLANT=1 (${found:0:110}$([ ${#found} -le 110 ] || echo ...)), passes without"
+            fi
+        done
+        if [ $n -eq 0 ]; then
+            fail "$t: no tests/fuzz/regress/$t/planted-* input (tests/fuzz/make_seeds.sh writes them): nothing shows that its checks can fail"
+        fi
+
+        # (2) fuzz_uaccess: a page mapped into an unmapped hole by someone else must
+        # be counted and the input not judged (FUZZ_UACCESS_REFILL maps one there on
+        # purpose; see the harness), and, unchecked, that page must turn into a
+        # finding, or the check would not be needed.
+        if [ "$t" = fuzz_uaccess ]; then
+            ra=$regress/$t/refill-unmapped-dst-hole rb=$regress/$t/refill-no-hole
+            if [ ! -f "$ra" ] || [ ! -f "$rb" ]; then
+                fail "$t: $ra or $rb is missing (tests/fuzz/make_seeds.sh writes them)"
+            else
+                for m in "setup:0 at the input's start, 0 re-mapping a hole, 1 before the call, 0 after it" \
+                    "between:1 at the input's start, 0 re-mapping a hole, 0 before the call, 0 after it" \
+                    "remap:0 at the input's start, 1 re-mapping a hole, 0 before the call, 0 after it"; do
+                    how=${m%%:*} want="1 input(s) not judged: a hole page was taken by another mapping (seen: ${m#*:})"
+                    log=$dir/refill-$how.log
+                    # shellcheck disable=SC2046
+                    if ! FUZZ_UACCESS_REFILL=$how "$bin/$t" $(flags_for "$t") -runs=1 "$ra" "$rb" >"$log" 2>&1; then
+                        grep -E 'FINDING|ERROR|SUMMARY|harness error' "$log" | head -n 5 || tail -n 20 "$log"
+                        fail "$t with FUZZ_UACCESS_REFILL=$how: a page mapped into a hole on purpose was not recognised as a refill (log $log)"
+                    elif ! grep -qF "$want" "$log"; then
+                        grep 'not judged' "$log" || true
+                        fail "$t with FUZZ_UACCESS_REFILL=$how: expected \"$want\" (log $log)"
+                    else
+                        echo "fuzz.sh: $t: FUZZ_UACCESS_REFILL=$how: the page mapped into a hole is counted, the input not judged"
+                    fi
+                done
+                log=$dir/refill-setup-unchecked.log
+                # shellcheck disable=SC2046
+                if FUZZ_UACCESS_REFILL=setup-unchecked "$bin/$t" $(flags_for "$t") -runs=1 "$ra" >"$log" 2>&1 ||
+                    ! grep -q "^$t: FINDING: " "$log"; then
+                    fail "$t with FUZZ_UACCESS_REFILL=setup-unchecked: the unnoticed page should have been a finding (log $log)"
+                else
+                    echo "fuzz.sh: $t: FUZZ_UACCESS_REFILL=setup-unchecked: without the checks the same page is a (false) finding"
+                fi
+            fi
+        fi
+
+        # (3) Information, not a gate: can libFuzzer find the planted bug from the
+        # seeds in FUZZ_SELFTEST_RUNS executions?  Random (no -seed; and comparison
+        # values depend on ASLR), so a miss is printed, never a failure.  What fails
+        # is a stop that is not the planted bug: an input that fails without
+        # FUZZ_PLANT (a real finding), or one that does not reproduce.
+        [ "$runs" -gt 0 ] || continue
+        log=$dir/search.log
         # shellcheck disable=SC2046
-        if FUZZ_PLANT=1 "$bin/$t" $(flags_for "$t") -runs="$runs" -artifact_prefix="$dir/artifacts/" \
-            "$dir/corpus" "$seeds/$t" >"$log" 2>&1; then
-            echo "fuzz.sh: FAILED: $t with its planted bug ran $runs executions without a finding (log $log)"
-            rc=1
+        if FUZZ_PLANT=1 "$bin/$t" $(flags_for "$t") -use_value_profile=1 -runs="$runs" \
+            -artifact_prefix="$dir/artifacts/" "$dir/corpus" "$seeds/$t" >"$log" 2>&1; then r=0; else r=1; fi
+        seed=$(sed -n 's/^INFO: Seed: //p' "$log" | head -n 1)
+        read -r execs _ <<<"$(stats_of "$log")"
+        if [ $r -eq 0 ]; then
+            missed="$missed $t"
+            echo "fuzz.sh: $t: search (information only): the planted bug was not found in $runs executions from the seeds (-seed=${seed:-?}; log $log)"
             continue
         fi
-        found=$(grep -m1 "FINDING" "$log" || true)
         crash=$(find "$dir/artifacts" -name 'crash-*' | head -n 1)
-        if [ -z "$found" ] || [ -z "$crash" ]; then
+        if [ -z "$crash" ] || ! grep -q "^$t: FINDING: " "$log"; then
             tail -n 30 "$log"
-            echo "fuzz.sh: FAILED: $t with its planted bug stopped, but not with a harness finding and an artefact (log $log)"
-            rc=1
-            continue
+            fail "$t: the search (FUZZ_PLANT=1) stopped, but not with a harness finding and an artefact (log $log)"
+        elif ! FUZZ_STRICT=1 "$bin/$t" -runs=1 "$crash" >"$dir/search.clean.log" 2>&1; then
+            grep -E 'FINDING|ERROR|SUMMARY|runtime error' "$dir/search.clean.log" | head -n 10 || true
+            fail "$t: the search found an input that fails without FUZZ_PLANT too: a real finding ($crash; log $dir/search.clean.log)"
+        elif FUZZ_PLANT=1 "$bin/$t" -runs=1 "$crash" >"$dir/search.repro.log" 2>&1; then
+            fail "$t: the search's finding does not reproduce with FUZZ_PLANT=1 ($crash): the harness is not deterministic per input"
+        else
+            searched="$searched $t"
+            echo "fuzz.sh: $t: search (information only): the planted bug found after $execs executions from the seeds (-seed=${seed:-?})"
         fi
-        at=$(grep -o '^#[0-9]*' "$log" | tail -n 1 || true)
-        # The artefact reproduces it; without the planted bug it passes.
-        if FUZZ_PLANT=1 "$bin/$t" -runs=1 "$crash" >"$dir/repro.log" 2>&1 || ! "$bin/$t" -runs=1 "$crash" >"$dir/clean.log" 2>&1; then
-            echo "fuzz.sh: FAILED: $t: the planted finding's artefact does not reproduce it only with FUZZ_PLANT=1 ($dir)"
-            rc=1
-            continue
-        fi
-        echo "fuzz.sh: $t: planted bug found (after ~${at:-?} executions): ${found#*FINDING: }"
     done
-    [ $rc -eq 0 ] && echo "fuzz.sh: self-test passed: every planted bug was found" || echo "fuzz.sh: self-test FAILED"
+    if [ $rc -eq 0 ]; then
+        echo "fuzz.sh: self-test passed: all $n_gate planted inputs report their bug and pass without it${searched:+; search found it in:$searched}${missed:+; search missed (information only):$missed}"
+    else
+        echo "fuzz.sh: self-test FAILED"
+    fi
     exit $rc
 fi
 
@@ -323,6 +415,7 @@ for t in $targets; do
     nfind=$(find "$build/findings/$t" -type f -newer "$build/logs/$t.start" \( -name 'crash-*' -o -name 'timeout-*' \
         -o -name 'oom-*' -o -name 'leak-*' \) | wc -l)
     printf '%-14s %7s %7s %12s %9s %7s %7s %8s %9s  %s\n' "$t" "$wall" "$cpu" "$execs" "$eps" "$cov" "$ft" "$ncorp" "$nfind" "$log"
+    grep -h 'input(s) not judged' "$log" | sed "s/^/  note: /" || true
     if [ "$trc" -ne 0 ]; then
         grep -E 'FINDING|SUMMARY|runtime error|Test unit written' "$log" | head -n 5 | sed "s/^/  $t: /"
         rc=1

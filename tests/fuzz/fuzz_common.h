@@ -8,6 +8,11 @@
  *   fz_planted()     1 when FUZZ_PLANT=1 is in the environment: each harness then
  *                    adds one deliberately broken implementation (its negative
  *                    control; scripts/fuzz.sh --self-test)
+ *   fz_pick(b, n)    an implementation index from an input byte: b % n, but 0xff is
+ *                    always the last (n - 1): the public entry, or with FUZZ_PLANT=1
+ *                    the broken one, whatever number of variants this CPU runs, so
+ *                    that a committed input (tests/fuzz/regress/<target>/planted-*)
+ *                    selects the planted bug on every machine
  *   fz_strict()      1 when FUZZ_STRICT=1: a known, reported library bug (each
  *                    harness lists its own) is a finding again instead of being
  *                    tolerated; the regression inputs named known-* run this way
@@ -78,6 +83,11 @@ static inline int fz_planted(void)
 {
     const char *e = getenv("FUZZ_PLANT");
     return e && !strcmp(e, "1");
+}
+
+static inline size_t fz_pick(uint8_t b, size_t n)
+{
+    return b == 0xff ? n - 1 : b % n;
 }
 
 static inline int fz_strict(void)

@@ -25,7 +25,9 @@
  *    0  routine: % 3 (memcpy, memmove, memset)
  *    1  implementation: % count (the routine's runnable variants in table order,
  *       then the public entry; with FUZZ_PLANT=1 one broken memcpy/memmove/memset
- *       is appended: writes d[n] when n % 64 == 33 -- the negative control)
+ *       is appended: flips d[n - 1] when n % 64 == 33 -- the negative control);
+ *       0xff: always the last one (fz_pick: the planted regression inputs select
+ *       the broken one on any CPU)
  *    2  size class: % 16: 0-1 n = 0..16; 2-12 one of 32 64 128 256 512 1024 2048
  *       2112 4096 16384 32768, -1/0/+1; 13 one of 48K 64K 128K 192K 256K -1/0/+1;
  *       14 n = 0..MAX_N; 15 n = 17..4200
@@ -233,7 +235,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fz_in in = {data, size, 0};
     int r = fz_u8(&in) % 3;
-    const struct impl *im = &impls[r][fz_u8(&in) % n_impls[r]];
+    const struct impl *im = &impls[r][fz_pick(fz_u8(&in), n_impls[r])];
     uint8_t sel = fz_u8(&in);
     size_t n = pick_size(sel, fz_u24(&in));
     size_t soff = fz_u8(&in) & 127, doff = fz_u8(&in) & 127;

@@ -23,6 +23,23 @@
  * rep_movsb_short_distance=; fuzz_common.h), relative to n, 0, never (so that huge n
  * meets the cached loops and rep movsb/stosb too), or the per-CPU rules' values.
  *
+ * Refilled holes: a page this harness munmap'd is free address space, and any other
+ * mapping of the process (ASan's and libFuzzer's own allocations, the symbolizer,
+ * LSan, libFuzzer's RSS thread) may be put there by the kernel.  The oracle would
+ * then be wrong (the page is accessible), and re-mapping the hole would clobber
+ * someone else's memory.  So before each input, when a hole is re-mapped
+ * (MAP_FIXED_NOREPLACE), right before the call and right after it, every page that
+ * should be unmapped is checked (mincore: ENOMEM = unmapped); when one is taken the
+ * input is not judged (no finding), the event is counted, and both arenas are
+ * rebuilt at fresh addresses, leaving the foreign page alone.  The count is printed
+ * at exit when it is not zero.  FUZZ_UACCESS_REFILL (only for scripts/fuzz.sh --self-test,
+ * the negative control of this) maps a page into a hole on purpose: "setup" right
+ * before the pre-call check; "between" into every hole at the end of each input
+ * (the next input's first check meets it); "remap" into every hole the previous
+ * input left, after that first check (the re-mapping meets it: EEXIST);
+ * "setup-unchecked" as "setup" with the checks before and after the call skipped
+ * (so that the injected page is shown to turn into a finding when unnoticed).
+ *
  * Fault handling: LLVMFuzzerInitialize runs after ASan installed its SIGSEGV/SIGBUS
  * handlers and calls altmem_uaccess_install(), which chains to ASan's; libFuzzer
  * then puts its own SIGSEGV handler in front, which calls the one it found
@@ -32,7 +49,8 @@
  *    0  bit 0: clear_user (else copy_user)
  *    1  implementation: % count (runnable variants in table order, then the public
  *       entry; with FUZZ_PLANT=1 a broken one is appended that claims one byte more
- *       than it did when a fault cut it short: r - 1)
+ *       than it did when a fault cut it short: r - 1); 0xff: always the last one
+ *       (fz_pick: the planted regression inputs select the broken one on any CPU)
  *  2-3  destination hole 1: kind (% 4: none, PROT_NONE, unmapped, read-only; bit 7
  *       set: SIGBUS instead; run length 1 + (kind >> 2) % 3 pages), first page (% NP)
  *  4-5  destination hole 2
@@ -71,6 +89,11 @@
 #include <errno.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+/* glibc < 2.28 lacks the name; the value is the kernel's (uapi mman-common.h). */
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
 
 #define NP 20
 #define BG 0xEE
@@ -143,27 +166,44 @@ static int prot_of(const struct arena *a, enum pstate s)
 
 static int bus_fd = -1;   /* an empty memfd */
 
-static void set_state(struct arena *a, size_t i, enum pstate s)
+/* One page at p, where our own page is (MAP_FIXED: replaces it) or where we left a
+   hole (MAP_FIXED_NOREPLACE: never over someone else's mapping).  0, or -1 when the
+   hole was taken: EEXIST, or, before Linux 4.17, which ignores the unknown flag and
+   takes the address as a hint only, a page somewhere else (given back). */
+static int map_page(unsigned char *p, int prot, int flags, int fd, int into_hole)
+{
+    void *m = mmap(p, page, prot, flags | (into_hole ? MAP_FIXED_NOREPLACE : MAP_FIXED), fd, 0);
+    if (m == p)
+        return 0;
+    if (m == MAP_FAILED) {
+        if (into_hole && errno == EEXIST)
+            return -1;
+        die("mmap of an arena page");
+    }
+    if (!into_hole)
+        die("mmap MAP_FIXED put the page elsewhere");
+    if (munmap(m, page))
+        die("munmap");
+    return -1;
+}
+
+/* Returns -1 when a hole page was taken by another mapping (nothing changed). */
+static int set_state(struct arena *a, size_t i, enum pstate s)
 {
     unsigned char *p = a->lo + i * page;
     enum pstate was = a->st[i];
     if (was == s)
-        return;
+        return 0;
     if (s == P_UNMAP) {
         if (munmap(p, page))
             die("munmap");
     } else if (s == P_BUS) {
-        /* Over whatever is there (MAP_FIXED replaces our own page), or into the
-           hole we left (MAP_FIXED_NOREPLACE: nobody else's mapping). */
-        int fixed = was == P_UNMAP ? MAP_FIXED_NOREPLACE : MAP_FIXED;
-        if (mmap(p, page, PROT_READ | PROT_WRITE, MAP_SHARED | fixed, bus_fd, 0) != p)
-            die("mapping the SIGBUS page");
+        if (map_page(p, PROT_READ | PROT_WRITE, MAP_SHARED, bus_fd, was == P_UNMAP))
+            return -1;
     } else {
         if (was == P_UNMAP || was == P_BUS) {
-            int fixed = was == P_UNMAP ? MAP_FIXED_NOREPLACE : MAP_FIXED;
-            void *m = mmap(p, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | fixed, -1, 0);
-            if (m != p)
-                die("re-mapping a hole page (did another mapping take its place?)");
+            if (map_page(p, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, was == P_UNMAP))
+                return -1;
             if (a->is_src)
                 fill_src_page(a, i);
             else
@@ -173,6 +213,7 @@ static void set_state(struct arena *a, size_t i, enum pstate s)
             die("mprotect");
     }
     a->st[i] = s;
+    return 0;
 }
 
 static void arena_make(struct arena *a)
@@ -193,6 +234,93 @@ static void arena_make(struct arena *a)
     }
     if (a->is_src && mprotect(a->lo, NP * page, PROT_READ))
         die("mprotect");
+}
+
+/* ---- Refilled holes -------------------------------------------------------------- */
+
+/* Inputs not judged because a hole page was taken, by where it was seen. */
+enum { R_START, R_REMAP, R_BEFORE, R_AFTER, R_WHERE };
+static unsigned long refills[R_WHERE];
+
+/* FUZZ_UACCESS_REFILL (the self-test's negative control; see the header). */
+static enum { INJECT_NONE, INJECT_SETUP, INJECT_BETWEEN, INJECT_REMAP, INJECT_SETUP_UNCHECKED } inject;
+
+static int page_unmapped(const unsigned char *p)
+{
+    unsigned char v;
+    if (mincore((void *)p, page, &v) == 0)
+        return 0;
+    if (errno != ENOMEM)
+        die("mincore");
+    return 1;
+}
+
+/* 1 when every page of a that we unmapped is still unmapped. */
+static int holes_intact(const struct arena *a)
+{
+    for (size_t i = 0; i < NP; i++)
+        if (a->st[i] == P_UNMAP && !page_unmapped(a->lo + i * page))
+            return 0;
+    return 1;
+}
+
+/* A fresh arena; then the old one's own pages go, the holes (foreign pages in
+   some) stay as they are.  The old arena's guard pages are never unmapped, so the
+   new mapping cannot overlap any of it. */
+static void arena_rebuild(struct arena *a)
+{
+    struct arena old = *a;
+    arena_make(a);
+    if (munmap(old.lo - page, page) || munmap(old.end, page))
+        die("munmap");
+    for (size_t i = 0; i < NP; i++)
+        if (old.st[i] != P_UNMAP && munmap(old.lo + i * page, page))
+            die("munmap");
+}
+
+/* Counts a refill seen at `where` and rebuilds both arenas (cheap, and no arena
+   state survives that might rest on the taken page); the input is not judged. */
+static int refilled(int where)
+{
+    refills[where]++;
+    arena_rebuild(&A_src);
+    arena_rebuild(&A_dst);
+    return 0;
+}
+
+/* FUZZ_UACCESS_REFILL: what another mapping of the process would do. */
+static void inject_into(struct arena *a, size_t i)
+{
+    unsigned char *p = a->lo + i * page;
+    void *m = mmap(p, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (m != p)
+        die("FUZZ_UACCESS_REFILL: mapping a page into a hole");
+    memset(p, 0x11, page);
+}
+
+static void inject_holes(int all)
+{
+    struct arena *as[2] = {&A_dst, &A_src};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < NP; i++)
+            if (as[k]->st[i] == P_UNMAP) {
+                inject_into(as[k], i);
+                if (!all)
+                    return;
+            }
+}
+
+static void report_refills(void)
+{
+    unsigned long total = 0;
+    for (int w = 0; w < R_WHERE; w++)
+        total += refills[w];
+    if (total)
+        fprintf(stderr,
+                "fuzz_uaccess: %lu input(s) not judged: a hole page was taken by another mapping (seen: %lu at the "
+                "input's start, %lu re-mapping a hole, %lu before the call, %lu after it); the arenas were rebuilt "
+                "at fresh addresses\n",
+                total, refills[R_START], refills[R_REMAP], refills[R_BEFORE], refills[R_AFTER]);
 }
 
 static void add_impl(int clear, const char *name, altmem_copy_user_fn *c, altmem_clear_user_fn *z)
@@ -240,6 +368,22 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         add_impl(0, "broken:copy_user_r_minus_1", broken_copy, NULL);
         add_impl(1, "broken:clear_user_r_minus_1", NULL, broken_clear);
     }
+    const char *e = getenv("FUZZ_UACCESS_REFILL");
+    if (e && *e) {
+        if (!strcmp(e, "setup"))
+            inject = INJECT_SETUP;
+        else if (!strcmp(e, "between"))
+            inject = INJECT_BETWEEN;
+        else if (!strcmp(e, "remap"))
+            inject = INJECT_REMAP;
+        else if (!strcmp(e, "setup-unchecked"))
+            inject = INJECT_SETUP_UNCHECKED;
+        else {
+            errno = EINVAL;
+            die("FUZZ_UACCESS_REFILL must be setup, between, remap or setup-unchecked");
+        }
+    }
+    atexit(report_refills);
     return 0;
 }
 
@@ -288,7 +432,8 @@ struct holes {
     size_t first[2]; /* page of each hole, or NP for none */
 };
 
-static void make_holes(struct fz_in *in, struct arena *a, struct holes *h)
+/* -1 when a hole page to re-map was taken. */
+static int make_holes(struct fz_in *in, struct arena *a, struct holes *h)
 {
     enum pstate want[NP];
     for (size_t i = 0; i < NP; i++)
@@ -310,7 +455,9 @@ static void make_holes(struct fz_in *in, struct arena *a, struct holes *h)
             want[i] = s;
     }
     for (size_t i = 0; i < NP; i++)
-        set_state(a, i, want[i]);
+        if (set_state(a, i, want[i]))
+            return -1;
+    return 0;
 }
 
 static uintptr_t pick_pos(struct fz_in *in, const struct arena *a, const struct holes *h)
@@ -419,11 +566,16 @@ static const unsigned char *first_diff(const unsigned char *a, const unsigned ch
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fz_in in = {data, size, 0};
+    /* The previous input's holes, taken since it was checked? */
+    if (!holes_intact(&A_dst) || !holes_intact(&A_src))
+        return refilled(R_START);
+    if (inject == INJECT_REMAP)
+        inject_holes(1);
     int clear = fz_u8(&in) & 1;
-    const struct impl *im = &impls[clear][fz_u8(&in) % n_impls[clear]];
+    const struct impl *im = &impls[clear][fz_pick(fz_u8(&in), n_impls[clear])];
     struct holes hd, hs;
-    make_holes(&in, &A_dst, &hd);
-    make_holes(&in, &A_src, &hs);
+    if (make_holes(&in, &A_dst, &hd) || make_holes(&in, &A_src, &hs))
+        return refilled(R_REMAP);
     uintptr_t d = pick_pos(&in, &A_dst, &hd);
     uintptr_t s = pick_pos(&in, &A_src, &hs);
     uint8_t nsel = fz_u8(&in);
@@ -446,7 +598,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t ks = clear ? n : first_bad(&A_src, s, n, 0);
     size_t done = kd < ks ? kd : ks;
     size_t rexp = n - done;
+    /* Setting the policy may have allocated: is every hole still one? */
+    int check = inject != INJECT_SETUP_UNCHECKED;
+    if (inject == INJECT_SETUP || inject == INJECT_SETUP_UNCHECKED)
+        inject_holes(0);
+    if (check && (!holes_intact(&A_dst) || !holes_intact(&A_src)))
+        return refilled(R_BEFORE);
     size_t r = clear ? im->clear((void *)d, n) : im->copy((void *)d, (const void *)s, n);
+    /* A page mapped into a hole during the call makes r and the bytes
+       meaningless (and may have been written): no judgement. */
+    if (check && (!holes_intact(&A_dst) || !holes_intact(&A_src)))
+        return refilled(R_AFTER);
 
     /* Every readable destination page: the done prefix as the source (zero), the
        rest BG. */
@@ -479,5 +641,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fail(im, clear, d, s, n, r, rexp, kd, ks, what, (uintptr_t)bad, bad ? *bad : 0, want);
     if (done)
         memset((void *)d, BG, done);
+    if (inject == INJECT_BETWEEN)
+        inject_holes(1);
     return 0;
 }

@@ -2,10 +2,17 @@
 # Writes the seed corpora tests/fuzz/corpus/<target>/ (committed; run again after a
 # change of an input layout).  Each seed is a few bytes in the layout documented at
 # the top of tests/fuzz/<target>.c; the hex strings below follow those layouts field
-# by field.  Usage: tests/fuzz/make_seeds.sh [DIR]   (default: tests/fuzz/corpus)
+# by field.  It also writes the self-test's inputs among the regression inputs
+# (tests/fuzz/regress/<target>/): planted-* (each makes its target's planted bug
+# report a finding with FUZZ_PLANT=1 and passes without; scripts/fuzz.sh --self-test)
+# and fuzz_uaccess's refill-* (its FUZZ_UACCESS_REFILL control); only those files are
+# rewritten there, never the other regression inputs (reproducers of real findings).
+# Usage: tests/fuzz/make_seeds.sh [DIR [REGRESS_DIR]]
+#        (defaults: tests/fuzz/corpus, tests/fuzz/regress)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out=${1:-$here/corpus}
+reg=${2:-$here/regress}
 
 # seed TARGET NAME HEX...: the bytes given in hex (spaces ignored).
 seed() {
@@ -23,7 +30,17 @@ text() {
     printf '%s' "$4" >>"$out/$1/$2"
 }
 
+# regress TARGET NAME HEX...: a self-test input in REGRESS_DIR.
+regress() {
+    local keep=$out
+    out=$reg
+    seed "$@"
+    out=$keep
+}
+
 rm -rf "$out"
+mkdir -p "$reg"
+find "$reg" -type f \( -name 'planted-*' -o -name 'refill-*' \) -delete
 
 # ---- fuzz_mem: op impl sizesel size(3) soff doff flags dmode dist(3) c(2)
 #      ntmode detail(3) memset_nt movsb stosb short
@@ -44,6 +61,12 @@ seed fuzz_mem memset_2112      02 01 09 010000 00 00 02 00 000000 7f00 00 000000
 seed fuzz_mem memset_64k_nt1   02 02 0d 060000 00 01 00 00 000000 00ff 00 000000 04 00 00 00
 seed fuzz_mem memset_stosb_n1  02 00 0c 020000 00 00 00 00 000000 5500 00 000000 00 00 04 00
 seed fuzz_mem memset_huge_c    02 03 0e ffff03 00 00 02 00 000000 ff7f 05 000000 05 00 05 00
+
+# Planted: impl 0xff is the broken one with FUZZ_PLANT=1 (fz_pick), the public entry
+# without; n = 32 + 2 % 3 - 1 = 33.
+regress fuzz_mem planted-memcpy-n33  00 ff 02 020000 00 00 00 00 000000 0000 00 000000 00 00 00 00
+regress fuzz_mem planted-memmove-n33 01 ff 02 020000 00 00 00 00 050000 0000 00 000000 00 00 00 00
+regress fuzz_mem planted-memset-n33  02 ff 02 020000 00 00 00 00 000000 ab00 00 000000 00 00 00 00
 
 # ---- fuzz_uaccess: op impl dhole1(kind page) dhole2 shole1 shole2
 #      dmode dpage doff(2) smode spage soff(2) nsel n(8) ntmode detail(3)
@@ -70,6 +93,16 @@ seed fuzz_uaccess copy_sigbus_src 00 02 0000 0000 8404 0000 00 00 0000 00 03 f00
 seed fuzz_uaccess clear_sigbus    01 00 800c 0000 0000 0000 03 00 2000 00 00 0000 0c 0030000000000000 00 000000 00 00 00 00
 seed fuzz_uaccess copy_n0        00 00 0000 0000 0000 0000 00 00 0000 00 00 0000 00 0000000000000000 00 000000 00 00 00 00
 
+# Planted: a copy (clear) that a fault cuts short 100 (64) bytes in, n = 4096 (8192):
+# the broken one (impl 0xff) returns r - 1.
+regress fuzz_uaccess planted-copy-r-minus-1  00 ff 0105 0000 0000 0000 03 00 6400 00 00 0000 0c 0010000000000000 00 000000 00 00 00 00
+regress fuzz_uaccess planted-clear-r-minus-1 01 ff 0308 0000 0000 0000 03 00 4000 00 00 0000 0c 0020000000000000 00 000000 00 00 00 00
+# The refill control: a copy across an unmapped destination page (3), 17 bytes in,
+# n = 16384 (a page mapped there lets the copy go through: r wrong); then an input
+# without holes, which re-maps page 3.
+regress fuzz_uaccess refill-unmapped-dst-hole 00 ff 0203 0000 0000 0000 03 00 1100 02 00 3300 0c 0040000000000000 00 000000 00 00 00 00
+regress fuzz_uaccess refill-no-hole           00 ff 0000 0000 0000 0000 00 00 0000 00 00 0000 00 6400000000000000 00 000000 00 00 00 00
+
 # ---- fuzz_tunables: features(8) flags arch l2(4) l2shift l3(4) l3shift vendor family
 #      model idflags, then the value
 all=3f00000000000000
@@ -92,6 +125,9 @@ text fuzz_tunables case_empty    "$all 00 00 01000000 10 00000000 00 $unk" "Memm
 text fuzz_tunables policy        "$all 00 00 $caches $amd5" "rep_movsb_threshold=4k:rep_stosb_threshold=never:memset_nt_threshold=1M:rep_movsb_short_distance=4095"
 text fuzz_tunables policy_bad    "$all 00 00 $caches $intel" "rep_movsb_short_distance=4096:rep_stosb_threshold=-1:memset_nt_threshold=nev:nt_threshold=NEVER"
 text fuzz_tunables intel_pin512  "$all 00 00 $caches $intel" "memset=avx512:copy_user=avx512_erms"
+# Planted: a CPU without features must get the generic memcpy; the broken decision
+# binds the table's first memcpy variant.
+regress fuzz_tunables planted-memcpy-no-features "$none 00 00 $caches $unk"
 
 # ---- fuzz_encode: arch mode site(8) detail(8) code(8); site 2^40
 site=0000000000010000
@@ -108,4 +144,8 @@ seed fuzz_encode dec_aarch64  01 03 $site 0000000000000000 0100001400000000
 seed fuzz_encode dec_loong    02 03 $site 0000000000000000 0074115100000000
 seed fuzz_encode dec_riscv    03 03 $site 0000000000000000 1703000067008300
 seed fuzz_encode dec_junk     03 03 $site 0000000000000000 9090909013000000
-echo "make_seeds.sh: wrote $(find "$out" -type f | wc -l) seeds under $out"
+# Planted: aarch64, edge mode, edge max (2^27 - 4: (x >> 8) % 9 == 1) + 4 (x % 64 == 36):
+# exactly +2^27, one word out of reach, which the broken encoder accepts.
+regress fuzz_encode planted-aarch64-plus-2p27 01 00 $site 2401000000000000
+echo "make_seeds.sh: wrote $(find "$out" -type f | wc -l) seeds under $out and" \
+    "$(find "$reg" -type f \( -name 'planted-*' -o -name 'refill-*' \) | wc -l) self-test inputs under $reg"
