@@ -126,6 +126,8 @@ void altmem__decide_profile(const struct altmem__cpu *cpu, const char *tunables,
     out->cpu.idflags = cpu->idflags;
     out->cpu.vector_bytes = cpu->vector_bytes;
     out->cpu.zero_block = cpu->zero_block;
+    out->cpu.glibc_nt = cpu->glibc_nt;
+    out->cpu.glibc_movsb_stop = cpu->glibc_movsb_stop;
     for (size_t i = 0; i < sizeof out->cpu.notes; i++)
         out->cpu.notes[i] = cpu->notes[i];
     out->secure = secure;

@@ -64,6 +64,8 @@ struct altmem__cpu {
     uint32_t idflags;                     /* ALTMEM__ID_*                        */
     uint32_t vector_bytes;                /* SVE VL / RVV VLENB / widest SIMD; 0 unknown */
     uint32_t zero_block;                  /* DC ZVA / cbo.zero block size; 0 = none */
+    size_t glibc_nt;                      /* x86: glibc 2.36's non-temporal threshold here; 0 elsewhere */
+    size_t glibc_movsb_stop;              /* x86: ... and where its rep movsb stops (AMD: the L2) */
     char notes[256];
 };
 
@@ -71,6 +73,34 @@ struct altmem__cpu {
 void altmem__cpu_detect(struct altmem__cpu *out);
 
 /* Pure decoders, compiled on every architecture so the tests can run them anywhere. */
+
+/* What glibc 2.36's dl_init_cacheinfo (sysdeps/x86/dl-cacheinfo.h, as Debian 12
+   ships it, with the release branch's non-temporal backport) reads from CPUID,
+   gathered by src/cpu/cpu_x86_64.c, so that altmem can compute the threshold
+   glibc streams from on the same CPU (docs/tunables.md, "glibc's threshold"). */
+struct altmem__x86_cache_raw {
+    int vendor;                           /* ALTMEM__VENDOR_*; Hygon counts as AMD       */
+    int zhaoxin;                          /* CentaurHauls / "  Shanghai  "                */
+    unsigned family, model;               /* display family / model                       */
+    unsigned max_leaf;                    /* CPUID.0:EAX                                  */
+    uint32_t leaf1_ebx, leaf1_edx;        /* CPUID.1: logical processors, HTT             */
+    int erms;
+    unsigned n_leaf4;                     /* leaf 4 subleaves up to the first null one    */
+    uint32_t leaf4[8][4];
+    unsigned n_leaf11;                    /* leaf 11 subleaves up to the first empty one  */
+    uint32_t leaf11[6][4];
+    size_t intel_l2, intel_l3;            /* Intel / Zhaoxin: sizes from leaf 4            */
+    uint32_t ext_max;                     /* CPUID.0x80000000:EAX                         */
+    uint32_t e6_ecx, e6_edx;              /* AMD: CPUID.0x80000006 (L2, L3)               */
+    uint32_t e8_ecx;                      /* AMD: CPUID.0x80000008:ECX (APIC ID width)    */
+    uint32_t e1d3_eax;                    /* AMD: CPUID.0x8000001D subleaf 3:EAX (CCX)    */
+};
+struct altmem__glibc_cache {
+    long shared, shared_per_thread, core;
+    size_t nt;                            /* non_temporal_threshold                       */
+    size_t movsb_stop;                    /* rep_movsb_stop_threshold                     */
+};
+void altmem__decode_glibc_cache(const struct altmem__x86_cache_raw *raw, struct altmem__glibc_cache *out);
 uint64_t altmem__decode_loongarch(uint32_t cpucfg1, int have_hwcap, unsigned long hwcap,
                                   char *notes, size_t notes_len);
 /* What riscv64 detection gathers (src/cpu/cpu_riscv64.c).  hwprobe_rc: the

@@ -49,12 +49,15 @@ void altmem__policy_install(const struct altmem__policy *p)
 
 static int is_amd(const struct altmem__cpu *c) { return c->vendor == ALTMEM__VENDOR_AMD; }
 
-/* Every CPU: the values measured on the machine of docs/performance.md. */
+/* Every CPU: the values measured on the machine of docs/performance.md, and
+   streaming where glibc 2.36 streams on this CPU (its formula, from the same
+   CPUID values: src/cpu/decode.c), so that altmem streams no earlier and no
+   later than the C library unless a later row, with a measurement, says so. */
 static int m_always(const struct altmem__cpu *c) { (void)c; return 1; }
 static void a_defaults(const struct altmem__cpu *c, struct altmem__policy *p)
 {
     p->allow512 = 1;
-    p->nt_copy = p->nt_set = altmem__nt_default(c);
+    p->nt_copy = p->nt_set = c->glibc_nt ? c->glibc_nt : altmem__nt_default(c);
     p->movsb[0] = 2 * K;
     p->movsb[1] = 4 * K;
     p->movsb[2] = 32 * K;
@@ -78,15 +81,8 @@ static void a_no512(const struct altmem__cpu *c, struct altmem__policy *p)
     p->allow512 = 0;
 }
 
-/* AMD Zen (family 0x17 and later): non-temporal from 3/4 of the L3, glibc's
-   value there (shared / 4, floored at 3/4 of the per-thread share, which is
-   the whole L3 on AMD). */
+/* AMD Zen (family 0x17 and later). */
 static int m_amd_zen(const struct altmem__cpu *c) { return is_amd(c) && c->family >= 0x17; }
-static void a_amd_nt(const struct altmem__cpu *c, struct altmem__policy *p)
-{
-    if (c->l3_bytes)
-        p->nt_copy = p->nt_set = c->l3_bytes / 4 * 3;
-}
 
 /* AMD Zen: rep stosb never (glibc: "the vectorized loop is slightly better
    than ERMS" on Zen 3+), rep movsb never (glibc 2.40+, BZ 30994: slow at some
@@ -125,14 +121,15 @@ static void a_no_string(const struct altmem__cpu *c, struct altmem__policy *p)
 
 const struct altmem__policy_rule altmem__policy_rules[] = {
     {"defaults", "every CPU", "rep movsb from 2/4/32 KiB (16/32/64-byte variants; 16 KiB co-aligned), rep stosb from 2/4/4 KiB, "
-     "non-temporal from LLC/4 (at most 16 x L2), no rep movsb at (dst - src) mod 4096 in 1..63",
-     "measured on Intel family 6 model 167 (docs/performance.md); the short distances on AMD Zen 3 (BZ 30994)",
+     "non-temporal from glibc 2.36's threshold on this CPU (x86; elsewhere LLC/4, at most 16 x L2), no rep movsb at "
+     "(dst - src) mod 4096 in 1..63",
+     "measured on Intel family 6 model 167 (docs/performance.md); the threshold: glibc 2.36 sysdeps/x86/dl-cacheinfo.h, "
+     "computed from the same CPUID values (checked against ld.so --list-diagnostics by the test glibc_nt); the short "
+     "distances on AMD Zen 3 (BZ 30994)",
      m_always, a_defaults},
     {"intel-avx512-no-vnni", "Intel with AVX-512 but without AVX-VNNI: 512-bit vectors lower the clock",
      "no 512-bit variant bound by default", "glibc sysdeps/x86/cpu-features.c (Prefer_No_AVX512)",
      m_intel_no_vnni, a_no512},
-    {"amd-zen-nt", "AMD family 0x17 and later (Zen)", "non-temporal from 3/4 of the L3",
-     "glibc sysdeps/x86/dl-cacheinfo.h (shared / 4, at least 3/4 of the per-thread share)", m_amd_zen, a_amd_nt},
     {"amd-zen-no-string", "AMD family 0x17 and later (Zen): rep movsb/stosb slower than the vector loop",
      "no rep movsb, no rep stosb", "glibc sysdeps/x86/dl-cacheinfo.h (BZ 30994; rep_stosb_threshold SIZE_MAX on AMD)",
      m_amd_zen, a_no_string},

@@ -7,7 +7,8 @@
 #   profile                 the profile: parsing, bad input, precedence, the file reader
 #   profile_selftest        ... and that its bad-input table fails a parser accepting anything
 #   profile_cli             altmem tune --quick, then altmem info with that profile, edited, foreign, a FIFO
-#   decode                  LoongArch / RISC-V / AArch64 feature decoders
+#   decode                  LoongArch / RISC-V / AArch64 feature decoders; glibc 2.36's x86 cache figures
+#   glibc_nt                ... those figures computed on this machine against its ld.so --list-diagnostics
 #   info_*                  the real `altmem info` under ALTMEM_TUNABLES
 #   setuid                  AT_SECURE: a setuid copy ignores ALTMEM_TUNABLES (root only)
 #   nolibc_core             the core objects reference nothing outside altmem
@@ -53,6 +54,15 @@ set_tests_properties(profile_cli PROPERTIES LABELS "selection;profile" TIMEOUT 3
 altmem_test_exe(test_decode test_decode.c)
 add_test(NAME decode COMMAND test_decode)
 set_tests_properties(select decode PROPERTIES LABELS "selection")
+# Native x86_64 only: the value is the CPU's and glibc 2.36's, whatever C library
+# the test program itself uses; under an emulator the CPUID would be qemu's.
+if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME glibc_nt COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_glibc_nt.sh $<TARGET_FILE:test_decode>)
+  # ... and the comparison does fail on values that are not this machine's.
+  add_test(NAME glibc_nt_control COMMAND test_decode --glibc-here 0x4040 0x4040)
+  set_tests_properties(glibc_nt_control PROPERTIES WILL_FAIL TRUE)
+  set_tests_properties(glibc_nt glibc_nt_control PROPERTIES LABELS "selection" SKIP_RETURN_CODE 77)
+endif()
 
 # ---- The real library path: `altmem info` under ALTMEM_TUNABLES ---------------
 

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -299,11 +300,113 @@ static void aarch64(void)
     printf("aarch64: UAL always, ASIMD/SVE (HWCAP 1, 22), MOPS (HWCAP2 43), the SVE kernel rule, DCZID_EL0 checked\n");
 }
 
-int main(void)
+/* ---- glibc 2.36's cache figures (x86 CPUID) ---------------------------------------- */
+
+/* The Intel family 6 model 207 KVM guest of issue 20, CPUID as read there:
+   ld.so --list-diagnostics gave shared_cache_size 0x10600000 and
+   non_temporal_threshold 0x6300000. */
+static struct altmem__x86_cache_raw intel207(void)
 {
+    struct altmem__x86_cache_raw r = {
+        .vendor = ALTMEM__VENDOR_INTEL, .family = 6, .model = 207, .max_leaf = 0x1c,
+        .leaf1_ebx = 0x00020800, .leaf1_edx = 0x1f8bfbff, .erms = 1,
+        .n_leaf4 = 5,
+        .leaf4 = {{0x04000121, 0x02c0003f, 0x3f, 0}, {0x04000122, 0x01c0003f, 0x3f, 0},
+                  {0x04000143, 0x03c0003f, 0x7ff, 0}, {0x04004163, 0x04c0003f, 0x33fff, 0}, {0, 0, 0, 0}},
+        .n_leaf11 = 3,
+        .leaf11 = {{0, 1, 0x100, 0}, {5, 2, 0x201, 0}, {0, 0, 2, 0}},
+        .intel_l2 = 2u << 20, .intel_l3 = 260u << 20, .ext_max = 0x80000021,
+        .e6_ecx = 0x08007040,
+    };
+    return r;
+}
+
+/* The AMD family 25 model 1 (Zen 3) KVM guest of issue 21: CPUID.1 from its
+   ld.so --list-diagnostics (EBX 0x20800: 2 logical processors; EDX with HTT);
+   0x80000006 as glibc decoded it there (L2 512 KiB, L3 256 MiB); 2 threads per
+   CCX, the value its non_temporal_threshold 0xc000000 implies. */
+static struct altmem__x86_cache_raw zen3(void)
+{
+    struct altmem__x86_cache_raw r = {
+        .vendor = ALTMEM__VENDOR_AMD, .family = 0x19, .model = 1, .max_leaf = 0x10,
+        .leaf1_ebx = 0x00020800, .leaf1_edx = 0x178bfbff, .erms = 1, .ext_max = 0x80000023,
+        .e6_ecx = 0x02006140, .e6_edx = 0x08009140, .e8_ecx = 0x1001, .e1d3_eax = 0x4163,
+    };
+    return r;
+}
+
+static void glibc_cache(void)
+{
+    struct altmem__glibc_cache g;
+    struct altmem__x86_cache_raw r = intel207();
+    altmem__decode_glibc_cache(&r, &g);
+    CHECK(g.nt == 0x6300000 && g.shared == 0x10600000 && g.movsb_stop == g.nt,
+          "Intel 6/207: nt %#zx shared %#lx stop %#zx, expected 0x6300000 0x10600000 (ld.so) and nt", g.nt, g.shared,
+          g.movsb_stop);
+    r.leaf4[3][3] |= 2; /* an inclusive L3: no L2 added; 3/4 of 130 MiB */
+    altmem__decode_glibc_cache(&r, &g);
+    CHECK(g.nt == 0x6180000 && g.shared == 0x10400000, "Intel, inclusive L3: nt %#zx shared %#lx", g.nt, g.shared);
+    r = intel207();
+    r.max_leaf = 10; /* no leaf 11: the leaf-4 count (1 + 1) stands */
+    altmem__decode_glibc_cache(&r, &g);
+    CHECK(g.nt == 0x6300000, "Intel without leaf 11: nt %#zx", g.nt);
+    r = intel207();
+    r.leaf1_edx &= ~(1u << 28); /* no HTT: the whole L3 per thread, leaf 4 not read (so "inclusive") */
+    altmem__decode_glibc_cache(&r, &g);
+    CHECK(g.nt == (size_t)(260u << 20) / 4 * 3, "Intel without HTT: nt %#zx", g.nt);
+    r = intel207();
+    r.n_leaf4 = 3;
+    r.leaf4[2][0] = 0; /* leaf 4 ends before the L3: glibc falls back to CPUID.1's count (2) */
+    altmem__decode_glibc_cache(&r, &g);
+    CHECK(g.nt == (size_t)(130u << 20) / 4 * 3, "Intel, leaf 4 cut short: nt %#zx", g.nt);
+
+    r = zen3();
+    altmem__decode_glibc_cache(&r, &g);
+    CHECK(g.nt == 0xc000000 && g.shared == 0x10000000 && g.movsb_stop == 0x80000,
+          "AMD Zen 3 KVM: nt %#zx shared %#lx stop %#zx, expected 0xc000000 0x10000000 0x80000 (ld.so)", g.nt, g.shared,
+          g.movsb_stop);
+    r.erms = 0; /* without ERMS: 3/4 of the per-thread share alone */
+    altmem__decode_glibc_cache(&r, &g);
+    CHECK(g.nt == 0xc000000, "AMD without ERMS: nt %#zx", g.nt);
+    r = zen3();
+    r.family = 0x15; /* before Zen: the L2 added, no CCX */
+    r.e8_ecx = 0x2000; /* APIC ID width 2: 4 threads */
+    r.leaf1_edx &= ~(1u << 28);
+    altmem__decode_glibc_cache(&r, &g);
+    CHECK(g.nt == ((size_t)(256u << 20) + (512u << 10)) / 4, "AMD family 0x15: nt %#zx", g.nt);
+    r = zen3();
+    r.e6_edx = 0; /* no L3: the L2 */
+    altmem__decode_glibc_cache(&r, &g);
+    CHECK(g.nt == 0x60000, "AMD without L3: nt %#zx, expected 3/4 of the 512 KiB L2", g.nt);
+
+    struct altmem__x86_cache_raw other = {.vendor = ALTMEM__VENDOR_OTHER, .erms = 1};
+    altmem__decode_glibc_cache(&other, &g);
+    CHECK(g.nt == 0x4040, "another vendor (glibc knows no cache): nt %#zx, expected the floor 0x4040", g.nt);
+    printf("glibc 2.36 cache figures: Intel 6/207 and AMD Zen 3 as their ld.so reported, and the branches around them\n");
+}
+
+/* The machine the test runs on: altmem's computation against glibc's own figures
+   (tests/check_glibc_nt.sh passes ld.so --list-diagnostics's values). */
+static int here(const char *nt_s, const char *stop_s)
+{
+    struct altmem__cpu c;
+    altmem__cpu_detect(&c);
+    size_t nt = (size_t)strtoull(nt_s, NULL, 0), stop = (size_t)strtoull(stop_s, NULL, 0);
+    int ok = c.glibc_nt == nt && c.glibc_movsb_stop == stop;
+    printf("%s: %s: altmem computes glibc's non_temporal_threshold %#zx, rep_movsb_stop_threshold %#zx; ld.so says "
+           "%#zx, %#zx\n",
+           ok ? "ok" : "FAIL", c.notes, c.glibc_nt, c.glibc_movsb_stop, nt, stop);
+    return ok ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 4 && !strcmp(argv[1], "--glibc-here"))
+        return here(argv[2], argv[3]);
     loongarch();
     riscv();
     aarch64();
+    glibc_cache();
     printf("decode: %d checks, %d failures: %s\n", checks, failures, failures ? "FAILED" : "passed");
     return failures ? 1 : 0;
 }

@@ -660,6 +660,7 @@ struct rule_case {
     const char *memcpy_variant;
     size_t nt_copy, nt_set, movsb2, movsb_coal, stosb2, short_distance;
     const char *rules;            /* the applied rules' names, space-separated */
+    size_t glibc_nt;              /* glibc 2.36's threshold on that CPU (0: not known) */
 };
 
 static void policy_rules(void)
@@ -671,44 +672,50 @@ static void policy_rules(void)
     const struct rule_case cases[] = {
         /* Skylake-SP, Cascade Lake: AVX-512, no AVX-VNNI (glibc Prefer_No_AVX512) */
         {"Skylake-SP 6/0x55", I, 6, 0x55, 0, x512, 1 * MB, 32 * MB, "avx2", 8 * MB, 8 * MB, 32 * KB, 16 * KB,
-         4 * KB, 63, "defaults intel-avx512-no-vnni"},
+         4 * KB, 63, "defaults intel-avx512-no-vnni", 0},
         /* Ice Lake-SP (the model 106 machine of issue 11) */
         {"Ice Lake-SP 6/0x6a", I, 6, 0x6a, 0, x512, 2 * MB, 48 * MB, "avx2", 12 * MB, 12 * MB, 32 * KB, 16 * KB,
-         4 * KB, 63, "defaults intel-avx512-no-vnni"},
+         4 * KB, 63, "defaults intel-avx512-no-vnni", 0},
         /* Sapphire Rapids: AVX-VNNI, 512-bit allowed */
         {"Sapphire Rapids 6/0x8f", I, 6, 0x8f, ALTMEM__ID_AVX_VNNI, x512, 2 * MB, 105 * MB, "avx512", 26880 * KB,
-         26880 * KB, 32 * KB, 16 * KB, 4 * KB, 63, "defaults"},
+         26880 * KB, 32 * KB, 16 * KB, 4 * KB, 63, "defaults", 0},
         /* the family 6 model 167 guest of docs/performance.md (480 MiB L3 reported) */
         {"Intel 6/167 KVM", I, 6, 167, ALTMEM__ID_AVX_VNNI | ALTMEM__ID_HYPERVISOR, x512, 2 * MB, 480 * MB,
-         "avx512", 32 * MB, 32 * MB, 32 * KB, 16 * KB, 4 * KB, 63, "defaults"},
+         "avx512", 32 * MB, 32 * MB, 32 * KB, 16 * KB, 4 * KB, 63, "defaults", 0},
+        /* Emerald Rapids, the KVM guest of issue 20 (260 MiB L3, 2 threads per L3, L2 not
+           inclusive: glibc streams from (260 / 2 + 2) MiB x 3/4 = 99 MiB, 0x6300000) */
+        {"Intel 6/207 KVM", I, 6, 207, ALTMEM__ID_AVX_VNNI | ALTMEM__ID_HYPERVISOR, x512, 2 * MB, 260 * MB,
+         "avx512", 99 * MB, 99 * MB, 32 * KB, 16 * KB, 4 * KB, 63, "defaults", 99 * MB},
         /* an Intel without AVX-512: the rule does not apply */
         {"Intel Alder Lake 6/0x97", I, 6, 0x97, ALTMEM__ID_AVX_VNNI, x86, 1280 * KB, 30 * MB, "avx2",
-         7680 * KB, 7680 * KB, 32 * KB, 16 * KB, 4 * KB, 63, "defaults"},
+         7680 * KB, 7680 * KB, 32 * KB, 16 * KB, 4 * KB, 63, "defaults", 0},
         /* Zen 2, Zen 3 (AVX2): glibc's AMD rules */
         {"Zen 2 0x17/0x31", A, 0x17, 0x31, 0, x86 & ~ALTMEM_FEAT_FSRM, 512 * KB, 16 * MB, "avx2", 12 * MB,
-         12 * MB, NEVER, NEVER, NEVER, 63, "defaults amd-zen-nt amd-zen-no-string"},
-        {"Zen 3 0x19/0x01", A, 0x19, 0x01, 0, x86, 512 * KB, 32 * MB, "avx2", 24 * MB, 24 * MB, NEVER, NEVER,
-         NEVER, 63, "defaults amd-zen-nt amd-zen-no-string"},
+         12 * MB, NEVER, NEVER, NEVER, 63, "defaults amd-zen-no-string", 12 * MB},
+        /* the KVM guest of issue 21: glibc 2.36 reads a 256 MiB L3 from CPUID 0x80000006
+           there and streams from 192 MiB (ld.so --list-diagnostics: 0xc000000) */
+        {"Zen 3 0x19/0x01 KVM", A, 0x19, 0x01, ALTMEM__ID_HYPERVISOR, x86, 512 * KB, 32 * MB, "avx2", 192 * MB,
+         192 * MB, NEVER, NEVER, NEVER, 63, "defaults amd-zen-no-string", 192 * MB},
         /* Zen 4: AVX-512, allowed on AMD */
         {"Zen 4 0x19/0x11", A, 0x19, 0x11, ALTMEM__ID_AVX_VNNI, x512, 1 * MB, 32 * MB, "avx512", 24 * MB,
-         24 * MB, NEVER, NEVER, NEVER, 63, "defaults amd-zen-nt amd-zen-no-string"},
+         24 * MB, NEVER, NEVER, NEVER, 63, "defaults amd-zen-no-string", 24 * MB},
         /* Zen 5: measured (docs/perf/amd-family26-model2.md) */
         {"Zen 5 0x1a/0x02", A, 0x1a, 0x02, ALTMEM__ID_AVX_VNNI | ALTMEM__ID_HYPERVISOR, x512, 1 * MB, 32 * MB,
-         "avx512", NEVER, 32 * MB, 32 * KB, 32 * KB, 1 * MB, 0, "defaults amd-zen-nt amd-zen-no-string amd-zen5"},
+         "avx512", NEVER, 32 * MB, 32 * KB, 32 * KB, 1 * MB, 0, "defaults amd-zen-no-string amd-zen5", 24 * MB},
         {"Zen 5, caches unknown", A, 0x1a, 0x44, 0, x512, 0, 0, "avx512", NEVER, 32 * MB, 32 * KB, 32 * KB,
-         1 * MB, 0, "defaults amd-zen-nt amd-zen-no-string amd-zen5"},
+         1 * MB, 0, "defaults amd-zen-no-string amd-zen5", 0},
         /* pre-Zen AMD (family 0x15): defaults only */
         {"AMD 0x15", A, 0x15, 0x02, 0, x86, 2 * MB, 8 * MB, "avx2", 2 * MB, 2 * MB, 32 * KB, 16 * KB, 4 * KB,
-         63, "defaults"},
+         63, "defaults", 0},
         /* a vendor we do not know, and a CPU we cannot identify at all */
         {"other vendor", X, 7, 0x5b, 0, x512, 512 * KB, 32 * MB, "avx512", 8 * MB, 8 * MB, 32 * KB, 16 * KB,
-         4 * KB, 63, "defaults"},
+         4 * KB, 63, "defaults", 0},
         {"unidentified", ALTMEM__VENDOR_UNKNOWN, 0, 0, 0, UAL, 0, 0, "ual", 16 * MB, 16 * MB, NEVER, NEVER,
-         NEVER, 63, "defaults no-erms"},
+         NEVER, 63, "defaults no-erms", 0},
         /* an x86_64 without ERMS (Intel before Ivy Bridge, or a hypervisor that
            hides the bit): no rep movsb / rep stosb */
         {"Intel 6/0x1a (Nehalem), no ERMS", I, 6, 0x1a, 0, UAL | ALTMEM_FEAT_SIMD128, 256 * KB, 8 * MB, "sse2",
-         2 * MB, 2 * MB, NEVER, NEVER, NEVER, 63, "defaults no-erms"},
+         2 * MB, 2 * MB, NEVER, NEVER, NEVER, 63, "defaults no-erms", 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const struct rule_case *k = &cases[i];
@@ -718,6 +725,7 @@ static void policy_rules(void)
         c.model = k->model;
         c.idflags = k->idflags;
         c.l2_bytes = k->l2;
+        c.glibc_nt = k->glibc_nt;
         c.l3_bytes = k->l3;
         struct altmem__policy p;
         memset(&p, 0xee, sizeof p);

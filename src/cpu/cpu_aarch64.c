@@ -18,6 +18,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
     out->l1d_bytes = out->l2_bytes = out->l3_bytes = 0;
     out->vector_bytes = 16;
     out->zero_block = 0;
+    out->glibc_nt = out->glibc_movsb_stop = 0;
     out->notes[0] = '\0';
     const int sve = raw.have_hwcap && (raw.hwcap & (1ul << 22));
     if (sve) {

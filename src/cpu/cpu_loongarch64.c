@@ -12,6 +12,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
     out->arch = "loongarch64";
     out->l1d_bytes = out->l2_bytes = out->l3_bytes = 0;
     out->vector_bytes = out->zero_block = 0;
+    out->glibc_nt = out->glibc_movsb_stop = 0;
     out->notes[0] = '\0';
     out->features = altmem__decode_loongarch(cfg1, found, hwcap, out->notes, sizeof out->notes);
 }

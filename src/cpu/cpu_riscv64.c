@@ -25,6 +25,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
     out->arch = "riscv64";
     out->l1d_bytes = out->l2_bytes = out->l3_bytes = 0;
     out->vector_bytes = out->zero_block = 0;
+    out->glibc_nt = out->glibc_movsb_stop = 0;
     out->notes[0] = '\0';
     /* The kernel sets key to -1 for keys it does not know. */
     const int ok = raw.hwprobe_rc == 0;

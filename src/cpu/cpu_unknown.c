@@ -9,6 +9,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
     out->features = 0;
     out->l1d_bytes = out->l2_bytes = out->l3_bytes = 0;
     out->vector_bytes = out->zero_block = 0;
+    out->glibc_nt = out->glibc_movsb_stop = 0;
     struct altmem__text t = {out->notes, sizeof out->notes, 0};
     altmem__text_puts(&t, "architecture not recognised: generic variants only");
 }

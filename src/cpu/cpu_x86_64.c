@@ -34,12 +34,71 @@ static void caches_from_leaf(unsigned leaf, struct altmem__cpu *out)
     }
 }
 
+/* What glibc 2.36 reads for its cache figures (src/cpu/decode.c). */
+static void glibc_cache(struct altmem__cpu *out, unsigned max, unsigned maxext, int amd, const char *vendor)
+{
+    struct altmem__x86_cache_raw r;
+    __builtin_memset(&r, 0, sizeof r);
+    unsigned a, b, c, d;
+    r.vendor = amd ? ALTMEM__VENDOR_AMD : out->vendor;
+    r.zhaoxin = altmem__eq_nocase(vendor, 12, "CentaurHauls") || altmem__eq_nocase(vendor, 12, "  Shanghai  ");
+    r.family = out->family;
+    r.model = out->model;
+    r.max_leaf = max;
+    r.erms = (out->features & ALTMEM_FEAT_ERMS) != 0;
+    if (max >= 1) {
+        __cpuid(1, a, b, c, d);
+        r.leaf1_ebx = b;
+        r.leaf1_edx = d;
+    }
+    if (max >= 4 && !amd) {
+        /* Up to and with the first null subleaf: glibc reads that one too. */
+        for (unsigned sub = 0; sub < 8; sub++) {
+            __cpuid_count(4, sub, a, b, c, d);
+            r.leaf4[sub][0] = a, r.leaf4[sub][1] = b, r.leaf4[sub][2] = c, r.leaf4[sub][3] = d;
+            r.n_leaf4 = sub + 1;
+            if ((a & 0x1f) == 0)
+                break;
+        }
+        r.intel_l2 = out->l2_bytes;
+        r.intel_l3 = out->l3_bytes;
+    }
+    if (max >= 11) {
+        for (unsigned sub = 0; sub < 6; sub++) {
+            __cpuid_count(11, sub, a, b, c, d);
+            r.leaf11[sub][0] = a, r.leaf11[sub][1] = b, r.leaf11[sub][2] = c, r.leaf11[sub][3] = d;
+            r.n_leaf11 = sub + 1;
+            if ((b & 0xff) == 0 || (c & 0xff00) == 0)
+                break;
+        }
+    }
+    r.ext_max = maxext;
+    if (maxext >= 0x80000006u) {
+        __cpuid(0x80000006u, a, b, c, d);
+        r.e6_ecx = c;
+        r.e6_edx = d;
+    }
+    if (maxext >= 0x80000008u) {
+        __cpuid(0x80000008u, a, b, c, d);
+        r.e8_ecx = c;
+    }
+    if (amd && maxext >= 0x8000001du) {
+        __cpuid_count(0x8000001du, 3, a, b, c, d);
+        r.e1d3_eax = a;
+    }
+    struct altmem__glibc_cache g;
+    altmem__decode_glibc_cache(&r, &g);
+    out->glibc_nt = g.nt;
+    out->glibc_movsb_stop = g.movsb_stop;
+}
+
 void altmem__cpu_detect(struct altmem__cpu *out)
 {
     out->arch = "x86_64";
     out->features = ALTMEM_FEAT_UAL;
     out->l1d_bytes = out->l2_bytes = out->l3_bytes = 0;
     out->vector_bytes = out->zero_block = 0;
+    out->glibc_nt = out->glibc_movsb_stop = 0;
     out->notes[0] = '\0';
 
     unsigned max, a, b, c, d;
@@ -112,6 +171,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
 
     out->family = family;
     out->model = model;
+    glibc_cache(out, max, maxext, amd, vendor);
     struct altmem__text t = {out->notes, sizeof out->notes, 0};
     altmem__text_puts(&t, vendor);
     altmem__text_puts(&t, " family ");
