@@ -70,6 +70,9 @@ static void usage(FILE *f)
             "                     larger than the last-level cache (--cold-only: only cold)\n"
             "  --cold-mib N       size of that arena (default: 2 x L3, at least 256, at most 2048)\n"
             "  --no-grid          skip the size x alignment grid (for --mod4096 or --dist alone)\n"
+            "  --libc-width LIST  instead: per vector width (sse2, avx2, evex, avx512, all), altmem's variant\n"
+            "                     of that width against glibc's of the same width, one run each (glibc's\n"
+            "                     chosen by GLIBC_TUNABLES masks found by probing; the header names it)\n"
             "  --profile FILE     instead: the bound variants with no profile and with FILE (altmem tune),\n"
             "                     side by side, 3 interleaved whole runs with the other options given;\n"
             "                     --profile none: one run with no profile\n"
@@ -299,7 +302,8 @@ static int parse_options(int argc, char **argv, struct options *o)
         }
         static const char *const with_value[] = {"--routine", "--sizes", "--reps", "--min-sample-ms", "--csv",
                                                  "--cpu", "--impl", "--align", "--mod4096", "--dist",
-                                                 "--dist-region", "--cold-mib", "--json", "--plot"};
+                                                 "--dist-region", "--cold-mib", "--json", "--plot",
+                                                 "--libc-width", "--libc-width-child"};
         int takes_value = 0;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
             takes_value |= !strcmp(a, with_value[k]);
@@ -385,6 +389,14 @@ static int parse_options(int argc, char **argv, struct options *o)
                 o->json = val;
             else
                 o->plot = val;
+        } else if (!strcmp(a, "--libc-width")) {
+            o->libc_width = val;
+        } else if (!strcmp(a, "--libc-width-child")) {
+            if (!bench_width_variant(val))
+                return bad_option("bad --libc-width-child '%s'", val);
+            o->width_child = val;
+        } else if (!strcmp(a, "--libc-probe")) {
+            o->libc_probe = 1;
         } else if (!strcmp(a, "--cpu")) {
             if (parse_int(val, 0, CPU_SETSIZE - 1, &v))
                 return bad_option("bad --cpu '%s'", val);
@@ -395,6 +407,10 @@ static int parse_options(int argc, char **argv, struct options *o)
     }
     if (o->quick && o->full)
         return bad_option("%s", "--quick and --full exclude each other");
+    if (o->libc_width && (o->csv || o->json || o->plot))
+        return bad_option("%s", "--libc-width runs one bench per width: no --csv, --json or --plot with it");
+    if (o->width_child) /* altmem's variant of that width, as the one the goals judge */
+        o->impls = bench_width_variant(o->width_child);
     if (!o->any_routine)
         for (int r = 0; r <= ALTMEM_MEMSET; r++)
             o->routines[r] = 1;
@@ -507,6 +523,24 @@ int altmem_bench_main(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc >= 0)
         return rc;
+    if (o.libc_probe)
+        return bench_libc_probe();
+    if (o.libc_width) {
+        /* The children get the same options, less these two (each gets its own routines). */
+        char *args[256];
+        int k = 0;
+        for (int i = 0; i < argc && k < 250; i++) {
+            if (!strcmp(argv[i], "--libc-width") || !strcmp(argv[i], "--routine")) {
+                i++;
+                continue;
+            }
+            if (!strncmp(argv[i], "--libc-width=", 13) || !strncmp(argv[i], "--routine=", 10))
+                continue;
+            args[k++] = argv[i];
+        }
+        args[k] = NULL;
+        return bench_libc_width_main(k, args, o.libc_width, o.routines);
+    }
     static struct run run_store;
     struct run *run = &run_store;
     run->o = &o;
@@ -591,6 +625,10 @@ int altmem_bench_main(int argc, char **argv)
     snprintf(libc, sizeof libc, "libc");
 #endif
 
+    if (o.width_child) {
+        size_t l = strlen(libc);
+        snprintf(libc + l, sizeof libc - l, " %s", o.width_child);
+    }
     run->libc = libc;
 
     /* Implementations: the requested variants in table order, the byte loop,
@@ -600,7 +638,8 @@ int altmem_bench_main(int argc, char **argv)
         if (altmem_variant(i, &v) != 0 || !v.runnable || (unsigned)v.routine > ALTMEM_MEMSET)
             continue;
         struct altmem_binding_info bi;
-        int bound = altmem_binding(v.routine, &bi) == 0 && !strcmp(bi.variant, v.name);
+        int bound = o.width_child ? !strcmp(v.name, bench_width_variant(o.width_child))
+                                  : altmem_binding(v.routine, &bi) == 0 && !strcmp(bi.variant, v.name);
         if (!list_has(o.impls, "all") && !list_has(o.impls, v.name) && !(bound && list_has(o.impls, "bound")))
             continue;
         union routine_fn fn;
@@ -630,6 +669,17 @@ int altmem_bench_main(int argc, char **argv)
 
     struct header h;
     print_header(argc, argv, &o, libc, pinned, &b, &h);
+    if (o.width_child) {
+        printf("glibc's variants in this process (the address glibc bound, found in its __libc_ifunc_impl_list):");
+        for (int r = 0; r <= ALTMEM_MEMSET; r++) {
+            char name[96];
+            bench_libc_variant(r, name, sizeof name);
+            if (o.routines[r])
+                printf(" %s %s", altmem_routine_name((enum altmem_routine)r), name);
+        }
+        const char *t = getenv("GLIBC_TUNABLES");
+        printf("; GLIBC_TUNABLES=%s\n", t ? t : "(unset)");
+    }
     if (csv)
         csv_header(csv);
 

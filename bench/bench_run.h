@@ -73,7 +73,21 @@ struct options {
     int cpu;                            /* -1: choose */
     int no_pin;
     int set_sizes, set_reps, set_ms, set_align, set_impls, set_grid, set_cache;
+    const char *libc_width;             /* --libc-width LIST: run one child per width */
+    const char *width_child;            /* --libc-width-child W: this is one of them   */
+    int libc_probe;                     /* --libc-probe: name glibc's variants, exit  */
 };
+
+/* ---- Width against width (libc_width.c) ------------------------------------- */
+
+/* The parent of --libc-width: argv without --libc-width and --routine. */
+int bench_libc_width_main(int argc, char **argv, const char *list, const int routines[3]);
+/* The name of the variant glibc bound for routine r in this process (-1: unknown). */
+int bench_libc_variant(int r, char *out, size_t len);
+/* --libc-probe: one line per routine, "memcpy NAME". */
+int bench_libc_probe(void);
+/* altmem's variant of width W (sse2, avx2, evex, avx512), or NULL. */
+const char *bench_width_variant(const char *width);
 
 /* ---- Buffers and cells (measure.c) ---------------------------------------- */
 

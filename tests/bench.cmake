@@ -65,4 +65,18 @@ if(TARGET altmem_cli)
                           echo \"$out\" | grep -q 'altmem bench: memcpy hot 64 B 0/0' || { echo \"no progress: $out\"; exit 1; }"
                    $<TARGET_FILE:altmem_cli>)
   set_tests_properties(bench_progress_on_terminal PROPERTIES LABELS bench SKIP_RETURN_CODE 77)
+  # --libc-width (native x86_64 glibc): the sse2 width always exists; its run must
+  # name glibc's sse2 variant of each routine as the one that ran, and time altmem's
+  # sse2 variant; a width no CPU has is refused with exit status 2.
+  if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT CMAKE_CROSSCOMPILING_EMULATOR AND NOT ALTMEM_MUSL)
+    add_test(NAME bench_libc_width
+             COMMAND sh -c "out=$(\"$0\" bench --libc-width sse2 --sizes 64 --align 0/0 --reps 1 --min-sample-ms 0.01 2>&1) || { echo \"$out\"; exit 1; }; echo \"$out\";
+                            echo \"$out\" | grep -q 'memcpy __memcpy_sse2_unaligned' &&
+                            echo \"$out\" | grep -q 'memmove __memmove_sse2_unaligned' &&
+                            echo \"$out\" | grep -q 'memset __memset_sse2_unaligned' &&
+                            echo \"$out\" | grep -q '^  memcpy sse2 vs glibc 2.36 sse2' &&
+                            { \"$0\" bench --libc-width avx3 >/dev/null 2>&1; [ $? -eq 2 ]; }"
+                     $<TARGET_FILE:altmem_cli>)
+    set_tests_properties(bench_libc_width PROPERTIES LABELS bench TIMEOUT 300)
+  endif()
 endif()

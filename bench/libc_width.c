@@ -1,0 +1,266 @@
+/*
+ * altmem bench --libc-width W: altmem's variant of one vector width against the C
+ * library's variant of the same width (docs/performance.md, "Width against width").
+ *
+ * glibc picks its memcpy / memmove / memset variant once, from the CPU's features,
+ * and GLIBC_TUNABLES=glibc.cpu.hwcaps=... masks features at process start.  So for
+ * each width this re-executes the bench with a mask under which glibc resolves its
+ * variant of that width, found by trying candidate masks in a probe process each
+ * and reading which variant glibc bound: the address dlsym gives for the routine,
+ * looked up in glibc's own list of its variants (__libc_ifunc_impl_list, exported
+ * GLIBC_PRIVATE for glibc's tests).  Nothing is assumed from the CPU's name: the
+ * mask that works here is found here, and the child's header names the variant
+ * that ran and how that was established.
+ *
+ *   width   altmem's variant   glibc 2.36's variant (the _erms form where ERMS)
+ *   sse2    sse2               __mem*_sse2_unaligned
+ *   avx2    avx2               __memmove_avx_unaligned, __memset_avx2_unaligned (not _rtm)
+ *   evex    avx2               __mem*_evex_unaligned: 32-byte vectors in ymm16-31, which
+ *                              glibc binds on AVX-512 CPUs that prefer no 512-bit code
+ *                              (Skylake-SP .. Ice Lake-SP), where altmem binds avx2
+ *   avx512  avx512             __mem*_avx512_unaligned
+ */
+#define _GNU_SOURCE
+#include "bench_run.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct width {
+    const char *name;        /* --libc-width W                                    */
+    const char *variant;     /* altmem's variant of that width                     */
+    const char *glibc[3];    /* glibc's name prefix per routine                    */
+    const char *masks[4];    /* candidate glibc.cpu.hwcaps values, tried in order  */
+};
+
+static const struct width widths[] = {
+    {"sse2", "sse2", {"__memcpy_sse2_unaligned", "__memmove_sse2_unaligned", "__memset_sse2_unaligned"},
+     {"-AVX512F,-AVX512VL,-AVX2,-AVX_Fast_Unaligned_Load,-RTM", "-AVX2,-AVX_Fast_Unaligned_Load",
+      "-AVX512F,-AVX512VL,-AVX2,-AVX_Fast_Unaligned_Load,-RTM,-SSSE3", NULL}},
+    {"avx2", "avx2", {"__memcpy_avx_unaligned", "__memmove_avx_unaligned", "__memset_avx2_unaligned"},
+     {"", "-AVX512F,-AVX512VL,-RTM,-Prefer_No_VZEROUPPER", "-AVX512F,-AVX512VL", NULL}},
+    {"evex", "avx2", {"__memcpy_evex_unaligned", "__memmove_evex_unaligned", "__memset_evex_unaligned"},
+     {"", "-AVX512F", "Prefer_No_AVX512", NULL}},
+    {"avx512", "avx512", {"__memcpy_avx512_unaligned", "__memmove_avx512_unaligned", "__memset_avx512_unaligned"},
+     {"", "-Prefer_No_AVX512", NULL, NULL}},
+};
+#define NWIDTHS (sizeof widths / sizeof widths[0])
+
+static const char *const routine_names[3] = {"memcpy", "memmove", "memset"};
+
+/* ---- In the probe and in each child: which glibc variant did this process bind? ---- */
+
+struct libc_ifunc_impl { /* glibc's include/ifunc-impl-list.h */
+    const char *name;
+    void (*fn)(void);
+    bool usable;
+};
+
+int bench_libc_variant(int r, char *out, size_t len)
+{
+    size_t (*list)(const char *, struct libc_ifunc_impl *, size_t) =
+        (size_t(*)(const char *, struct libc_ifunc_impl *, size_t))dlsym(RTLD_DEFAULT, "__libc_ifunc_impl_list");
+    void *bound = dlsym(RTLD_DEFAULT, routine_names[r]);
+    snprintf(out, len, "?");
+    if (!list || !bound)
+        return -1;
+    struct libc_ifunc_impl impls[64];
+    size_t n = list(routine_names[r], impls, 64);
+    for (size_t i = 0; i < n && i < 64; i++)
+        if ((void *)impls[i].fn == bound) {
+            snprintf(out, len, "%s", impls[i].name);
+            return 0;
+        }
+    return -1;
+}
+
+int bench_libc_probe(void)
+{
+    for (int r = 0; r < 3; r++) {
+        char name[96];
+        bench_libc_variant(r, name, sizeof name);
+        printf("%s %s\n", routine_names[r], name);
+    }
+    return 0;
+}
+
+const char *bench_width_variant(const char *width)
+{
+    for (size_t w = 0; w < NWIDTHS; w++)
+        if (!strcmp(widths[w].name, width))
+            return widths[w].variant;
+    return NULL;
+}
+
+/* ---- In the parent: find the masks, run the children -------------------------- */
+
+/* Runs `self bench` with argv and GLIBC_TUNABLES=glibc.cpu.hwcaps=mask (mask ""
+   leaves GLIBC_TUNABLES out); with out != NULL, its stdout is read into out. */
+static int run_self(const char *mask, char *const *args, char *out, size_t len)
+{
+    int fd[2];
+    if (out && pipe(fd) != 0)
+        return -1;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (out) {
+            dup2(fd[1], 1);
+            close(fd[0]);
+            close(fd[1]);
+        }
+        if (*mask) {
+            char env[256];
+            snprintf(env, sizeof env, "glibc.cpu.hwcaps=%s", mask);
+            setenv("GLIBC_TUNABLES", env, 1);
+        } else {
+            unsetenv("GLIBC_TUNABLES");
+        }
+        execv("/proc/self/exe", args);
+        _exit(127);
+    }
+    size_t got = 0;
+    if (out) {
+        close(fd[1]);
+        ssize_t k;
+        while ((k = read(fd[0], out + got, len - 1 - got)) > 0 || (k < 0 && errno == EINTR))
+            if (k > 0)
+                got += (size_t)k;
+        out[got] = '\0';
+        close(fd[0]);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) != pid)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+/* The variant glibc binds for routine r under mask, from a probe process. */
+static void probe(const char *mask, char names[3][96])
+{
+    char *args[] = {"altmem", "bench", "--libc-probe", NULL};
+    char out[1024];
+    for (int r = 0; r < 3; r++)
+        snprintf(names[r], 96, "?");
+    if (run_self(mask, args, out, sizeof out) != 0)
+        return;
+    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
+        for (int r = 0; r < 3; r++) {
+            size_t k = strlen(routine_names[r]);
+            if (!strncmp(line, routine_names[r], k) && line[k] == ' ')
+                snprintf(names[r], 96, "%s", line + k + 1);
+        }
+}
+
+static int is_width(const struct width *w, int r, const char *name)
+{
+    size_t k = strlen(w->glibc[r]);
+    return !strncmp(name, w->glibc[r], k) && !strstr(name + k, "_rtm");
+}
+
+/* args: the parent's own arguments (argv[0] == "bench"), less --libc-width. */
+int bench_libc_width_main(int argc, char **argv, const char *list, const int routines[3])
+{
+    char found[NWIDTHS][3][160]; /* the mask that selects width w for routine r, or "" (none) */
+    int want[NWIDTHS] = {0}, any = 0;
+    for (size_t w = 0; w < NWIDTHS; w++) {
+        char item[16];
+        snprintf(item, sizeof item, ",%s,", widths[w].name);
+        char l[128];
+        snprintf(l, sizeof l, ",%s,", list);
+        want[w] = !strcmp(list, "all") || strstr(l, item) != NULL;
+        any |= want[w];
+    }
+    if (!any) {
+        fprintf(stderr, "altmem bench: bad --libc-width '%s' (sse2, avx2, evex, avx512, all; comma list)\n", list);
+        return 2;
+    }
+    if (!dlsym(RTLD_DEFAULT, "__libc_ifunc_impl_list")) {
+        fprintf(stderr, "altmem bench: --libc-width needs glibc (its __libc_ifunc_impl_list names the variant that "
+                        "ran); this C library has none\n");
+        return 2;
+    }
+    printf("altmem bench --libc-width: each vector width of altmem against glibc's variant of the same width.\n"
+           "glibc's variant is chosen by GLIBC_TUNABLES=glibc.cpu.hwcaps=MASK (a mask found by trying candidates in a\n"
+           "probe process each) and identified by the address glibc bound, looked up in __libc_ifunc_impl_list.\n");
+    int rc = 0;
+    for (size_t w = 0; w < NWIDTHS; w++) {
+        if (!want[w])
+            continue;
+        const struct width *W = &widths[w];
+        int runnable = 0;
+        for (size_t i = 0; i < altmem_variant_count(); i++) {
+            struct altmem_variant_info v;
+            if (altmem_variant(i, &v) == 0 && v.routine == ALTMEM_MEMCPY && !strcmp(v.name, W->variant))
+                runnable = v.runnable;
+        }
+        if (!runnable) {
+            printf("\n==== width %s: skipped: this CPU cannot run altmem's %s variant ====\n", W->name, W->variant);
+            continue;
+        }
+        for (int r = 0; r < 3; r++)
+            found[w][r][0] = '\0';
+        char tried[512] = "";
+        for (int m = 0; m < 4 && W->masks[m]; m++) {
+            char names[3][96];
+            probe(W->masks[m], names);
+            snprintf(tried + strlen(tried), sizeof tried - strlen(tried), "%s  '%s': %s %s %s\n",
+                     tried[0] ? "" : "", W->masks[m], names[0], names[1], names[2]);
+            for (int r = 0; r < 3; r++)
+                if (!found[w][r][0] && is_width(W, r, names[r]))
+                    snprintf(found[w][r], sizeof found[w][r], "%s%s", W->masks[m], W->masks[m][0] ? "" : " ");
+        }
+        /* Run the routines that share a mask together. */
+        int done[3] = {0, 0, 0};
+        for (int r = 0; r < 3; r++) {
+            if (!routines[r] || done[r])
+                continue;
+            if (!found[w][r][0]) {
+                printf("\n==== width %s, %s: glibc binds no %s* variant under any candidate mask here ====\n%s",
+                       W->name, routine_names[r], W->glibc[r], tried);
+                done[r] = 1;
+                continue;
+            }
+            char rlist[64] = "";
+            for (int q = r; q < 3; q++)
+                if (routines[q] && !done[q] && !strcmp(found[w][q], found[w][r])) {
+                    snprintf(rlist + strlen(rlist), sizeof rlist - strlen(rlist), "%s%s", rlist[0] ? "," : "",
+                             routine_names[q]);
+                    done[q] = 1;
+                }
+            char mask[160];
+            size_t ml = strnlen(found[w][r], sizeof mask - 1);
+            memcpy(mask, found[w][r], ml);
+            mask[ml] = '\0';
+            if (!strcmp(mask, " "))
+                mask[0] = '\0';
+            printf("\n==== width %s: altmem %s against glibc's %s variant%s (%s; GLIBC_TUNABLES=%s%s) ====\n",
+                   W->name, W->variant, W->name, strchr(rlist, ',') ? "s" : "", rlist,
+                   mask[0] ? "glibc.cpu.hwcaps=" : "(none: glibc's default here)", mask);
+            char *args[128];
+            int k = 0;
+            args[k++] = "altmem";
+            for (int i = 0; i < argc && k < 120; i++)
+                args[k++] = argv[i];
+            args[k++] = "--libc-width-child";
+            args[k++] = (char *)W->name;
+            args[k++] = "--routine";
+            args[k++] = rlist;
+            args[k] = NULL;
+            int st = run_self(mask, args, NULL, 0);
+            if (st != 0)
+                rc = st;
+        }
+    }
+    return rc;
+}
