@@ -12,6 +12,17 @@
 # comparison is a goal reported, not a test), 77 when valgrind or the driver is
 # missing.  Note: valgrind presents a CPU without AVX-512 (it cannot run it), so
 # glibc picks its AVX2 routines and altmem its avx2 variants here.
+#
+#   scripts/small-cost.sh [BUILD_DIR] --width W [--mask M]
+#
+# Per vector width W (sse2, avx2, evex, avx512): altmem's variant of that width,
+# called directly, against glibc's variant of the same width (selected by the
+# GLIBC_TUNABLES mask that `altmem bench --libc-width` finds, or --mask M), at the
+# sizes on both sides of every class boundary up to 256 bytes: instructions, taken
+# jumps and GPR <-> vector transfers per call (and GPR -> opmask moves), counted by
+# single-stepping under gdb (bench/stepcost.c, scripts/stepcost.py): the same
+# counts on any CPU that can run the width.  Exit status 77 without gdb or where
+# this CPU cannot run W.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -19,6 +30,55 @@ build=$(cd "${1:-$src/build}" && pwd)
 table=0
 [ "${2:-}" = --table ] && table=1
 unset MAKEFLAGS MFLAGS MAKELEVEL
+
+if [ "${2:-}" = --width ]; then
+    width=${3:?--width needs sse2, avx2, evex or avx512}
+    mask=
+    if [ "${4:-}" = --mask ]; then
+        mask=${5-}
+    else
+        # The mask altmem bench --libc-width finds for this width here.
+        mask=$("$build/tools/altmem" bench --libc-width "$width" --sizes 0 --align 0/0 --reps 1 \
+                   --min-sample-ms 0.01 --routine memcpy 2>/dev/null |
+               sed -n 's/^==== width .*GLIBC_TUNABLES=glibc.cpu.hwcaps=\([^)]*\)) ====$/\1/p' | head -n 1)
+    fi
+    command -v gdb >/dev/null || { echo "small-cost.sh: SKIPPED: gdb is not installed" >&2; exit 77; }
+    cmake --build "$build" --target altmem_stepcost >/dev/null 2>&1 || true
+    drv=$build/bench/altmem-stepcost
+    [ -x "$drv" ] || { echo "small-cost.sh: SKIPPED: $drv not built (x86_64 only)" >&2; exit 77; }
+    out=$(mktemp)
+    trap 'rm -f "$out"' EXIT
+    if [ -n "$mask" ]; then export GLIBC_TUNABLES="glibc.cpu.hwcaps=$mask"; else unset GLIBC_TUNABLES; fi
+    gdb -q -batch -x "$here/stepcost.py" --args "$drv" "$width" >"$out" 2>&1 || true
+    grep -q '^altmem-stepcost: altmem' "$out" || { cat "$out" >&2; exit 77; }
+    sed -n 's/^altmem-stepcost: //p' "$out"
+    echo "GLIBC_TUNABLES=${GLIBC_TUNABLES:-(unset)}; counts per call, the routine's own (its ret included), by single-stepping"
+    awk '$1 == "COST" { k = $2 " " $3 " " $4; i[k] = $5; t[k] = $6; x[k] = $7; m[k] = $8;
+                        if (!($2 in seen)) { seen[$2] = 1; rs[++nr] = $2 }
+                        if (!(($2, $4) in sz)) { sz[$2, $4] = 1; ns[$2]++; szs[$2, ns[$2]] = $4 } }
+         END {
+             for (q = 1; q <= nr; q++) {
+                 r = rs[q]
+                 printf("\n%s                      altmem                 glibc\n", r)
+                 printf("  %5s  %6s %5s %4s %4s   %6s %5s %4s %4s\n", "size", "insns", "taken", "xfer", "kmov",
+                        "insns", "taken", "xfer", "kmov")
+                 more_i = more_t = 0; list = ""
+                 for (j = 1; j <= ns[r]; j++) {
+                     n = szs[r, j]; a = r " altmem " n; l = r " libc " n; z = r " nop " n
+                     ai = i[a] - i[z] + 1; li = i[l] - i[z] + 1
+                     at = t[a] - t[z]; lt = t[l] - t[z]; ax = x[a] - x[z]; lx = x[l] - x[z]
+                     mark = (at > lt) ? "  <- more taken jumps" : ""
+                     if (at > lt) { more_t++; list = list " " n }
+                     if (ai > li) more_i++
+                     printf("  %5d  %6d %5d %4d %4d   %6d %5d %4d %4d%s\n", n, ai, at, ax, m[a] - m[z], li, lt, lx,
+                            m[l] - m[z], mark)
+                 }
+                 printf("  %s: more taken jumps than glibc at %d of %d sizes%s; more instructions at %d\n", r,
+                        more_t, ns[r], more_t ? " (" substr(list, 2) ")" : "", more_i)
+             }
+         }' "$out"
+    exit 0
+fi
 
 command -v valgrind >/dev/null || { echo "small-cost.sh: SKIPPED: valgrind is not installed" >&2; exit 77; }
 cmake --build "$build" --target altmem_smallcost >/dev/null 2>&1 || true

@@ -1,0 +1,106 @@
+/*
+ * altmem-stepcost: the driver of scripts/small-cost.sh --width W, which runs it
+ * under gdb and single-steps every call: instructions, taken jumps and
+ * GPR <-> vector register transfers per call of altmem's variant of width W and
+ * of the C library's routine (under the GLIBC_TUNABLES mask that makes glibc bind
+ * its variant of the same width), at the sizes that bound every size class up to
+ * 256 bytes.  Counts, not time: the same on any CPU that can run the width
+ * (valgrind, which small-cost.sh uses otherwise, cannot run AVX-512).
+ *
+ * For each (routine, implementation, size) it calls stepcost_begin(tag), the
+ * routine once through a volatile pointer, then stepcost_end(); the script counts
+ * what runs between the two, and subtracts the same for "nop" (a function that
+ * is one ret), which leaves the routine's own instructions, its ret included.
+ *
+ *   altmem-stepcost WIDTH        (sse2, avx2, evex, avx512)
+ */
+#include <altmem.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench_run.h"
+
+__asm__(".text\n"
+        ".type stepcost_nop, @function\n"
+        "stepcost_nop:\n"
+        "    ret\n"
+        ".size stepcost_nop, .-stepcost_nop\n");
+void *stepcost_nop(void *, const void *, size_t);
+void *stepcost_nop_set(void *, int, size_t) __asm__("stepcost_nop");
+
+__attribute__((noinline, used)) void stepcost_begin(const char *tag)
+{
+    __asm__ volatile("" : : "r"(tag) : "memory");
+}
+
+__attribute__((noinline, used)) void stepcost_end(void)
+{
+    __asm__ volatile("" : : : "memory");
+}
+
+static unsigned char buf[3 * 4096] __attribute__((aligned(4096)));
+
+/* The sizes on each side of every class boundary up to 256 bytes. */
+static const size_t sizes[] = {0,  1,  2,  3,  4,  5,  7,  8,  9,   15,  16,  17,  24,  31,  32,
+                               33, 48, 63, 64, 65, 96, 127, 128, 129, 160, 192, 224, 255, 256};
+
+int main(int argc, char **argv)
+{
+    const char *width = argc > 1 ? argv[1] : "";
+    const char *vname = bench_width_variant(width);
+    if (!vname) {
+        fprintf(stderr, "usage: altmem-stepcost sse2|avx2|evex|avx512\n");
+        return 2;
+    }
+    altmem_memcpy_fn *cpy = NULL;
+    altmem_memmove_fn *mov = NULL;
+    altmem_memset_fn *set = NULL;
+    for (size_t i = 0; i < altmem_variant_count(); i++) {
+        struct altmem_variant_info v;
+        if (altmem_variant(i, &v) != 0 || strcmp(v.name, vname) != 0)
+            continue;
+        if (!v.runnable) {
+            fprintf(stderr, "altmem-stepcost: this CPU cannot run altmem's %s\n", vname);
+            return 77;
+        }
+        if (v.routine == ALTMEM_MEMCPY)
+            cpy = v.fn.memcpy;
+        else if (v.routine == ALTMEM_MEMMOVE)
+            mov = v.fn.memmove;
+        else if (v.routine == ALTMEM_MEMSET)
+            set = v.fn.memset;
+    }
+    char lib[3][96];
+    for (int r = 0; r < 3; r++)
+        bench_libc_variant(r, lib[r], sizeof lib[r]);
+    printf("altmem-stepcost: altmem %s; C library memcpy %s, memmove %s, memset %s\n", vname, lib[0], lib[1],
+           lib[2]);
+    fflush(stdout);
+
+    void *(*volatile c_fn[3])(void *, const void *, size_t) = {stepcost_nop, (void *(*)(void *, const void *, size_t))cpy,
+                                                               memcpy};
+    void *(*volatile m_fn[3])(void *, const void *, size_t) = {stepcost_nop, (void *(*)(void *, const void *, size_t))mov,
+                                                               memmove};
+    void *(*volatile s_fn[3])(void *, int, size_t) = {stepcost_nop_set, (void *(*)(void *, int, size_t))set, memset};
+    static const char *const impl[3] = {"nop", "altmem", "libc"};
+    unsigned char *src = buf + 64, *dst = buf + 4096 + 64;
+    char tag[64];
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        size_t n = sizes[si];
+        for (int i = 0; i < 3; i++) {
+            snprintf(tag, sizeof tag, "memcpy %s %zu", impl[i], n);
+            stepcost_begin(tag);
+            c_fn[i](dst, src, n);
+            stepcost_end();
+            snprintf(tag, sizeof tag, "memmove %s %zu", impl[i], n);
+            stepcost_begin(tag);
+            m_fn[i](dst, src, n);
+            stepcost_end();
+            snprintf(tag, sizeof tag, "memset %s %zu", impl[i], n);
+            stepcost_begin(tag);
+            s_fn[i](dst, 0x5a, n);
+            stepcost_end();
+        }
+    }
+    return 0;
+}

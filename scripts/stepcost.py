@@ -1,0 +1,50 @@
+# gdb script of scripts/small-cost.sh --width W: single-steps bench/stepcost.c's
+# calls and prints, per "ROUTINE IMPL SIZE", the instructions executed between
+# stepcost_begin's return and the call of stepcost_end, the taken jumps among them
+# (a jump whose next pc is not the next instruction), and the transfers between
+# general-purpose and vector registers (movd/movq either way, pinsr/pextr,
+# vpbroadcast from a GPR) and from a GPR to an opmask (kmov).  Output lines:
+#   COST ROUTINE IMPL SIZE INSNS TAKEN XFER KMOV
+import re
+
+import gdb
+
+gdb.execute("set pagination off")
+gdb.execute("set confirm off")
+gdb.execute("set disassembly-flavor att")
+
+GPR = r"%(?:[re]?[a-d]x|[re]?[sd]i|[re]?[sb]p|r[0-9]+[dwb]?|[a-d][lh]|[sd]il)"
+VEC = r"%[xyz]mm[0-9]+"
+TO_VEC = re.compile(r"^\s*(?:v?movd|v?movq|vpbroadcast[bwdq]|v?pinsr[bwdq])\s+" + GPR + r"\s*,.*" + VEC + r"\s*$")
+FROM_VEC = re.compile(r"^\s*(?:v?movd|v?movq|v?pextr[bwdq]|v?pmovmskb|v?movmskp[sd])\s+(?:\$[^,]+,)?" + VEC +
+                      r"\s*,\s*" + GPR + r"\s*$")
+KMOV = re.compile(r"^\s*kmov[bwdq]\s+" + GPR + r"\s*,\s*%k[0-7]\s*$")
+
+gdb.Breakpoint("stepcost_begin", internal=True)
+done = [False]
+gdb.events.exited.connect(lambda ev: done.__setitem__(0, True))
+gdb.execute("run", to_string=True)
+# After run: a PIE's addresses are known only once it is loaded.
+end_addr = int(gdb.parse_and_eval("(long)&stepcost_end"))
+while not done[0]:
+    tag = gdb.parse_and_eval("tag").string()
+    gdb.execute("finish", to_string=True)
+    arch = gdb.selected_frame().architecture()
+    pc = int(gdb.parse_and_eval("$pc"))
+    insns = taken = xfer = kmov = 0
+    while pc != end_addr:
+        ins = arch.disassemble(pc)[0]
+        asm = ins["asm"]
+        gdb.execute("stepi", to_string=True)
+        npc = int(gdb.parse_and_eval("$pc"))
+        insns += 1
+        op = asm.split()[0] if asm.split() else ""
+        if op.startswith("j") and npc != pc + ins["length"]:
+            taken += 1
+        if TO_VEC.match(asm) or FROM_VEC.match(asm):
+            xfer += 1
+        if KMOV.match(asm):
+            kmov += 1
+        pc = npc
+    print("COST %s %d %d %d %d" % (tag, insns, taken, xfer, kmov))
+    gdb.execute("continue", to_string=True)
