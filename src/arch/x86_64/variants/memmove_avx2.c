@@ -40,22 +40,6 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
 
 void *altmem_memmove_avx2(void *dst, const void *src, size_t n)
 {
-    unsigned char *d = dst;
-    const unsigned char *s = src;
     RETURN_VALUE_IN_RAX(dst);
-    if (unlikely(n < 32)) {
-        if (n >= 16)
-            copy_ht16(d, s, n);             /* [16, 32): 16 + 16               */
-        else
-            copy_lt16(d, s, n);             /* [0, 16): 8+8, 4+4, 2+2 or 1 byte */
-    } else if (likely(n <= 64)) {
-        vcopy_ht1(d, s, n);                 /* [32, 64]: 32 + 32               */
-    } else if (unlikely(n > 256)) {
-        return large(d, s, n);              /* (256, ...): below               */
-    } else if (n <= 128) {
-        vcopy_ht2(d, s, n);                 /* (64, 128]: 2 x 32 from each end */
-    } else {
-        vcopy_ht4(d, s, n);                 /* (128, 256]: 4 x 32 from each end */
-    }
-    return dst;
+    return vcopy_entry(dst, src, n, large); /* the classes: x86_vec.h, vcopy_entry */
 }

@@ -4,7 +4,7 @@
  * Assumptions:
  *   - SSE2, which every x86_64 CPU has: no compiler flag needed.
  *   - Unaligned loads and stores are single, fast instructions (UAL).
- *   - Up to 128 bytes every byte is loaded before any is stored (x86_vec.h), so
+ *   - Up to 256 bytes every byte is loaded before any is stored (x86_vec.h), so
  *     overlap needs no test; above, the direction follows the overlap, and each
  *     64-byte block is loaded before it is stored.
  *   - rep movsb as memcpy_sse2, for forward moves whose source is apart from or
@@ -39,19 +39,6 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
 
 void *altmem_memmove_sse2(void *dst, const void *src, size_t n)
 {
-    unsigned char *d = dst;
-    const unsigned char *s = src;
     RETURN_VALUE_IN_RAX(dst);
-    if (unlikely(n < 16)) {
-        copy_lt16(d, s, n);                 /* [0, 16): 8+8, 4+4, 2+2 or 1 byte */
-    } else if (likely(n <= 32)) {
-        vcopy_ht1(d, s, n);                 /* [16, 32]: 16 + 16               */
-    } else if (unlikely(n > 128)) {
-        return large(d, s, n);              /* (128, ...): below               */
-    } else if (n <= 64) {
-        vcopy_ht2(d, s, n);                 /* (32, 64]: 2 x 16 from each end  */
-    } else {
-        vcopy_ht4(d, s, n);                 /* (64, 128]: 4 x 16 from each end */
-    }
-    return dst;
+    return vcopy_entry(dst, src, n, large); /* the classes: x86_vec.h, vcopy_entry */
 }

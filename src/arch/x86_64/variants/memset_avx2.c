@@ -7,6 +7,9 @@
  *   - Unaligned stores are single, fast instructions (UAL).
  *   - Sizes up to 256: overlapping stores from both ends; above, a 32-aligned
  *     128-byte loop between an unaligned first vector and unaligned last 128.
+ *     2 and 3 bytes are stored from the byte itself.  Layout as glibc's avx2
+ *     memset (-fno-reorder-blocks, x86_vec.h vset_entry: no class takes more
+ *     taken jumps, scripts/small-cost.sh --width avx2).
  *   - rep stosb from the policy's 32-byte start up to memset's non-temporal
  *     threshold (src/policy.c: the per-CPU rules, ALTMEM_TUNABLES
  *     rep_stosb_threshold; never on a CPU without ERMS).
@@ -33,23 +36,6 @@ static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
 
 void *altmem_memset_avx2(void *dst, int c, size_t n)
 {
-    unsigned char *d = dst;
-    __m128i x = set_c(c);
     RETURN_VALUE_IN_RAX(dst);
-    if (unlikely(n < 32)) {
-        x = spread16(x);
-        if (n >= 16)
-            set_ht16(d, x, n);              /* [16, 32): 16 + 16               */
-        else
-            set_lt16(d, x, c, n);            /* [0, 16): 8+8, 4+4, 2+2 or 1 byte */
-    } else if (likely(n <= 64)) {
-        vset_ht1(d, vspread(x), n);         /* [32, 64]: 32 + 32               */
-    } else if (unlikely(n > 256)) {
-        return large(d, c, n);              /* (256, ...): below               */
-    } else if (n <= 128) {
-        vset_ht2(d, vspread(x), n);         /* (64, 128]: 2 x 32 from each end */
-    } else {
-        vset_ht4(d, vspread(x), n);         /* (128, 256]: 4 x 32 from each end */
-    }
-    return dst;
+    return vset_entry(dst, c, n, large);    /* the classes: x86_vec.h, vset_entry */
 }

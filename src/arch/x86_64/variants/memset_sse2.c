@@ -4,8 +4,11 @@
  * Assumptions:
  *   - SSE2, which every x86_64 CPU has: no compiler flag needed.
  *   - Unaligned stores are single, fast instructions (UAL).
- *   - Sizes up to 128: overlapping stores from both ends; above, a 16-aligned
- *     64-byte loop between an unaligned first vector and unaligned last 64.
+ *   - Sizes up to 256: overlapping stores from both ends (up to 8 vectors from
+ *     each end); above, a 16-aligned 64-byte loop between an unaligned first
+ *     vector and unaligned last 64.  2 and 3 bytes are stored from the byte
+ *     itself.  Layout as glibc's sse2 memset (-fno-reorder-blocks, x86_vec.h
+ *     vset_entry: no class takes more taken jumps, scripts/small-cost.sh).
  *   - rep stosb from the policy's 16-byte start up to memset's non-temporal
  *     threshold (src/policy.c: the per-CPU rules, ALTMEM_TUNABLES
  *     rep_stosb_threshold; never on a CPU without ERMS).
@@ -32,19 +35,6 @@ static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
 
 void *altmem_memset_sse2(void *dst, int c, size_t n)
 {
-    unsigned char *d = dst;
-    __m128i x = set_c(c);
     RETURN_VALUE_IN_RAX(dst);
-    if (unlikely(n < 16)) {
-        set_lt16(d, spread16(x), c, n);      /* [0, 16): 8+8, 4+4, 2+2 or 1 byte */
-    } else if (likely(n <= 32)) {
-        vset_ht1(d, vspread(x), n);         /* [16, 32]: 16 + 16               */
-    } else if (unlikely(n > 128)) {
-        return large(d, c, n);              /* (128, ...): below               */
-    } else if (n <= 64) {
-        vset_ht2(d, vspread(x), n);         /* (32, 64]: 2 x 16 from each end  */
-    } else {
-        vset_ht4(d, vspread(x), n);         /* (64, 128]: 4 x 16 from each end */
-    }
-    return dst;
+    return vset_entry(dst, c, n, large);    /* the classes: x86_vec.h, vset_entry */
 }

@@ -565,14 +565,33 @@ f0:
     return 0;
 }
 
+/* n in [2, 3]: bytes 0, 1 and n - 1 from the byte itself, as glibc's less_vec
+   stores them (no transfer out of a vector register). */
+INL size_t set_2_3(ao_dst d, int c, size_t n)
+{
+    AO_ST8(d, (unsigned char)c, f0);
+    /* Kept three byte stores: GCC would merge the first two into a 16-bit one
+       built in a callee-saved register (a stack frame, 23 instructions). */
+    __asm__("" : : : "memory");
+    AO_ST8(d + 1, (unsigned char)c, f1);
+    AO_ST8(d + n - 1, (unsigned char)c, f2);
+    return AO_OK;
+f0:
+    return 0;
+f1:
+    return 1;
+f2:
+    return 2;
+}
+
 /* n < 8; c is the byte itself */
 INL size_t set_lt8(ao_dst d, __m128i x, int c, size_t n)
 {
     size_t r = AO_OK;           /* one return, as copy_lt8 */
     if (n >= 4)                 /* [4, 7]: 4 + 4 */
         r = set_4_8(d, x, n);
-    else if (n >= 2)            /* [2, 3]: 2 + 2 */
-        r = set_2_4v(d, (uint16_t)_mm_cvtsi128_si32(x), n);
+    else if (n >= 2)            /* [2, 3]: three byte stores */
+        r = set_2_3(d, c, n);
     else if (n == 1)            /* 1 */
         r = set_1(d, c);
     return r;
@@ -813,5 +832,176 @@ fl:
     AO_LAUNDER(p);
     return ao_fault(ao_max((size_t)(p - d) + k, 64));
 }
+
+
+/* ---- The entries of the 16- and 32-byte variants ------------------------------------
+   Laid out as glibc's mem{move,set}-vec-unaligned-erms of the same width: these
+   files are built -fno-reorder-blocks, so the code's order is the source's.
+   [W, 2W] falls through with no taken jump; below W, one compare per class
+   jumps to it (2-3 bytes, and 1 for memset, fall through); above 2W the classes
+   are one or two taken jumps away (scripts/small-cost.sh --width W counts them
+   against glibc's: no class takes more).  large() is the variant's own. */
+#if VEC_BITS <= 256 && !defined(AO_EXTABLE)
+typedef void *large_copy_fn(void *, const void *, size_t);
+typedef void *large_set_fn(void *, int, size_t);
+
+/* (4W, 8W] stores from the start up and from the end down, 16 stores: the
+   sse2 memset's (128, 256], where glibc's loop runs one round. */
+INL void vset_ht8(unsigned char *d, vec x, size_t n)
+{
+    unsigned char *u = d + n - 8 * W;
+    for (int i = 0; i < 8; i++)
+        vst(d + i * W, x);
+    for (int i = 0; i < 8; i++)
+        vst(u + i * W, x);
+}
+
+/* (8W, 16W]: 8 vectors from each end, all 16 loaded before the first store
+   (memmove-safe; the 16 xmm registers of the sse2 copies, where glibc's loop
+   runs one round at 129-256 bytes). */
+INL void vcopy_ht8(unsigned char *d, const unsigned char *s, size_t n)
+{
+    vec a[8], b[8];
+    for (int i = 0; i < 8; i++)
+        a[i] = vld(s + i * W);
+    for (int i = 0; i < 8; i++)
+        b[i] = vld(s + n - 8 * W + i * W);
+    for (int i = 0; i < 8; i++)
+        vst(d + i * W, a[i]);
+    for (int i = 0; i < 8; i++)
+        vst(d + n - 8 * W + i * W, b[i]);
+}
+
+/* n < 4, as glibc's: 2-3 falls through, 0 and 1 are one taken jump away; the
+   first byte is loaded before the tail's two are stored (memmove-safe). */
+INL void copy_lt4(unsigned char *d, const unsigned char *s, size_t n)
+{
+    if (n == 0)
+        return;
+    unsigned char b = *s;
+    if (n == 1)
+        goto one;
+    st16(d + n - 2, ld16(s + n - 2));
+one:
+    *d = b;
+}
+
+/* Every class loads all it copies before it stores: memcpy and memmove alike. */
+INL void *vcopy_entry(unsigned char *d, const unsigned char *s, size_t n, large_copy_fn *large)
+{
+    if (n < W)
+        goto lt_vec;
+    if (n > 2 * W)
+        goto mid;
+    vcopy_ht1(d, s, n);                 /* [W, 2W]: W + W                  */
+    return d;
+mid:
+#if VEC_BITS == 128
+    if (n > 8 * W)
+        goto c8v;
+#else
+    if (n > 8 * W)
+        return large(d, s, n);          /* (8W, ...): the variant's loops  */
+#endif
+    if (n <= 4 * W)
+        goto c2;
+    vcopy_ht4(d, s, n);                 /* (4W, 8W]: 4 x W from each end   */
+    return d;
+c2:
+    vcopy_ht2(d, s, n);                 /* (2W, 4W]: 2 x W from each end   */
+    return d;
+#if VEC_BITS == 128
+c8v:
+    if (n > 16 * W)
+        return large(d, s, n);          /* (16W, ...): the variant's loops */
+    vcopy_ht8(d, s, n);                 /* (8W, 16W]: 8 x W from each end  */
+    return d;
+#endif
+lt_vec:
+#if VEC_BITS == 256
+    if (n >= 16)
+        goto c16;
+#endif
+    if (n >= 8)
+        goto c8;
+    if (n >= 4)
+        goto c4;
+    copy_lt4(d, s, n);                  /* [0, 4): 2-3 from each end, 1, 0 */
+    return d;
+#if VEC_BITS == 256
+c16:
+    copy_ht16(d, s, n);                 /* [16, 32): 16 + 16               */
+    return d;
+#endif
+c8:
+    copy_8_16(d, s, n);                 /* [8, 16): 8 + 8                  */
+    return d;
+c4:
+    copy_4_8(d, s, n);                  /* [4, 8): 4 + 4                   */
+    return d;
+}
+
+INL void *vset_entry(unsigned char *d, int c, size_t n, large_set_fn *large)
+{
+    __m128i x = set_c(c);
+    if (n < W)
+        goto lt_vec;
+    if (n > 2 * W)
+        goto mid;
+    vset_ht1(d, vspread(x), n);         /* [W, 2W]: W + W                  */
+    return d;
+mid:
+#if VEC_BITS == 128
+    if (n > 16 * W)
+        return large(d, c, n);          /* (16W, ...): the variant's loops */
+    if (n <= 4 * W)
+        goto c2;
+    if (n <= 8 * W)
+        goto c4v;
+    vset_ht8(d, vspread(x), n);         /* (8W, 16W]: 8 x W from each end  */
+    return d;
+c4v:
+#else
+    if (n > 8 * W)
+        return large(d, c, n);          /* (8W, ...): the variant's loops  */
+    if (n <= 4 * W)
+        goto c2;
+#endif
+    vset_ht4(d, vspread(x), n);         /* (4W, 8W]: 4 x W from each end   */
+    return d;
+c2:
+    vset_ht2(d, vspread(x), n);         /* (2W, 4W]: 2 x W from each end   */
+    return d;
+lt_vec:
+#if VEC_BITS == 256
+    if (n >= 16)
+        goto c16;
+#endif
+    if (n >= 8)
+        goto c8;
+    if (n >= 4)
+        goto c4;
+    if (n >= 2)
+        goto c2b;
+    if (n == 0)
+        return d;
+    set_1(d, c);                        /* 1: the byte                     */
+    return d;
+#if VEC_BITS == 256
+c16:
+    set_ht16(d, spread16(x), n);        /* [16, 32): 16 + 16               */
+    return d;
+#endif
+c8:
+    set_8_16(d, spread16(x), n);        /* [8, 16): 8 + 8                  */
+    return d;
+c4:
+    set_4_8(d, spread16(x), n);         /* [4, 8): 4 + 4                   */
+    return d;
+c2b:
+    set_2_3(d, c, n);                   /* [2, 4): bytes 0, 1, n - 1       */
+    return d;
+}
+#endif
 
 #endif
