@@ -13,6 +13,14 @@
 #                   stub's jmp +0, then jmp *pointer (what a refused mprotect leaves)
 #   pointer (C)     ALTMEM_BINDING=pointer: a C entry point that jumps through the pointer
 #   IFUNC, PLT      ALTMEM_BINDING=ifunc, program linked with libaltmem.so
+#
+#   scripts/dispatch-cost.sh [BUILD_DIR] --widths [ROUNDS]
+#
+# instead: per vector width this CPU runs (sse2, avx2, avx512), memcpy and memset at
+# 0, 8, 16, 32 and 64 bytes, the patched entry bound to that width's variant
+# (ALTMEM_TUNABLES=memcpy=W) against a direct call to the same variant, A B A B in
+# one process; the median over ROUNDS processes (default 9) of entry / direct.  The
+# goal (issue 21): within 2% per cell, or the cost named.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -20,6 +28,40 @@ build=$(cd "${1:-$src/build}" && pwd)
 rounds=${2:-7}
 calls=100000
 unset MAKEFLAGS MFLAGS MAKELEVEL
+
+if [ "$rounds" = --widths ]; then
+    rounds=${3:-9}
+    cmake --build "$build" -j "$(nproc)" --target altmem_dispatch altmem_cli >/dev/null
+    drv=$build/bench/dispatch/altmem-dispatch
+    widths=$("$build/tools/altmem" info | awk '$1 == "memcpy" && $3 ~ /^needs/ && $0 ~ / runnable / { print $2 }' |
+             grep -E '^(sse2|avx2|avx512)$' | tr '\n' ' ')
+    echo "entry (patched branch, bound to the width's variant) / direct call of the same variant; median of $rounds"
+    echo "processes, each A B A B x 5 of 1,000,000 calls ($(uname -m), $("$build/tools/altmem" info | sed -n 's/^cpu: *//p'))"
+    echo
+    echo "| width | routine | 0 B | 8 B | 16 B | 32 B | 64 B | direct ns at 0 / 8 / 32 B |"
+    echo "|---|---|---:|---:|---:|---:|---:|---|"
+    for w in $widths; do
+        for r in memcpy memset; do
+            row="| $w | $r |"
+            dns=""
+            for size in 0 8 16 32 64; do
+                rs=() ds=()
+                for ((k = 0; k < rounds; k++)); do
+                    line=$(ALTMEM_TUNABLES=$r=$w "$drv" --routine $r --variant "$w" --size $size --reps 5 --calls 1000000)
+                    case $line in *"variant=$w "*) ;; *) echo "dispatch-cost.sh: not bound to $w: $line" >&2; exit 1 ;; esac
+                    rs+=("$(sed -E 's/.*ratio=([0-9.]+).*/\1/' <<<"$line")")
+                    ds+=("$(sed -E 's/.*direct_ns=([0-9.]+).*/\1/' <<<"$line")")
+                done
+                med=$(printf '%s\n' "${rs[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+                dmed=$(printf '%s\n' "${ds[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+                row="$row $med |"
+                case $size in 0 | 8 | 32) dns="$dns${dns:+ / }$dmed" ;; esac
+            done
+            echo "$row $dns |"
+        done
+    done
+    exit 0
+fi
 
 command -v valgrind >/dev/null || { echo "dispatch-cost.sh: valgrind is needed (apt-get install valgrind)" >&2; exit 1; }
 for mode in pointer ifunc; do

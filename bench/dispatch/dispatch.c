@@ -6,6 +6,11 @@
  * them and writes the table in docs/dispatch.md.
  *
  *   altmem-dispatch [--size S] [--calls N] [--reps R] [--only entry|direct]
+ *                   [--routine memcpy|memset] [--variant ual|sse2|avx2|avx512]
+ *
+ * --variant names the variant the direct loop calls (ual by default); run it with
+ * ALTMEM_TUNABLES=memcpy=V (or memset=V) so that the entry reaches the same one
+ * (scripts/dispatch-cost.sh --widths does).
  *
  * --only runs one loop once (for callgrind's --toggle-collect=loop_entry or
  * loop_direct): its instruction count divided by N is the cost per call.
@@ -17,34 +22,69 @@
 
 #include "benchlib.h"
 
-#ifdef ALTMEM_DISPATCH_DIRECT
-/* The variant itself; linkable because this program is linked with libaltmem.a. */
-void *altmem_memcpy_ual(void *__restrict dst, const void *__restrict src, size_t n);
-#endif
-
 static unsigned char src_buf[256], dst_buf[256];
+static int routine_set; /* --routine memset: the loops call memset, not memcpy */
 
 /* The loops are out of line and take the size from memory, so each call site
    is exactly one call with its three argument moves. */
 __attribute__((noinline)) void loop_entry(long calls, size_t size)
 {
-    for (long i = 0; i < calls; i++) {
-        altmem_memcpy(dst_buf, src_buf, size);
-        __asm__ volatile("" : : : "memory");
-    }
+    if (routine_set)
+        for (long i = 0; i < calls; i++) {
+            altmem_memset(dst_buf, 0x5a, size);
+            __asm__ volatile("" : : : "memory");
+        }
+    else
+        for (long i = 0; i < calls; i++) {
+            altmem_memcpy(dst_buf, src_buf, size);
+            __asm__ volatile("" : : : "memory");
+        }
 }
+
+#ifdef ALTMEM_DISPATCH_DIRECT
+/* The variants themselves, called directly (a `call` to the symbol, as the
+   entry's patched `jmp` reaches it); linkable because this program is linked
+   with libaltmem.a.  --variant picks one; ual by default. */
+#define DIRECT(v)                                                                                             \
+    void *altmem_memcpy_##v(void *__restrict, const void *__restrict, size_t);                               \
+    void *altmem_memset_##v(void *, int, size_t);                                                             \
+    __attribute__((noinline)) static void direct_##v(long calls, size_t size)                                \
+    {                                                                                                         \
+        if (routine_set)                                                                                      \
+            for (long i = 0; i < calls; i++) {                                                                \
+                altmem_memset_##v(dst_buf, 0x5a, size);                                                       \
+                __asm__ volatile("" : : : "memory");                                                          \
+            }                                                                                                 \
+        else                                                                                                  \
+            for (long i = 0; i < calls; i++) {                                                                \
+                altmem_memcpy_##v(dst_buf, src_buf, size);                                                    \
+                __asm__ volatile("" : : : "memory");                                                          \
+            }                                                                                                 \
+    }
+DIRECT(ual)
+#if defined(__x86_64__)
+DIRECT(sse2)
+DIRECT(avx2)
+DIRECT(avx512)
+#endif
+static const struct {
+    const char *name;
+    void (*loop)(long, size_t);
+} directs[] = {
+    {"ual", direct_ual},
+#if defined(__x86_64__)
+    {"sse2", direct_sse2},
+    {"avx2", direct_avx2},
+    {"avx512", direct_avx512},
+#endif
+};
+#endif
+static void (*direct_loop)(long, size_t);
 
 __attribute__((noinline)) void loop_direct(long calls, size_t size)
 {
-#ifdef ALTMEM_DISPATCH_DIRECT
-    for (long i = 0; i < calls; i++) {
-        altmem_memcpy_ual(dst_buf, src_buf, size);
-        __asm__ volatile("" : : : "memory");
-    }
-#else
-    (void)calls;
-    (void)size;
-#endif
+    if (direct_loop)
+        direct_loop(calls, size);
 }
 
 struct loops {
@@ -69,7 +109,7 @@ int main(int argc, char **argv)
     size_t size = 8;
     long calls = 2000000;
     int reps = 21;
-    const char *only = NULL;
+    const char *only = NULL, *variant = "ual";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--size") && i + 1 < argc)
             size = strtoul(argv[++i], NULL, 0);
@@ -79,17 +119,34 @@ int main(int argc, char **argv)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
+        else if (!strcmp(argv[i], "--routine") && i + 1 < argc && (!strcmp(argv[i + 1], "memcpy") ||
+                                                                    !strcmp(argv[i + 1], "memset")))
+            routine_set = !strcmp(argv[++i], "memset");
+        else if (!strcmp(argv[i], "--variant") && i + 1 < argc)
+            variant = argv[++i];
         else {
-            fprintf(stderr, "usage: altmem-dispatch [--size S] [--calls N] [--reps R] [--only entry|direct]\n");
+            fprintf(stderr, "usage: altmem-dispatch [--size S] [--calls N] [--reps R] [--only entry|direct] "
+                            "[--routine memcpy|memset] [--variant ual|sse2|avx2|avx512]\n");
             return 2;
         }
     }
+#ifdef ALTMEM_DISPATCH_DIRECT
+    for (size_t k = 0; k < sizeof directs / sizeof directs[0]; k++)
+        if (!strcmp(directs[k].name, variant))
+            direct_loop = directs[k].loop;
+    if (!direct_loop) {
+        fprintf(stderr, "altmem-dispatch: no direct loop for variant '%s'\n", variant);
+        return 2;
+    }
+#else
+    (void)variant; /* the shared build has no direct call */
+#endif
     if (size > sizeof src_buf || calls <= 0 || reps <= 0 || reps > 1001) {
         fprintf(stderr, "altmem-dispatch: size at most %zu, calls and reps positive\n", sizeof src_buf);
         return 2;
     }
     struct altmem_binding_info b;
-    altmem_binding(ALTMEM_MEMCPY, &b);
+    altmem_binding(routine_set ? ALTMEM_MEMSET : ALTMEM_MEMCPY, &b);
 #ifndef ALTMEM_DISPATCH_DIRECT
     if (only && !strcmp(only, "direct")) {
         fprintf(stderr, "altmem-dispatch: this build has no direct call (linked with the shared library)\n");
