@@ -9,6 +9,9 @@
  * selection.
  */
 #define ISOLATION 4096
+#ifndef STUB_ALIGN
+#define STUB_ALIGN 16
+#endif
 #define PROBE_WORD 0xcccccccc           /* int3 x 4 */
 
 .macro ALTMEM_SITE slot
