@@ -123,13 +123,19 @@ static int run_self(const char *mask, char *const *args, char *out, size_t len)
             close(fd[0]);
             close(fd[1]);
         }
-        if (*mask) {
-            char env[256];
-            snprintf(env, sizeof env, "glibc.cpu.hwcaps=%s", mask);
+        /* The caller's own glibc tunables stay (a forced
+           x86_non_temporal_threshold, say); the mask comes after them. */
+        const char *user = getenv("GLIBC_TUNABLES");
+        char env[1024];
+        if (*mask)
+            snprintf(env, sizeof env, "%s%sglibc.cpu.hwcaps=%s", user && *user ? user : "", user && *user ? ":" : "",
+                     mask);
+        else
+            snprintf(env, sizeof env, "%s", user ? user : "");
+        if (env[0])
             setenv("GLIBC_TUNABLES", env, 1);
-        } else {
+        else
             unsetenv("GLIBC_TUNABLES");
-        }
         execv("/proc/self/exe", args);
         _exit(127);
     }
