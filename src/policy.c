@@ -64,7 +64,7 @@ static void a_defaults(const struct altmem__cpu *c, struct altmem__policy *p)
     p->movsb_coaligned = 16 * K;
     p->stosb[0] = 2 * K;
     p->stosb[1] = p->stosb[2] = 4 * K;
-    p->short_distance = 63;
+    p->short_distance = 0;
 }
 
 /* Intel with AVX-512 but without AVX-VNNI (Skylake-SP .. Ice Lake-SP): the
@@ -129,6 +129,17 @@ static void a_intel_emr_kvm(const struct altmem__cpu *c, struct altmem__policy *
    rep stosb are not the fast microcoded strings there; glibc selects its
    rep movsb / rep stosb variants only with ERMS.  Last, so that it overrides
    every earlier row. */
+/* Zen: no string instructions by default; should a tunable turn rep movsb back
+   on, not at (dst - src) mod 4096 in 1..63, where it falls to 1.5-2.7 GB/s on
+   Zen 3 (21-42 GB/s at other distances; glibc BZ 30994). */
+static void a_amd_zen_strings(const struct altmem__cpu *c, struct altmem__policy *p)
+{
+    p->stosb[0] = p->stosb[1] = p->stosb[2] = NEVER;
+    p->movsb[0] = p->movsb[1] = p->movsb[2] = p->movsb_coaligned = NEVER;
+    (void)c;
+    p->short_distance = 63;
+}
+
 static int m_no_erms(const struct altmem__cpu *c) { return !(c->features & ALTMEM_FEAT_ERMS); }
 static void a_no_string(const struct altmem__cpu *c, struct altmem__policy *p)
 {
@@ -139,18 +150,21 @@ static void a_no_string(const struct altmem__cpu *c, struct altmem__policy *p)
 
 const struct altmem__policy_rule altmem__policy_rules[] = {
     {"defaults", "every CPU", "rep movsb from 2/4/32 KiB (16/32/64-byte variants; 16 KiB co-aligned), rep stosb from 2/4/4 KiB, "
-     "non-temporal from glibc 2.36's threshold on this CPU (x86; elsewhere LLC/4, at most 16 x L2), no rep movsb at "
-     "(dst - src) mod 4096 in 1..63",
+     "non-temporal from glibc 2.36's threshold on this CPU (x86; elsewhere LLC/4, at most 16 x L2), rep movsb at any "
+     "(dst - src) distance",
      "measured on Intel family 6 model 167 (docs/performance.md); the threshold: glibc 2.36 sysdeps/x86/dl-cacheinfo.h, "
-     "computed from the same CPUID values (checked against ld.so --list-diagnostics by the test glibc_nt); the short "
-     "distances on AMD Zen 3 (BZ 30994)",
+     "computed from the same CPUID values (checked against ld.so --list-diagnostics by the test glibc_nt); the "
+     "distances: glibc 2.36 avoids rep movsb only for src = dst + [0, 63], which altmem never sends to it; avoiding "
+     "(dst - src) mod 4096 in 1..63 too cost 0.45-0.6x at 2-32 KiB on Intel 6/207 (docs/perf/intel-family6-model207.md)",
      m_always, a_defaults},
     {"intel-avx512-no-vnni", "Intel with AVX-512 but without AVX-VNNI: 512-bit vectors lower the clock",
      "no 512-bit variant bound by default", "glibc sysdeps/x86/cpu-features.c (Prefer_No_AVX512)",
      m_intel_no_vnni, a_no512},
     {"amd-zen-no-string", "AMD family 0x17 and later (Zen): rep movsb/stosb slower than the vector loop",
-     "no rep movsb, no rep stosb", "glibc sysdeps/x86/dl-cacheinfo.h (BZ 30994; rep_stosb_threshold SIZE_MAX on AMD)",
-     m_amd_zen, a_no_string},
+     "no rep movsb, no rep stosb; if a tunable turns rep movsb on, not at (dst - src) mod 4096 in 1..63",
+     "glibc sysdeps/x86/dl-cacheinfo.h (BZ 30994; rep_stosb_threshold SIZE_MAX on AMD); the distances: BZ 30994, "
+     "rep movsb at 1.5-2.7 GB/s there on Zen 3",
+     m_amd_zen, a_amd_zen_strings},
     {"amd-zen5", "AMD family 0x1A (Zen 5)",
      "rep movsb from 32 KiB at any distance, rep stosb from the L2 size, no streaming copies, streaming memset "
      "from the L3 size",

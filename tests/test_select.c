@@ -672,26 +672,26 @@ static void policy_rules(void)
     const struct rule_case cases[] = {
         /* Skylake-SP, Cascade Lake: AVX-512, no AVX-VNNI (glibc Prefer_No_AVX512) */
         {"Skylake-SP 6/0x55", I, 6, 0x55, 0, x512, 1 * MB, 32 * MB, "avx2", 8 * MB, 8 * MB, 32 * KB, 16 * KB,
-         4 * KB, 63, "defaults intel-avx512-no-vnni", 0},
+         4 * KB, 0, "defaults intel-avx512-no-vnni", 0},
         /* Ice Lake-SP (the model 106 machine of issue 11) */
         {"Ice Lake-SP 6/0x6a", I, 6, 0x6a, 0, x512, 2 * MB, 48 * MB, "avx2", 12 * MB, 12 * MB, 32 * KB, 16 * KB,
-         4 * KB, 63, "defaults intel-avx512-no-vnni", 0},
+         4 * KB, 0, "defaults intel-avx512-no-vnni", 0},
         /* Sapphire Rapids: AVX-VNNI, 512-bit allowed */
         {"Sapphire Rapids 6/0x8f", I, 6, 0x8f, ALTMEM__ID_AVX_VNNI, x512, 2 * MB, 105 * MB, "avx512", 26880 * KB,
-         26880 * KB, 32 * KB, 16 * KB, 4 * KB, 63, "defaults", 0},
+         26880 * KB, 32 * KB, 16 * KB, 4 * KB, 0, "defaults", 0},
         /* the family 6 model 167 guest of docs/performance.md (480 MiB L3 reported) */
         {"Intel 6/167 KVM", I, 6, 167, ALTMEM__ID_AVX_VNNI | ALTMEM__ID_HYPERVISOR, x512, 2 * MB, 480 * MB,
-         "avx512", 32 * MB, 32 * MB, 32 * KB, 16 * KB, 4 * KB, 63, "defaults", 0},
+         "avx512", 32 * MB, 32 * MB, 32 * KB, 16 * KB, 4 * KB, 0, "defaults", 0},
         /* Emerald Rapids, the KVM guest of issue 20 (260 MiB L3, 2 threads per L3, L2 not
            inclusive: glibc streams from (260 / 2 + 2) MiB x 3/4 = 99 MiB, 0x6300000) */
         {"Intel 6/207 KVM", I, 6, 207, ALTMEM__ID_AVX_VNNI | ALTMEM__ID_HYPERVISOR, x512, 2 * MB, 260 * MB,
-         "avx512", 4 * MB, 8 * MB, 32 * KB, 16 * KB, 4 * KB, 63, "defaults intel-emr-kvm", 99 * MB},
+         "avx512", 4 * MB, 8 * MB, 32 * KB, 16 * KB, 4 * KB, 0, "defaults intel-emr-kvm", 99 * MB},
         /* ... and on bare metal: glibc's threshold */
         {"Intel 6/207", I, 6, 207, ALTMEM__ID_AVX_VNNI, x512, 2 * MB, 260 * MB, "avx512", 99 * MB, 99 * MB,
-         32 * KB, 16 * KB, 4 * KB, 63, "defaults", 99 * MB},
+         32 * KB, 16 * KB, 4 * KB, 0, "defaults", 99 * MB},
         /* an Intel without AVX-512: the rule does not apply */
         {"Intel Alder Lake 6/0x97", I, 6, 0x97, ALTMEM__ID_AVX_VNNI, x86, 1280 * KB, 30 * MB, "avx2",
-         7680 * KB, 7680 * KB, 32 * KB, 16 * KB, 4 * KB, 63, "defaults", 0},
+         7680 * KB, 7680 * KB, 32 * KB, 16 * KB, 4 * KB, 0, "defaults", 0},
         /* Zen 2, Zen 3 (AVX2): glibc's AMD rules */
         {"Zen 2 0x17/0x31", A, 0x17, 0x31, 0, x86 & ~ALTMEM_FEAT_FSRM, 512 * KB, 16 * MB, "avx2", 12 * MB,
          12 * MB, NEVER, NEVER, NEVER, 63, "defaults amd-zen-no-string", 12 * MB},
@@ -709,16 +709,16 @@ static void policy_rules(void)
          1 * MB, 0, "defaults amd-zen-no-string amd-zen5", 0},
         /* pre-Zen AMD (family 0x15): defaults only */
         {"AMD 0x15", A, 0x15, 0x02, 0, x86, 2 * MB, 8 * MB, "avx2", 2 * MB, 2 * MB, 32 * KB, 16 * KB, 4 * KB,
-         63, "defaults", 0},
+         0, "defaults", 0},
         /* a vendor we do not know, and a CPU we cannot identify at all */
         {"other vendor", X, 7, 0x5b, 0, x512, 512 * KB, 32 * MB, "avx512", 8 * MB, 8 * MB, 32 * KB, 16 * KB,
-         4 * KB, 63, "defaults", 0},
+         4 * KB, 0, "defaults", 0},
         {"unidentified", ALTMEM__VENDOR_UNKNOWN, 0, 0, 0, UAL, 0, 0, "ual", 16 * MB, 16 * MB, NEVER, NEVER,
-         NEVER, 63, "defaults no-erms", 0},
+         NEVER, 0, "defaults no-erms", 0},
         /* an x86_64 without ERMS (Intel before Ivy Bridge, or a hypervisor that
            hides the bit): no rep movsb / rep stosb */
         {"Intel 6/0x1a (Nehalem), no ERMS", I, 6, 0x1a, 0, UAL | ALTMEM_FEAT_SIMD128, 256 * KB, 8 * MB, "sse2",
-         2 * MB, 2 * MB, NEVER, NEVER, NEVER, 63, "defaults no-erms", 0},
+         2 * MB, 2 * MB, NEVER, NEVER, NEVER, 0, "defaults no-erms", 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const struct rule_case *k = &cases[i];
