@@ -11,14 +11,18 @@
  *   - Up to 512 bytes every byte is loaded before any is stored (x86_vec.h), so
  *     overlap needs no test; above, the direction follows the overlap, and each
  *     256-byte block is loaded before it is stored.  Forward moves whose source
- *     runs at least 4 KiB ahead of the destination use rep movsb, 16 KiB ahead
- *     stream, as if apart: their stores land only on source bytes already read.
+ *     runs at least 64 bytes ahead of the destination use rep movsb, 16 KiB
+ *     ahead stream, as if apart (a streaming store lands only on source bytes
+ *     already read).
  *   - Above 512 bytes, below the rep movsb and streaming sizes, with the
  *     regions apart and (dst - src) mod 4096 below 256, the loop runs backward
  *     (x86_vec.h, alias_4k_ahead); the common forward case is tested first,
  *     every test on the fall-through path.
  *   - rep movsb as memcpy_avx512, for forward moves whose source is apart from or
- *     at least 4 KiB ahead of the destination (src/policy.c).
+ *     at least 64 bytes ahead of the destination (src/policy.c): rep movsb
+ *     is defined byte by byte forward, so any forward overlap is exact; below
+ *     64 bytes apart it leaves its fast mode (Intel SDM vol. 3, "Out-of-Order
+ *     Stores For String Operations"; glibc 2.36 keeps the same 64-byte cut).
  */
 #include <stdint.h>
 
@@ -59,10 +63,10 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
         vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src or apart: backward, streaming */
     else if (n >= altmem__nt_threshold && bwd >= NT_MIN_AHEAD)
         vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
-    else if (bwd < 4096 || n < erms_min(d, s) || movsb_short_distance(d, s))
+    else if (bwd < 64 || n < erms_min(d, s) || movsb_short_distance(d, s))
         vcopy_fwd(d, s, n);             /* dst < src within a page, (512, 16/32 KiB), short distance */
     else
-        rep_movsb(d, s, n);             /* from 16/32 KiB, src 4 KiB+ ahead or apart: rep movsb */
+        rep_movsb(d, s, n);             /* from 16/32 KiB, src 64 B+ ahead or apart: rep movsb */
     return dst;
 }
 

@@ -8,7 +8,10 @@
  *     overlap needs no test; above, the direction follows the overlap, and each
  *     64-byte block is loaded before it is stored.
  *   - rep movsb as memcpy_sse2, for forward moves whose source is apart from or
- *     at least 4 KiB ahead of the destination (src/policy.c).
+ *     at least 64 bytes ahead of the destination (src/policy.c): rep movsb
+ *     is defined byte by byte forward, so any forward overlap is exact; below
+ *     64 bytes apart it leaves its fast mode (Intel SDM vol. 3, "Out-of-Order
+ *     Stores For String Operations"; glibc 2.36 keeps the same 64-byte cut).
  */
 #include <stdint.h>
 
@@ -30,10 +33,10 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
         vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src: backward, streaming */
     else if (n >= altmem__nt_threshold && bwd >= NT_MIN_AHEAD)
         vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
-    else if (bwd < 4096 || n < ERMS_MIN || movsb_short_distance(d, s))
+    else if (bwd < 64 || n < ERMS_MIN || movsb_short_distance(d, s))
         vcopy_fwd(d, s, n);             /* dst < src within a page, small, short distance */
     else
-        rep_movsb(d, s, n);             /* from ERMS_MIN, src 4 KiB+ ahead or apart: rep movsb */
+        rep_movsb(d, s, n);             /* from ERMS_MIN, src 64 B+ ahead or apart: rep movsb */
     return dst;
 }
 
