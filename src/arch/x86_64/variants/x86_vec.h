@@ -872,7 +872,11 @@ INL void vset_ht8(unsigned char *d, vec x, size_t n)
 
 /* (8W, 16W]: 8 vectors from each end, all 16 loaded before the first store
    (memmove-safe; the 16 xmm registers of the sse2 copies, where glibc's loop
-   runs one round at 129-256 bytes). */
+   runs one round at 129-256 bytes).  Only with dst W-aligned: with dst
+   misaligned its 16 unaligned stores cross a line twice per 64 bytes, and the
+   loop (dst aligned first) wins: at 160-256 B dst+3 0.68-0.84x glibc here,
+   0.87-0.96x through the loop; aligned, 1.2-1.5x glibc here against ~1.0x
+   through the loop (Intel 6/167, docs/perf/intel-family6-model167.md). */
 INL void vcopy_ht8(unsigned char *d, const unsigned char *s, size_t n)
 {
     vec a[8], b[8];
@@ -926,9 +930,9 @@ c2:
     return d;
 #if VEC_BITS == 128
 c8v:
-    if (n > 16 * W)
-        return large(d, s, n);          /* (16W, ...): the variant's loops */
-    vcopy_ht8(d, s, n);                 /* (8W, 16W]: 8 x W from each end  */
+    if (n > 16 * W || ((uintptr_t)d & (W - 1)))
+        return large(d, s, n);          /* (16W, ...), or dst misaligned: the variant's loops */
+    vcopy_ht8(d, s, n);                 /* (8W, 16W], dst aligned: 8 x W from each end */
     return d;
 #endif
 lt_vec:
