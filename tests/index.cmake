@@ -20,9 +20,18 @@
 #                          run left out; the hook's bad input and its AT_SECURE refusal;
 #                          stdin, stdout, stderr, environment of each arm, exit statuses, bad
 #                          options; one real-clock smoke test of the report's structure only
+#   compare.adaptive_*     the adaptive mode (--until, --max-pairs) on seeded lognormal times,
+#                          its stopping rule computed in the script: a 5% slower and faster
+#                          altmem found at the rule's look, a width stop, a --max-pairs stop,
+#                          each with the exact figures at level 0.05/K and the real runs in
+#                          ABBA order; 200 A/A sets stopping with a verdict of difference at
+#                          most at the documented 5% rate (plus a binomial margin), 200 sets
+#                          5% apart found in 90% at least; bad option values
 #   compare.rejects_*      negative controls: the checks above on wrong data (equal arms, the
 #                          other direction, +10%, the cut a rank off, ABAB order, a shifted
-#                          A/A, equal --cmd-b arms) must fail, with the right check's message
+#                          A/A, equal --cmd-b arms; the look off by one, equal arms under the
+#                          adaptive check, alpha not split over the looks) must fail, with
+#                          the right check's message
 if(CMAKE_CROSSCOMPILING AND TARGET altmem_cli AND CMAKE_CROSSCOMPILING_EMULATOR)
   # The smoke test of the index on another architecture: under qemu-user it runs,
   # its output is well-formed, and it says its timings are not speed (loongarch64
@@ -58,8 +67,10 @@ if(TARGET altmem_preload)
   add_executable(compare_helper compare_helper.c)
   foreach(_case detect_slower detect_faster cmd_b aa aa_shifted few_pairs failing_run io output_differs env status
                 smoke hook_errors hook_secure rejects_equal rejects_direction rejects_ratio rejects_interval
-                rejects_order rejects_aa rejects_cmd_b)
-    if(ALTMEM_SANITIZE AND NOT _case MATCHES "^(aa|aa_shifted|rejects_aa|cmd_b|rejects_cmd_b|status|hook_errors|hook_secure)$")
+                rejects_order rejects_aa rejects_cmd_b
+                adaptive_slower adaptive_faster adaptive_width adaptive_max adaptive_aa_rate adaptive_power
+                adaptive_options rejects_adaptive_look rejects_adaptive_equal rejects_adaptive_unsplit)
+    if(ALTMEM_SANITIZE AND NOT _case MATCHES "^(aa|aa_shifted|rejects_aa|cmd_b|rejects_cmd_b|status|hook_errors|hook_secure|adaptive_width|adaptive_aa_rate|adaptive_power|adaptive_options|rejects_adaptive_unsplit)$")
       # These run the altmem arm, which preloads libaltmem-preload.so: sanitized,
       # it needs the sanitizer runtime first in the program, which the helper
       # does not have (as the dropin tests; the plain build runs them).

@@ -24,6 +24,14 @@
  *     arguments, no preload in either arm): a static program cannot be
  *     preloaded into, so its two builds, with and without libaltmem-libc.a,
  *     are the two arms, paired and tested the same way;
+ *   - adaptive mode (`--until PCT`, `--max-pairs N`): pairs are added until
+ *     the interval excludes 1, or lies within +/-PCT%, or N pairs are made,
+ *     looking only at a fixed schedule of pair counts (look_schedule) fixed
+ *     before the first run.  Looking again and again at growing data and
+ *     stopping when it looks good would make a 95% test false far more often
+ *     than 5%; here each of the K looks uses level 0.05/K (Bonferroni), so the
+ *     chance that any look errs is at most 5% whatever made the run stop, and
+ *     the interval reported is the one at that level;
  *   - a testing hook, ALTMEM_COMPARE_TEST_DURATIONS (read_test_durations),
  *     replaces the measured wall times with given ones: a verdict on measured
  *     times depends on the machine's load, so tests of the statistics, the
@@ -55,13 +63,19 @@
 #include "run.h"
 
 #define MAX_RUNS 1000
+#define ADAPTIVE_FIRST_LOOK 10     /* the first look, and the fewest --max-pairs */
+#define ADAPTIVE_DEFAULT_MAX 100   /* --max-pairs when only --until is given */
+#define ADAPTIVE_MAX_PCT 50        /* --until's largest value */
+#define ADAPTIVE_ALPHA 0.05        /* the error rate over all looks */
+#define MAX_LOOKS 32
 #define ARM_LIBC 0
 #define ARM_ALTMEM 1
 
 static void compare_usage(FILE *f)
 {
     fprintf(f,
-            "usage: altmem compare [--runs N] [--warmup N] [--variant NAME] [--aa] [--cmd-b PROG] [--no-stdin] [--] CMD [ARGS...]\n"
+            "usage: altmem compare [--runs N | --until PCT [--max-pairs N]] [--warmup N] [--variant NAME] [--aa]\n"
+            "                      [--cmd-b PROG] [--no-stdin] [--] CMD [ARGS...]\n"
             "Runs CMD in N interleaved pairs (order ABBA), once with the C library's memcpy/memmove/memset\n"
             "and once with libaltmem-preload.so preloaded, and reports the median wall time of each, the\n"
             "speed-up (C library time / altmem time) with a 95%% confidence interval (Hodges-Lehmann\n"
@@ -70,6 +84,11 @@ static void compare_usage(FILE *f)
             "run are written once; a later run whose output differs is named; a run that fails (exit\n"
             "status not 0, or a signal) is reported and its pair left out.\n"
             "  --runs N        pairs timed (default 10; 1..%d)\n"
+            "  --until PCT     adaptive: add pairs until the interval excludes 1, or lies within\n"
+            "                  +/-PCT%% (\"no difference larger than PCT%%\"; PCT above 0, at most 50),\n"
+            "                  or --max-pairs are made\n"
+            "  --max-pairs N   adaptive: the most pairs (default %d; %d..%d); without --until, stop\n"
+            "                  only when the interval excludes 1 or at N\n"
             "  --warmup N      pairs run first and not timed (default 1: fills the page cache)\n"
             "  --variant NAME  pin altmem's routines to variant NAME (ALTMEM_TUNABLES=all=NAME)\n"
             "  --aa            both arms without altmem: an A/A run, to see this machine's noise\n"
@@ -80,9 +99,13 @@ static void compare_usage(FILE *f)
             "                  replayed to every run; a terminal is passed through)\n"
             "Exit status: 0 if every run exited 0, else the first failing run's (128+N: signal N);\n"
             "2 usage, 127 CMD or the library not found.\n"
+            "Adaptive mode looks only at 10, 15, 20, 30, 40, 60, 80, 100, 150, 200, 300, ... pairs below N,\n"
+            "and at N: K looks in all, each with a 100 x (1 - 0.05/K)%% interval (Bonferroni), so that a\n"
+            "verdict of difference is false at most 5%% of the time however many looks are made; the\n"
+            "interval and p reported are that level's.\n"
             "Environment: ALTMEM_PRELOAD_LIB  the library to preload (else as altmem run finds it)\n"
             "             ALTMEM_TUNABLES     passed to the altmem arm (--variant adds to it)\n",
-            MAX_RUNS);
+            MAX_RUNS, ADAPTIVE_DEFAULT_MAX, ADAPTIVE_FIRST_LOOK, MAX_RUNS);
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -104,6 +127,52 @@ static long parse_count(const char *s, long lo, long hi)
     if (errno || *end || v < lo || v > hi)
         return -1;
     return v;
+}
+
+/* --until's value: a decimal percentage in (0, ADAPTIVE_MAX_PCT], digits with
+   at most one point and an optional '%' after them ("2", "0.5", "2.5%"), or -1.
+   No sign, exponent, hex, inf or nan: strtod would take them all. */
+static double parse_percent(const char *s)
+{
+    if (!s)
+        return -1;
+    size_t len = strlen(s);
+    if (len && s[len - 1] == '%')
+        len--;
+    size_t dots = 0;
+    for (size_t i = 0; i < len; i++)
+        dots += s[i] == '.';
+    /* all of it digits and points, one point at most, one digit at least */
+    if (len > 32 || strspn(s, "0123456789.") != len || dots > 1 || len == dots)
+        return -1;
+    char buf[40];
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    double v = strtod(buf, NULL);
+    return v > 0 && v <= ADAPTIVE_MAX_PCT ? v : -1;
+}
+
+/*
+ * The adaptive mode's looks, fixed before the first run: the pair counts
+ * 10, 15, 20, 30, 40, 60, 80 times a power of ten (10, 15, ..., 80, 100, 150,
+ * ..., 800, 1000) below max, and max itself.  Returns K, their number.  Looking
+ * only there, rather than after every pair, keeps K small (8 up to 100 pairs),
+ * and so the level 0.05/K each look must use.
+ */
+static int look_schedule(long max, long *at)
+{
+    static const long steps[] = {10, 15, 20, 30, 40, 60, 80};
+    int k = 0;
+    for (long scale = 1; k < MAX_LOOKS - 1; scale *= 10)
+        for (size_t i = 0; i < sizeof steps / sizeof steps[0] && k < MAX_LOOKS - 1; i++) {
+            if (steps[i] * scale >= max) {
+                at[k++] = max;
+                return k;
+            }
+            at[k++] = steps[i] * scale;
+        }
+    at[k++] = max;
+    return k;
 }
 
 struct run {
@@ -201,7 +270,7 @@ static int setup_streams(struct streams *s, int no_stdin)
 
 /* What altmem_compare_main allocates, freed on every way out of it (its early
    returns are many: one list is simpler than a cleanup label per exit). */
-static void *owned[16];
+static void *owned[24];
 static int owned_count;
 
 static void *own(void *p)
@@ -231,6 +300,13 @@ static void free_owned(void)
  */
 #define TEST_DURATIONS_ENV "ALTMEM_COMPARE_TEST_DURATIONS"
 #define TEST_DURATION_LINE 128   /* longer lines are an error, not a number */
+/* With the hook on, ALTMEM_COMPARE_TEST_NO_RUNS=1 makes no run at all: each run
+   counts as having exited 0 with no output, its time from the file.  For the
+   tests of the adaptive mode's error rate (tests/test_compare.sh adaptive_aa_rate),
+   which need hundreds of compares of up to 202 runs each: the statistics and the
+   stopping rule alone, without thousands of fork + exec.  Ignored when the hook
+   is off (it cannot skip the runs of a measurement), and said in the report. */
+#define TEST_NO_RUNS_ENV "ALTMEM_COMPARE_TEST_NO_RUNS"
 
 /* The hook's file, or NULL when the hook is off. */
 static const char *test_durations_path(void)
@@ -258,7 +334,7 @@ static const char *printable(const char *s, size_t len, char *buf, size_t size)
 /* The `want` times of FILE into a new array (owned), or NULL after one line on
    stderr: a file that cannot be read, a line that is not a time above 0, or a
    count other than `want`. */
-static double *read_test_durations(const char *path, size_t want, long warmup, long runs)
+static double *read_test_durations(const char *path, size_t want, long warmup, long runs, int adaptive)
 {
     FILE *f = fopen(path, "re");
     if (!f) {
@@ -313,7 +389,16 @@ static double *read_test_durations(const char *path, size_t want, long warmup, l
     }
     fclose(f);
     /* (counted to the end: "23 durations" says more than "too many") */
-    if (!bad && got != want) {
+    if (!bad && got != want && adaptive) {
+        /* The runs an adaptive compare makes are known only as it goes: the
+           file holds the times of the most it can make, of which it uses the
+           first ones (the report says how many). */
+        fprintf(stderr,
+                "altmem compare: %s=%s: %zu duration%s for %zu runs (2 x (%ld warm-up + %ld pairs, the most "
+                "--max-pairs allows)): one per run that can be made, in order\n",
+                TEST_DURATIONS_ENV, path, got, got == 1 ? "" : "s", want, warmup, runs);
+        bad = 1;
+    } else if (!bad && got != want) {
         fprintf(stderr,
                 "altmem compare: %s=%s: %zu duration%s for %zu runs (2 x (%ld warm-up + %ld pairs)): one per run, "
                 "in order\n",
@@ -481,10 +566,60 @@ static int known_variant(const char *name)
     return 0;
 }
 
+/* One look of the adaptive mode: the statistics on the pairs made so far. */
+struct look {
+    long pairs;                       /* pairs made (warm-up not counted) */
+    size_t n;                         /* of them, completed without a failed run */
+    int failed;                       /* some run so far failed (warm-up included) */
+    struct measure_signed_rank sr;    /* at the per-look level */
+    const char *stop;                 /* why the runs stop here, or NULL */
+};
+
+/* log(A time / B time) of each timed pair among the first `made` runs that
+   completed (both runs exited 0), in pair order, into d; their number.
+   *failed: whether any of the runs, warm-up included, failed. */
+static size_t pair_ratios(const struct run *r, size_t made, long warmup, double *d, int *failed)
+{
+    size_t n = 0;
+    *failed = 0;
+    for (size_t k = 0; k < made; k++)
+        *failed |= run_failed(r[k].status);
+    for (size_t k = 2 * (size_t)warmup; k + 1 < made; k += 2) {
+        if (run_failed(r[k].status) || run_failed(r[k + 1].status))
+            continue;
+        double t[2] = {0, 0};
+        t[r[k].arm] = r[k].wall;
+        t[r[k + 1].arm] = r[k + 1].wall;
+        d[n++] = log(t[0] / t[1]);
+    }
+    return n;
+}
+
+/*
+ * The stopping rule, at a look: the interval (at the per-look level) excludes
+ * 1 (a verdict of difference); or, with --until PCT, it lies within
+ * [1/(1+PCT/100), 1+PCT/100] (neither arm's time more than PCT% above the
+ * other's: "no difference larger than PCT%"); or a run has failed (a command
+ * that fails is not one to run hundreds of times); or this is the last look.
+ * NULL: go on to the next look.
+ */
+static const char *look_stop(const struct measure_signed_rank *sr, double until, int failed, int last)
+{
+    double margin = log(1.0 + until / 100.0);
+    if (sr->bounded && (sr->lo > 0 || sr->hi < 0))
+        return "excludes1";
+    if (until > 0 && sr->bounded && sr->lo >= -margin && sr->hi <= margin)
+        return "width";
+    if (failed)
+        return "failed";
+    return last ? "max" : NULL;
+}
+
 static int compare_main(const char *argv0, int argc, char **argv)
 {
-    long runs = 10, warmup = 1;
-    const char *variant = NULL, *cmd_b = NULL;
+    long runs = 10, warmup = 1, max_pairs = 0;   /* max_pairs > 0: adaptive */
+    double until = 0;                             /* > 0: the width stop, in percent */
+    const char *variant = NULL, *cmd_b = NULL, *runs_arg = NULL, *adaptive_arg = NULL;
     int aa = 0, no_stdin = 0, i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -503,6 +638,16 @@ static int compare_main(const char *argv0, int argc, char **argv)
         if ((got = option_value(argc, argv, &i, "--runs", &val)) != 0) {
             if (got < 0 || (runs = parse_count(val, 1, MAX_RUNS)) < 0)
                 return usage_error("bad --runs '%s': a whole number of pairs from 1 to 1000", val ? val : "");
+            runs_arg = "--runs";
+        } else if ((got = option_value(argc, argv, &i, "--until", &val)) != 0) {
+            if (got < 0 || (until = parse_percent(val)) < 0)
+                return usage_error("bad --until '%s': a percentage above 0 and at most 50, such as 2 or 2.5%%",
+                                   val ? val : "");
+            adaptive_arg = "--until";
+        } else if ((got = option_value(argc, argv, &i, "--max-pairs", &val)) != 0) {
+            if (got < 0 || (max_pairs = parse_count(val, ADAPTIVE_FIRST_LOOK, MAX_RUNS)) < 0)
+                return usage_error("bad --max-pairs '%s': a whole number of pairs from 10 to 1000", val ? val : "");
+            adaptive_arg = "--max-pairs";
         } else if ((got = option_value(argc, argv, &i, "--warmup", &val)) != 0) {
             if (got < 0 || (warmup = parse_count(val, 0, MAX_RUNS)) < 0)
                 return usage_error("bad --warmup '%s': a whole number from 0 to 1000", val ? val : "");
@@ -531,12 +676,29 @@ static int compare_main(const char *argv0, int argc, char **argv)
         return usage_error("%s: --aa runs no altmem arm to pin", "--variant");
     if (aa && cmd_b)
         return usage_error("%s: --aa and --cmd-b both choose arm B", "--cmd-b");
+    if (runs_arg && adaptive_arg)
+        return usage_error("%s: --runs fixes the number of pairs, --until and --max-pairs let the runs choose it: "
+                           "give one or the other",
+                           adaptive_arg);
+    /* Adaptive: its looks, fixed before the first run, and the level of each. */
+    int adaptive = adaptive_arg != NULL, nlooks = 0, looks_made = 0;
+    long look_at[MAX_LOOKS];
+    double level = ADAPTIVE_ALPHA;
+    if (adaptive) {
+        if (!max_pairs)
+            max_pairs = ADAPTIVE_DEFAULT_MAX;
+        nlooks = look_schedule(max_pairs, look_at);
+        level = ADAPTIVE_ALPHA / nlooks;
+        runs = max_pairs;   /* until it stops: then the pairs made */
+    }
     /* Read before any run: a bad file must not cost the user the runs. */
     size_t total = (size_t)(warmup + runs) * 2;
     const char *test_path = test_durations_path();
     double *test_wall = NULL;
-    if (test_path && !(test_wall = read_test_durations(test_path, total, warmup, runs)))
+    if (test_path && !(test_wall = read_test_durations(test_path, total, warmup, runs, adaptive)))
         return 2;
+    const char *no_runs_env = test_path ? getenv(TEST_NO_RUNS_ENV) : NULL;
+    int no_runs = no_runs_env && !strcmp(no_runs_env, "1");
     char **cmd = argv + i;
     /* Arm B's argv: CMD's, or with --cmd-b the same arguments after PROG. */
     char **cmd_arm[2] = {cmd, cmd};
@@ -588,16 +750,25 @@ static int compare_main(const char *argv0, int argc, char **argv)
     struct run *r = own(calloc(total, sizeof *r));
     if (!r)
         return 1;
+    struct look *looks = adaptive ? own(calloc((size_t)nlooks, sizeof *looks)) : NULL;
+    double *look_d = adaptive ? own(calloc((size_t)runs, sizeof(double))) : NULL;
+    if (adaptive && (!looks || !look_d))
+        return 1;
     int progress = isatty(2);
+    size_t made = 0;
     for (size_t k = 0; k < total; k++) {
         long pair = (long)(k / 2) - warmup;
-        /* ABBA over all pairs, warm-up included */
+        /* ABBA over all pairs, warm-up included (and the pairs an adaptive
+           compare adds: the order is the run index's, whenever it stops) */
         int arm = (int)((k / 2) % 2 ? 1 - k % 2 : k % 2);
         r[k].arm = arm;
         r[k].pair = (int)pair;
-        if (progress)
+        if (progress && adaptive)
+            fprintf(stderr, "\raltmem compare: run %zu of at most %zu (%s)   ", k + 1, total, label[arm]);
+        else if (progress)
             fprintf(stderr, "\raltmem compare: run %zu/%zu (%s)   ", k + 1, total, label[arm]);
-        int e = run_once(cmd_arm[arm], env[arm], &st, k == 0, &r[k]);
+        /* (no_runs: the run counts as made, exit status 0, no output) */
+        int e = no_runs ? 0 : run_once(cmd_arm[arm], env[arm], &st, k == 0, &r[k]);
         if (e) {
             if (progress)
                 fprintf(stderr, "\n");
@@ -607,9 +778,27 @@ static int compare_main(const char *argv0, int argc, char **argv)
         }
         if (test_wall)
             r[k].wall = test_wall[k];
+        made = k + 1;
+        /* An adaptive compare looks after the pairs of its schedule alone. */
+        if (adaptive && k % 2 && looks_made < nlooks && pair + 1 == look_at[looks_made]) {
+            struct look *lk = &looks[looks_made];
+            lk->pairs = pair + 1;
+            lk->n = pair_ratios(r, made, warmup, look_d, &lk->failed);
+            if (measure_signed_rank(look_d, lk->n, level, &lk->sr) != 0)
+                return 1;
+            lk->stop = look_stop(&lk->sr, until, lk->failed, looks_made == nlooks - 1);
+            looks_made++;
+            if (lk->stop)
+                break;
+        }
     }
     if (progress)
         fprintf(stderr, "\r%60s\r", "");
+    if (adaptive) {
+        /* From here on, as a fixed compare of the pairs made. */
+        runs = looks[looks_made - 1].pairs;
+        total = made;
+    }
 
     /* CMD's output, once, before the report. */
     fflush(NULL);
@@ -633,9 +822,59 @@ static int compare_main(const char *argv0, int argc, char **argv)
                 variant ? "; B pinned: all=" : "", variant ? variant : "");
     else
         fprintf(stderr, "  altmem: %s%s%s\n", lib, variant ? ", pinned: all=" : "", variant ? variant : "");
-    if (test_wall)
+    /* The schedule, as text: the report's mode line and the result line. */
+    char schedule[MAX_LOOKS * 8] = "";
+    for (int l = 0, used_s = 0; l < nlooks && used_s < (int)sizeof schedule; l++)
+        used_s += snprintf(schedule + used_s, sizeof schedule - (size_t)used_s, "%s%ld", l ? "," : "", look_at[l]);
+    double margin = log(1.0 + until / 100.0);
+    if (adaptive) {
+        char until_s[48] = "";
+        if (until > 0)
+            snprintf(until_s, sizeof until_s, "--until %g%%, ", until);
+        fprintf(stderr,
+                "  mode:   adaptive (%s--max-pairs %ld): looks after %s pairs (%d), each at level\n"
+                "          0.05/%d = %.6g (Bonferroni: a false verdict of difference at most 5%% of the time\n"
+                "          over all %d looks)\n",
+                until_s, max_pairs, schedule, nlooks, nlooks, level, nlooks);
+        for (int l = 0; l < looks_made; l++) {
+            const struct look *lk = &looks[l];
+            char done[48] = "";
+            if (lk->n != (size_t)lk->pairs)
+                snprintf(done, sizeof done, " (%zu completed)", lk->n);
+            fprintf(stderr, "  look %d of %d: %ld pairs%s: ", l + 1, nlooks, lk->pairs, done);
+            if (!lk->n)
+                fprintf(stderr, "no pair to compare");
+            else if (!lk->sr.bounded)
+                fprintf(stderr, "%.4fx, no interval (too few pairs)", exp(lk->sr.estimate));
+            else
+                fprintf(stderr, "%.4fx [%.4f..%.4f]", exp(lk->sr.estimate), exp(lk->sr.lo), exp(lk->sr.hi));
+            const char *stop = lk->stop ? lk->stop : "";
+            char why[64] = "";
+            if (!strcmp(stop, "excludes1"))
+                snprintf(why, sizeof why, ": excludes 1");
+            else if (!strcmp(stop, "width"))
+                snprintf(why, sizeof why, ": within +/-%g%%", until);
+            else if (lk->sr.bounded && until > 0)
+                snprintf(why, sizeof why, ": holds 1, not within +/-%g%%", until);
+            else if (lk->sr.bounded)
+                snprintf(why, sizeof why, ": holds 1");
+            fprintf(stderr, "%s%s\n", why,
+                    !lk->stop                 ? ""
+                    : !strcmp(stop, "failed") ? ": a run failed: stop"
+                    : !strcmp(stop, "max")    ? ": the last look (--max-pairs): stop"
+                                              : ": stop");
+        }
+    }
+    if (test_wall && adaptive)
+        fprintf(stderr, "  timing: NOT MEASURED: wall times from %s=%s (a testing hook); %zu of its %zu times used\n",
+                TEST_DURATIONS_ENV, test_path, made, (size_t)(warmup + max_pairs) * 2);
+    else if (test_wall)
         fprintf(stderr, "  timing: NOT MEASURED: wall times from %s=%s (a testing hook)\n", TEST_DURATIONS_ENV,
                 test_path);
+    if (no_runs)
+        fprintf(stderr, "  runs:   NOT MADE: %s=1 (a testing hook): no command was run; each run counts as\n"
+                        "          having exited 0 with no output\n",
+                TEST_NO_RUNS_ENV);
 
     int first_bad = -1, bad = 0, differ = 0;
     char *pair_bad = own(calloc((size_t)runs + 1, 1));
@@ -662,9 +901,10 @@ static int compare_main(const char *argv0, int argc, char **argv)
                     r[k].differs == 1 ? "stdout" : r[k].differs == 2 ? "stderr" : "stdout and stderr");
         }
     }
-    if (st.out_null && st.err_null)
+    /* (no_runs: no output to compare, said above) */
+    if (!no_runs && st.out_null && st.err_null)
         fprintf(stderr, "  output: stdout and stderr are /dev/null: not compared between runs\n");
-    else if (!differ)
+    else if (!no_runs && !differ)
         fprintf(stderr, "  output: every run wrote the same%s%s as run 1\n", st.out_null ? "" : " stdout",
                 st.err_null ? "" : st.out_null ? " stderr" : " and stderr");
 
@@ -698,7 +938,7 @@ static int compare_main(const char *argv0, int argc, char **argv)
         return first_bad > 0 ? first_bad : 1;
     }
     struct measure_signed_rank sr;
-    if (measure_signed_rank(d, n, 0.05, &sr) != 0)
+    if (measure_signed_rank(d, n, level, &sr) != 0)
         return 1;
     fprintf(stderr, "  %-14s %12s %12s %12s %14s\n", "", "median wall", "min", "max", "median cpu");
     for (int a = 0; a < 2; a++) {
@@ -708,8 +948,23 @@ static int compare_main(const char *argv0, int argc, char **argv)
                 ms(w[a][n - 1], b3, sizeof b3), ms(bench_median(c[a], (int)n), b4, sizeof b4));
     }
     double ratio = exp(sr.estimate);
-    const char *verdict;
-    if (!sr.bounded)
+    const char *verdict, *stop = adaptive ? looks[looks_made - 1].stop : NULL;
+    char adaptive_verdict[160];
+    /* Adaptive: the p of the last look alone, times the looks planned
+       (Bonferroni), so that p < 0.05 still means "distinguishable". */
+    double p = adaptive ? fmin(1, nlooks * sr.p) : sr.p;
+    int distinguishable = sr.bounded && (sr.lo > 0 || sr.hi < 0);
+    if (adaptive && !distinguishable) {
+        if (!strcmp(stop, "width"))
+            snprintf(adaptive_verdict, sizeof adaptive_verdict,
+                     "no difference larger than %g%% (the interval lies within %.4fx .. %.4fx)", until, exp(-margin),
+                     exp(margin));
+        else
+            snprintf(adaptive_verdict, sizeof adaptive_verdict, "not distinguishable from noise (%s; %s)",
+                     sr.bounded ? "the interval holds 1" : "too few pairs for an interval",
+                     !strcmp(stop, "failed") ? "stopped: a run failed" : "--max-pairs reached");
+        verdict = adaptive_verdict;
+    } else if (!sr.bounded)
         verdict = "not distinguishable from noise: too few pairs for a 95% interval (6 at least)";
     else if (sr.lo > 0)
         verdict = aa || cmd_b ? "B faster: distinguishable from noise" : "altmem faster: distinguishable from noise";
@@ -718,17 +973,37 @@ static int compare_main(const char *argv0, int argc, char **argv)
     else
         verdict = "not distinguishable from noise (the interval holds 1)";
     fprintf(stderr, "  speed-up (%s time / %s time) over %zu pairs: %.4fx", label[0], label[1], n, ratio);
-    if (sr.bounded)
+    if (sr.bounded && adaptive)
+        fprintf(stderr, ", %.5g%% CI %.4fx .. %.4fx (%.2f%% exactly; 95%% over all %d looks)\n", 100 * (1 - level),
+                exp(sr.lo), exp(sr.hi), 100 * sr.coverage, nlooks);
+    else if (sr.bounded)
         fprintf(stderr, ", 95%% CI %.4fx .. %.4fx (%.1f%% exactly)\n", exp(sr.lo), exp(sr.hi), 100 * sr.coverage);
     else
         fprintf(stderr, ", no interval\n");
     fprintf(stderr, "    method: Hodges-Lehmann estimate and Wilcoxon signed-rank interval of the paired log time\n"
                     "    ratios (%s), two-sided p = %.4f\n",
-            sr.exact ? "exact distribution" : "normal approximation", sr.p);
+            sr.exact ? "exact distribution" : "normal approximation", p);
+    if (adaptive)
+        fprintf(stderr,
+                "    sequential: look %d of %d, stopped: %s; p = %d x %.4f (this look's alone), at most 1\n",
+                looks_made, nlooks,
+                !strcmp(stop, "excludes1") ? "the interval excludes 1"
+                : !strcmp(stop, "width")   ? "the interval is within the width asked"
+                : !strcmp(stop, "failed")  ? "a run failed"
+                                           : "the most pairs allowed",
+                nlooks, sr.p);
     fprintf(stderr, "  verdict: %s\n", verdict);
-    fprintf(stderr, "result: pairs=%zu failed_runs=%d ratio=%.4f lo=%.4f hi=%.4f p=%.4f distinguishable=%s%s\n", n,
-            bad, ratio, sr.bounded ? exp(sr.lo) : 0.0, sr.bounded ? exp(sr.hi) : INFINITY, sr.p,
-            sr.bounded && (sr.lo > 0 || sr.hi < 0) ? "yes" : "no", test_wall ? " durations=injected" : "");
+    char extra[MAX_LOOKS * 8 + 128] = "";
+    if (adaptive) {
+        int e = snprintf(extra, sizeof extra, " mode=adaptive looks=%d schedule=%s level=%.6g stopped=%s", looks_made,
+                         schedule, level, stop);
+        if (until > 0 && e > 0 && (size_t)e < sizeof extra)
+            snprintf(extra + e, sizeof extra - (size_t)e, " until=%g", until);
+    }
+    fprintf(stderr, "result: pairs=%zu failed_runs=%d ratio=%.4f lo=%.4f hi=%.4f p=%.4f distinguishable=%s%s%s%s\n",
+            n, bad, ratio, sr.bounded ? exp(sr.lo) : 0.0, sr.bounded ? exp(sr.hi) : INFINITY, p,
+            distinguishable ? "yes" : "no", extra, test_wall ? " durations=injected" : "",
+            no_runs ? " commands=not-run" : "");
     return first_bad > 0 ? first_bad : 0;
 }
 
