@@ -14,12 +14,19 @@ static uint64_t xgetbv0(void)
     return ((uint64_t)hi << 32) | lo;
 }
 
-/* Deterministic cache parameters (Intel leaf 4, AMD leaf 0x8000001D). */
-static void caches_from_leaf(unsigned leaf, struct altmem__cpu *out)
+/* Deterministic cache parameters (Intel leaf 4, AMD leaf 0x8000001D).  With raw,
+   leaf 4's rows are kept for glibc_cache(): in a virtual machine every CPUID
+   exits to the hypervisor (about 10 us each on the 2-vCPU KVM guests measured,
+   docs/dropin.md, "Start-up cost"), so none is executed twice. */
+static void caches_from_leaf(unsigned leaf, struct altmem__cpu *out, struct altmem__x86_cache_raw *raw)
 {
     for (unsigned sub = 0; sub < 16; sub++) {
         unsigned a, b, c, d;
         __cpuid_count(leaf, sub, a, b, c, d);
+        if (raw && sub < 8) {
+            raw->leaf4[sub][0] = a, raw->leaf4[sub][1] = b, raw->leaf4[sub][2] = c, raw->leaf4[sub][3] = d;
+            raw->n_leaf4 = sub + 1;
+        }
         unsigned type = a & 0x1f, level = (a >> 5) & 7;
         if (type == 0)
             break;
@@ -34,11 +41,14 @@ static void caches_from_leaf(unsigned leaf, struct altmem__cpu *out)
     }
 }
 
-/* What glibc 2.36 reads for its cache figures (src/cpu/decode.c). */
-static void glibc_cache(struct altmem__cpu *out, unsigned max, unsigned maxext, int amd, const char *vendor)
+/* What glibc 2.36 reads for its cache figures (src/cpu/decode.c), each leaf only
+   where glibc's decoding for this vendor uses it.  r holds leaf 1's EBX/EDX and
+   leaf 4's rows up to and with the first null one (glibc reads that one too),
+   read by the caller. */
+static void glibc_cache(struct altmem__cpu *out, struct altmem__x86_cache_raw *rp, unsigned max, unsigned maxext,
+                        int amd, const char *vendor)
 {
-    struct altmem__x86_cache_raw r;
-    __builtin_memset(&r, 0, sizeof r);
+    struct altmem__x86_cache_raw r = *rp;
     unsigned a, b, c, d;
     r.vendor = amd ? ALTMEM__VENDOR_AMD : out->vendor;
     r.zhaoxin = altmem__eq_nocase(vendor, 12, "CentaurHauls") || altmem__eq_nocase(vendor, 12, "  Shanghai  ");
@@ -46,24 +56,13 @@ static void glibc_cache(struct altmem__cpu *out, unsigned max, unsigned maxext, 
     r.model = out->model;
     r.max_leaf = max;
     r.erms = (out->features & ALTMEM_FEAT_ERMS) != 0;
-    if (max >= 1) {
-        __cpuid(1, a, b, c, d);
-        r.leaf1_ebx = b;
-        r.leaf1_edx = d;
-    }
     if (max >= 4 && !amd) {
-        /* Up to and with the first null subleaf: glibc reads that one too. */
-        for (unsigned sub = 0; sub < 8; sub++) {
-            __cpuid_count(4, sub, a, b, c, d);
-            r.leaf4[sub][0] = a, r.leaf4[sub][1] = b, r.leaf4[sub][2] = c, r.leaf4[sub][3] = d;
-            r.n_leaf4 = sub + 1;
-            if ((a & 0x1f) == 0)
-                break;
-        }
         r.intel_l2 = out->l2_bytes;
         r.intel_l3 = out->l3_bytes;
+    } else {
+        r.n_leaf4 = 0;
     }
-    if (max >= 11) {
+    if (max >= 11 && !amd) {
         for (unsigned sub = 0; sub < 6; sub++) {
             __cpuid_count(11, sub, a, b, c, d);
             r.leaf11[sub][0] = a, r.leaf11[sub][1] = b, r.leaf11[sub][2] = c, r.leaf11[sub][3] = d;
@@ -73,12 +72,12 @@ static void glibc_cache(struct altmem__cpu *out, unsigned max, unsigned maxext, 
         }
     }
     r.ext_max = maxext;
-    if (maxext >= 0x80000006u) {
+    if (amd && maxext >= 0x80000006u) {
         __cpuid(0x80000006u, a, b, c, d);
         r.e6_ecx = c;
         r.e6_edx = d;
     }
-    if (maxext >= 0x80000008u) {
+    if (amd && maxext >= 0x80000008u) {
         __cpuid(0x80000008u, a, b, c, d);
         r.e8_ecx = c;
     }
@@ -103,6 +102,8 @@ void altmem__cpu_detect(struct altmem__cpu *out)
 
     unsigned max, a, b, c, d;
     char vendor[13];
+    struct altmem__x86_cache_raw raw;
+    __builtin_memset(&raw, 0, sizeof raw);
     __cpuid(0, max, b, c, d);
     __builtin_memcpy(vendor, &b, 4);
     __builtin_memcpy(vendor + 4, &d, 4);
@@ -117,6 +118,8 @@ void altmem__cpu_detect(struct altmem__cpu *out)
     out->stepping = 0;
     if (max >= 1) {
         __cpuid(1, a, b, c, d);
+        raw.leaf1_ebx = b;
+        raw.leaf1_edx = d;
         family = (a >> 8) & 0xf;
         model = (a >> 4) & 0xf;
         out->stepping = a & 0xf;
@@ -158,9 +161,9 @@ void altmem__cpu_detect(struct altmem__cpu *out)
     unsigned maxext, e1, e2, e3;
     __cpuid(0x80000000u, maxext, e1, e2, e3);
     if (!amd && max >= 4) {
-        caches_from_leaf(4, out);
+        caches_from_leaf(4, out, &raw);
     } else if (amd && maxext >= 0x8000001du) {
-        caches_from_leaf(0x8000001du, out);
+        caches_from_leaf(0x8000001du, out, NULL);
     } else if (amd && maxext >= 0x80000006u) {
         __cpuid(0x80000005u, a, b, c, d);
         out->l1d_bytes = (size_t)(c >> 24) << 10;
@@ -171,7 +174,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
 
     out->family = family;
     out->model = model;
-    glibc_cache(out, max, maxext, amd, vendor);
+    glibc_cache(out, &raw, max, maxext, amd, vendor);
     struct altmem__text t = {out->notes, sizeof out->notes, 0};
     altmem__text_puts(&t, vendor);
     altmem__text_puts(&t, " family ");
