@@ -10,6 +10,10 @@
 #   WORK_DIR   where the data sets go (default: a new mktemp -d, removed after;
 #              a given WORK_DIR is kept and its data sets reused)
 #   RUNS       pairs per program (default 10)
+#   UNTIL      adaptive instead: altmem compare --until UNTIL (percent) --max-pairs
+#              MAX_PAIRS (default 100): pairs are added until the interval excludes 1
+#              or lies within +-UNTIL%, with the error rate split over the looks
+#              (docs/index.md, "Adaptive mode"); the table then has a pairs column
 #   ONLY       space-separated names of the programs to run (default: all):
 #              zstd lz4 sort python-mix python-big git-archive git-catfile
 #              sqlite3 tar gzip dd
@@ -109,7 +113,7 @@ run() {
         " all "|*" $name "*) ;;
         *) return 0 ;;
     esac
-    set -- "$altmem" compare --runs "$runs" ${VARIANT:+--variant "$VARIANT"} --no-stdin -- "$@"
+    set -- "$altmem" compare $pairs_args ${VARIANT:+--variant "$VARIANT"} --no-stdin -- "$@"
     "$@" > /dev/null 2> "$name.report" || { echo "| $name | failed: see $work/$name.report |"; return 0; }
     awk -v name="$name" '
         / order ABBA: / { sub(/.* order ABBA: /, ""); cmd = $0 }
@@ -118,16 +122,24 @@ run() {
         /^  cpu:/ { sub(/.*load average /, ""); sub(/ after the runs/, ""); load = $0 }
         /^result:/ {
             for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-            printf "| %s | `%s` | %s (%s) | %s (%s) | %.3fx [%.3f..%.3f] | %s | %s |\n", name, cmd, libc, libc_cpu, alt, alt_cpu,
-                v["ratio"], v["lo"], v["hi"], v["distinguishable"] == "yes" ? (v["ratio"] > 1 ? "altmem faster" : "altmem slower") : "not distinguishable", load
+            verdict = v["distinguishable"] == "yes" ? (v["ratio"] > 1 ? "altmem faster" : "altmem slower") : "not distinguishable"
+            if (v["stopped"] == "width")
+                verdict = "no difference above " v["until"] "%"
+            printf "| %s | `%s` | %s (%s) | %s (%s) | %.3fx [%.3f..%.3f] | %s | %s | %s |\n", name, cmd, libc, libc_cpu, alt, alt_cpu,
+                v["ratio"], v["lo"], v["hi"], v["pairs"], verdict, load
         }' "$name.report"
 }
 
-echo "altmem compare --runs $runs${VARIANT:+ --variant $VARIANT}; $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?'); $(uptime)"
+if [ -n "${UNTIL:-}" ]; then
+    pairs_args="--until $UNTIL --max-pairs ${MAX_PAIRS:-100}"
+else
+    pairs_args="--runs $runs"
+fi
+echo "altmem compare $pairs_args${VARIANT:+ --variant $VARIANT}; $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?'); $(uptime)"
 grep -m1 'model name' /proc/cpuinfo
 echo
-echo "| name | command | C library median wall (cpu) | altmem median wall (cpu) | speed-up [95% CI] | verdict | load average (1 5 15 min) after |"
-echo "|---|---|---|---|---|---|---|"
+echo "| name | command | C library median wall (cpu) | altmem median wall (cpu) | speed-up [95% CI] | pairs | verdict | load average (1 5 15 min) after |"
+echo "|---|---|---|---|---|---|---|---|"
 run zstd zstd -d -q -c data.tar.zst
 run lz4 lz4 -d -q -c data.tar.lz4
 run sort sort lines.txt

@@ -21,6 +21,7 @@
 #   dropin.deny_exec        mprotect(PROT_EXEC) refused (seccomp)  } programs still give equal output
 #   dropin.static_glibc     gcc -static with libaltmem-libc.a: memcpy is altmem_memcpy, patched
 #   dropin.static_musl      musl-gcc -static, the same (+ negative controls with libaltmem.a)
+#   dropin.readme_musl      the README's "static musl program" recipe, run as written
 #   dropin.installed_run    the installed, moved prefix's altmem finds its own preload library
 #
 # A test whose tool is missing (git, python3, musl-gcc, libc.a, seccomp) exits 77 and says
@@ -152,6 +153,10 @@ foreach(flavour glibc musl)
        $<TARGET_FILE:altmem_libc> $<TARGET_FILE:altmem_static> ${_dropin_work}/static-${flavour}
        "${_dropin_bound}")
 endforeach()
+
+# The README's static musl recipe, its lines run as written against this build.
+altmem_dropin_test(dropin.readme_musl COMMAND
+  sh ${_dropin}/readme_musl.sh ${PROJECT_SOURCE_DIR}/README.md ${CMAKE_BINARY_DIR} ${_dropin_work}/readme-musl)
 
 # The installed tree (tests/build.cmake installs it, then moves it): its altmem must
 # find its own libaltmem-preload.so through /proc/self/exe, not the build tree's.
