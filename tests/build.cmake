@@ -11,6 +11,9 @@
 #   build.example_pkgconfig    examples/Makefile with pkg-config: shared build, run
 #   build.example_pkgconfig_static   the same with -static and pkg-config --static
 #   build.check_summary        scripts/check-summary.sh: a skip fails the run in CI
+#   build.musl_programs_args   scripts/musl-programs.sh: bad arguments, sources that are
+#                              not the program named, a missing musl-gcc or valgrind are
+#                              one line and exit 2, before anything is built (no sources)
 #   build.sanitize             scripts/sanitize.sh: a clang-19 build in <build>/sanitize
 #                              with ALTMEM_SANITIZE=address,undefined and -Werror, and
 #                              its ctest; skipped (exit 77) without clang-19 or its
@@ -243,3 +246,9 @@ set_tests_properties(build.sanitize PROPERTIES LABELS "build;sanitize" SKIP_RETU
 add_test(NAME build.check_summary
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/check_summary_selftest.sh ${PROJECT_SOURCE_DIR}/scripts)
 set_tests_properties(build.check_summary PROPERTIES LABELS build)
+
+# The musl real-program benchmark's argument checks (the benchmark itself needs program
+# sources fetched by hand and minutes of machine time: it is run by hand, not here).
+add_test(NAME build.musl_programs_args
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/musl_programs_args.sh ${PROJECT_SOURCE_DIR}/scripts)
+set_tests_properties(build.musl_programs_args PROPERTIES LABELS build)
