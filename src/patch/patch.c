@@ -117,6 +117,57 @@ static int probe_ok(uintptr_t probe, size_t page, char *reason, size_t reason_le
     return 1;
 }
 
+/* A site to rewrite, decided before any stub page is made writable. */
+struct pending_site {
+    const struct altmem__site *s;
+    uintptr_t site, current, target;
+    uintptr_t first;                 /* its page span: [first, first + span) */
+    size_t span;
+    unsigned char old_code[16], new_code[16];
+};
+
+/* Writes the sites of one page span with one R-X -> RW- -> R-X round (the
+   stubs share one or two pages: six routines cost two mprotect calls, not
+   twelve; each is a system call on every process start, docs/dropin.md,
+   "Start-up cost").  Nothing runs between the two calls but the byte stores,
+   so no stub is ever called while its page is not executable.  On a refusal
+   to make the page executable again, every site of the span gets its old
+   bytes back. */
+static int write_span(const struct pending_site *p, size_t n, int debug, char *reason, size_t reason_len)
+{
+    int r = altmem__os_mprotect((void *)p[0].first, p[0].span, PROT_R | PROT_W);
+    if (r != 0) {
+        refusal(reason, reason_len, "making the stub page writable", r);
+        return 0;
+    }
+    for (size_t k = 0; k < n; k++) {
+        volatile unsigned char *w = (volatile unsigned char *)p[k].site;
+        for (size_t i = 0; i < altmem__arch_site_len; i++)
+            w[i] = p[k].new_code[i];
+    }
+    r = altmem__os_mprotect((void *)p[0].first, p[0].span, PROT_R | PROT_X);
+    if (r != 0) {
+        /* The probe said this works; if it does not, put the old branches back
+           so that at least the bytes are the ones that were there. */
+        for (size_t k = 0; k < n; k++) {
+            volatile unsigned char *w = (volatile unsigned char *)p[k].site;
+            for (size_t i = 0; i < altmem__arch_site_len; i++)
+                w[i] = p[k].old_code[i];
+        }
+        refusal(reason, reason_len, "making the stub page executable again", r);
+        altmem__os_mprotect((void *)p[0].first, p[0].span, PROT_R | PROT_X);
+        return 0;
+    }
+    for (size_t k = 0; k < n; k++) {
+        altmem__arch_sync_icache(p[k].site, altmem__arch_site_len);
+        if (debug)
+            debug_site(p[k].s, p[k].site, p[k].current, p[k].target, p[k].old_code, p[k].new_code);
+    }
+    return 1;
+}
+
+#define PENDING_MAX 32
+
 enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
                                               const struct altmem__site *end, int debug,
                                               char *reason, size_t reason_len)
@@ -130,16 +181,18 @@ enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
     }
     enum altmem__patch_result result = ALTMEM_PATCH_DONE;
     uintptr_t probed_ok = 0;       /* probe page already shown to be fine */
+    struct pending_site pend[PENDING_MAX];
+    size_t np = 0;
 
     for (const struct altmem__site *s = begin; s < end; s++) {
+        struct pending_site *q = &pend[np];
         uintptr_t site = ALTMEM_SITE_FIELD(s, site);
         uintptr_t target = *(const uintptr_t *)ALTMEM_SITE_FIELD(s, slot);
         const unsigned char *code = (const unsigned char *)site;
-        unsigned char old_code[16], new_code[16];
         for (size_t i = 0; i < altmem__arch_site_len; i++)
-            old_code[i] = code[i];
+            q->old_code[i] = code[i];
 
-        uintptr_t current = altmem__arch_decode(site, old_code);
+        uintptr_t current = altmem__arch_decode(site, q->old_code);
         if (current == 0) {
             set_reason(reason, reason_len, "a site holds an instruction the engine did not write", 0, 0);
             result = ALTMEM_PATCH_UNSUPPORTED;
@@ -147,7 +200,7 @@ enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
         }
         if (current == target)
             continue;                                /* already there (idempotent) */
-        if (altmem__arch_encode(site, target, new_code) != 0) {
+        if (altmem__arch_encode(site, target, q->new_code) != 0) {
             set_reason(reason, reason_len, "a variant is out of the branch's reach", 0, 0);
             result = ALTMEM_PATCH_UNSUPPORTED;
             continue;
@@ -164,29 +217,24 @@ enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
            cover both to be safe. */
         uintptr_t first = site & ~(uintptr_t)(page - 1);
         uintptr_t last = (site + altmem__arch_site_len - 1) & ~(uintptr_t)(page - 1);
-        size_t span = (size_t)(last - first) + page;
-        int r = altmem__os_mprotect((void *)first, span, PROT_R | PROT_W);
-        if (r != 0) {
-            refusal(reason, reason_len, "making the stub page writable", r);
-            return ALTMEM_PATCH_REFUSED;
+        q->s = s;
+        q->site = site;
+        q->current = current;
+        q->target = target;
+        q->first = first;
+        q->span = (size_t)(last - first) + page;
+        /* A site of another span, or a full list: write what is pending first. */
+        if (np > 0 && (q->first != pend[0].first || q->span != pend[0].span || np == PENDING_MAX - 1)) {
+            struct pending_site keep = *q;
+            if (!write_span(pend, np, debug, reason, reason_len))
+                return ALTMEM_PATCH_REFUSED;
+            pend[0] = keep;
+            np = 0;
         }
-        volatile unsigned char *w = (volatile unsigned char *)site;
-        for (size_t i = 0; i < altmem__arch_site_len; i++)
-            w[i] = new_code[i];
-        r = altmem__os_mprotect((void *)first, span, PROT_R | PROT_X);
-        if (r != 0) {
-            /* The probe said this works; if it does not, put the old branch back
-               so that at least the bytes are the ones that were there. */
-            for (size_t i = 0; i < altmem__arch_site_len; i++)
-                w[i] = old_code[i];
-            refusal(reason, reason_len, "making the stub page executable again", r);
-            altmem__os_mprotect((void *)first, span, PROT_R | PROT_X);
-            return ALTMEM_PATCH_REFUSED;
-        }
-        altmem__arch_sync_icache(site, altmem__arch_site_len);
-        if (debug)
-            debug_site(s, site, current, target, old_code, new_code);
+        np++;
     }
+    if (np > 0 && !write_span(pend, np, debug, reason, reason_len))
+        return ALTMEM_PATCH_REFUSED;
     return result;
 }
 
