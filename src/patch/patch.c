@@ -185,8 +185,20 @@ enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
     size_t np = 0;
 
     for (const struct altmem__site *s = begin; s < end; s++) {
-        struct pending_site *q = &pend[np];
         uintptr_t site = ALTMEM_SITE_FIELD(s, site);
+        /* A site may straddle two pages only if the stubs were laid out wrongly;
+           cover both to be safe. */
+        uintptr_t first = site & ~(uintptr_t)(page - 1);
+        uintptr_t last = (site + altmem__arch_site_len - 1) & ~(uintptr_t)(page - 1);
+        size_t span = (size_t)(last - first) + page;
+        /* A site of another span, or a full list: write what is pending first
+           (no struct is copied: this file must not call memcpy, it patches it). */
+        if (np > 0 && (first != pend[0].first || span != pend[0].span || np == PENDING_MAX)) {
+            if (!write_span(pend, np, debug, reason, reason_len))
+                return ALTMEM_PATCH_REFUSED;
+            np = 0;
+        }
+        struct pending_site *q = &pend[np];
         uintptr_t target = *(const uintptr_t *)ALTMEM_SITE_FIELD(s, slot);
         const unsigned char *code = (const unsigned char *)site;
         for (size_t i = 0; i < altmem__arch_site_len; i++)
@@ -212,25 +224,12 @@ enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
                 return ALTMEM_PATCH_REFUSED;
             probed_ok = probe;
         }
-
-        /* A site may straddle two pages only if the stubs were laid out wrongly;
-           cover both to be safe. */
-        uintptr_t first = site & ~(uintptr_t)(page - 1);
-        uintptr_t last = (site + altmem__arch_site_len - 1) & ~(uintptr_t)(page - 1);
         q->s = s;
         q->site = site;
         q->current = current;
         q->target = target;
         q->first = first;
-        q->span = (size_t)(last - first) + page;
-        /* A site of another span, or a full list: write what is pending first. */
-        if (np > 0 && (q->first != pend[0].first || q->span != pend[0].span || np == PENDING_MAX - 1)) {
-            struct pending_site keep = *q;
-            if (!write_span(pend, np, debug, reason, reason_len))
-                return ALTMEM_PATCH_REFUSED;
-            pend[0] = keep;
-            np = 0;
-        }
+        q->span = span;
         np++;
     }
     if (np > 0 && !write_span(pend, np, debug, reason, reason_len))
