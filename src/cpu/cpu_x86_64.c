@@ -158,8 +158,9 @@ void altmem__cpu_detect(struct altmem__cpu *out)
     }
 
     int amd = altmem__eq_nocase(vendor, 12, "AuthenticAMD") || altmem__eq_nocase(vendor, 12, "HygonGenuine");
-    unsigned maxext, e1, e2, e3;
-    __cpuid(0x80000000u, maxext, e1, e2, e3);
+    unsigned maxext = 0, e1, e2, e3;
+    if (amd)    /* the extended leaves are read only for AMD's caches (and glibc's) */
+        __cpuid(0x80000000u, maxext, e1, e2, e3);
     if (!amd && max >= 4) {
         caches_from_leaf(4, out, &raw);
     } else if (amd && maxext >= 0x8000001du) {
