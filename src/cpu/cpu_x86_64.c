@@ -42,51 +42,48 @@ static void caches_from_leaf(unsigned leaf, struct altmem__cpu *out, struct altm
 }
 
 /* What glibc 2.36 reads for its cache figures (src/cpu/decode.c), each leaf only
-   where glibc's decoding for this vendor uses it.  r holds leaf 1's EBX/EDX and
-   leaf 4's rows up to and with the first null one (glibc reads that one too),
-   read by the caller. */
-static void glibc_cache(struct altmem__cpu *out, struct altmem__x86_cache_raw *rp, unsigned max, unsigned maxext,
+   where glibc's decoding for this vendor uses it.  The caller has put leaf 1's
+   EBX/EDX in r, and (Intel leaf 4 only) its rows up to and with the first null
+   one (glibc reads that one too); the rest of r is zero. */
+static void glibc_cache(struct altmem__cpu *out, struct altmem__x86_cache_raw *r, unsigned max, unsigned maxext,
                         int amd, const char *vendor)
 {
-    struct altmem__x86_cache_raw r = *rp;
     unsigned a, b, c, d;
-    r.vendor = amd ? ALTMEM__VENDOR_AMD : out->vendor;
-    r.zhaoxin = altmem__eq_nocase(vendor, 12, "CentaurHauls") || altmem__eq_nocase(vendor, 12, "  Shanghai  ");
-    r.family = out->family;
-    r.model = out->model;
-    r.max_leaf = max;
-    r.erms = (out->features & ALTMEM_FEAT_ERMS) != 0;
+    r->vendor = amd ? ALTMEM__VENDOR_AMD : out->vendor;
+    r->zhaoxin = altmem__eq_nocase(vendor, 12, "CentaurHauls") || altmem__eq_nocase(vendor, 12, "  Shanghai  ");
+    r->family = out->family;
+    r->model = out->model;
+    r->max_leaf = max;
+    r->erms = (out->features & ALTMEM_FEAT_ERMS) != 0;
     if (max >= 4 && !amd) {
-        r.intel_l2 = out->l2_bytes;
-        r.intel_l3 = out->l3_bytes;
-    } else {
-        r.n_leaf4 = 0;
+        r->intel_l2 = out->l2_bytes;
+        r->intel_l3 = out->l3_bytes;
     }
     if (max >= 11 && !amd) {
         for (unsigned sub = 0; sub < 6; sub++) {
             __cpuid_count(11, sub, a, b, c, d);
-            r.leaf11[sub][0] = a, r.leaf11[sub][1] = b, r.leaf11[sub][2] = c, r.leaf11[sub][3] = d;
-            r.n_leaf11 = sub + 1;
+            r->leaf11[sub][0] = a, r->leaf11[sub][1] = b, r->leaf11[sub][2] = c, r->leaf11[sub][3] = d;
+            r->n_leaf11 = sub + 1;
             if ((b & 0xff) == 0 || (c & 0xff00) == 0)
                 break;
         }
     }
-    r.ext_max = maxext;
+    r->ext_max = maxext;
     if (amd && maxext >= 0x80000006u) {
         __cpuid(0x80000006u, a, b, c, d);
-        r.e6_ecx = c;
-        r.e6_edx = d;
+        r->e6_ecx = c;
+        r->e6_edx = d;
     }
     if (amd && maxext >= 0x80000008u) {
         __cpuid(0x80000008u, a, b, c, d);
-        r.e8_ecx = c;
+        r->e8_ecx = c;
     }
     if (amd && maxext >= 0x8000001du) {
         __cpuid_count(0x8000001du, 3, a, b, c, d);
-        r.e1d3_eax = a;
+        r->e1d3_eax = a;
     }
     struct altmem__glibc_cache g;
-    altmem__decode_glibc_cache(&r, &g);
+    altmem__decode_glibc_cache(r, &g);
     out->glibc_nt = g.nt;
     out->glibc_movsb_stop = g.movsb_stop;
 }
