@@ -24,28 +24,7 @@
    no registers saved or copied on entry. */
 static __attribute__((noinline)) void *large(void *dst, const void *src, size_t n)
 {
-    unsigned char *d = dst;
-    const unsigned char *s = src;
-    uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
-    /* The common case first, falling through (the blocks stay in source order,
-       src/CMakeLists.txt): dst not inside the source, below the rep movsb and
-       streaming starts.  Behind the tests below it took two taken jumps more
-       than memcpy's large(): sse2 memmove 0.86-0.90x glibc's at 384-768 B where
-       memcpy was 0.96-1.09x (docs/perf/intel-family6-model167.md). */
-    if (__builtin_expect(fwd >= n && n < ERMS_MIN && n < altmem__nt_threshold, 1)) {
-        vcopy_fwd(d, s, n);
-        return dst;
-    }
-    if (fwd < n && (n < altmem__nt_threshold || fwd < 4096))
-        vcopy_bwd(d, s, n);             /* dst inside (src, src+n): backward  */
-    else if (fwd < n)
-        vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src: backward, streaming */
-    else if (n >= altmem__nt_threshold && bwd >= NT_MIN_AHEAD)
-        vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
-    else if (bwd < 64 || n < ERMS_MIN || movsb_short_distance(d, s))
-        vcopy_fwd(d, s, n);             /* dst < src within a page, small, short distance */
-    else
-        rep_movsb(d, s, n);             /* from ERMS_MIN, src 64 B+ ahead or apart: rep movsb */
+    vmove_large(dst, src, n, &ERMS_MIN); /* x86_vec.h: the direction, streaming, rep movsb */
     return dst;
 }
 

@@ -504,6 +504,34 @@ INL int movsb_short_distance(ao_dst d, ao_src s)
     return (((uintptr_t)d - (uintptr_t)s) & 4095) - 1 < altmem__movsb_short_distance;
 }
 
+#if VEC_BITS < 512 && !defined(AO_EXTABLE)
+/* memmove above the classes, for the 16- and 32-byte widths (memmove_avx512 has
+   its own: the 4 KiB-alias test and the co-aligned rep movsb start).  The
+   common case first, falling through (the blocks stay in source order,
+   src/CMakeLists.txt): dst not inside the source, below the rep movsb and
+   streaming starts.  Behind the tests below it took two taken jumps more than
+   memcpy's large(): sse2 memmove 0.86-0.90x glibc's at 384-768 B where memcpy
+   was 0.96-1.09x (docs/perf/intel-family6-model167.md). */
+INL void vmove_large(unsigned char *d, const unsigned char *s, size_t n, const size_t *erms_min)
+{
+    uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
+    if (__builtin_expect(fwd >= n && n < *erms_min && n < altmem__nt_threshold, 1)) {
+        vcopy_fwd(d, s, n);
+        return;
+    }
+    if (fwd < n && (n < altmem__nt_threshold || fwd < 4096))
+        vcopy_bwd(d, s, n);             /* dst inside (src, src+n): backward  */
+    else if (fwd < n)
+        vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src: backward, streaming */
+    else if (n >= altmem__nt_threshold && bwd >= NT_MIN_AHEAD)
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
+    else if (bwd < 64 || n < *erms_min || movsb_short_distance(d, s))
+        vcopy_fwd(d, s, n);             /* src < 64 B ahead, below the start, short distance */
+    else
+        rep_movsb(d, s, n);             /* from *erms_min, src 64 B+ ahead or apart: rep movsb */
+}
+#endif
+
 /* ---- Sets ------------------------------------------------------------------------ */
 
 /* memset's byte: c goes into a vector register once (movd); each size class
