@@ -72,67 +72,12 @@ struct altmem__cpu {
 /* Implemented once per architecture; the unknown-architecture one reports none. */
 void altmem__cpu_detect(struct altmem__cpu *out);
 
-/* Pure decoders, compiled on every architecture so the tests can run them anywhere. */
-
-/* What glibc 2.36's dl_init_cacheinfo (sysdeps/x86/dl-cacheinfo.h, as Debian 12
-   ships it, with the release branch's non-temporal backport) reads from CPUID,
-   gathered by src/cpu/cpu_x86_64.c, so that altmem can compute the threshold
-   glibc streams from on the same CPU (docs/tunables.md, "glibc's threshold"). */
-struct altmem__x86_cache_raw {
-    int vendor;                           /* ALTMEM__VENDOR_*; Hygon counts as AMD       */
-    int zhaoxin;                          /* CentaurHauls / "  Shanghai  "                */
-    unsigned family, model;               /* display family / model                       */
-    unsigned max_leaf;                    /* CPUID.0:EAX                                  */
-    uint32_t leaf1_ebx, leaf1_edx;        /* CPUID.1: logical processors, HTT             */
-    int erms;
-    unsigned n_leaf4;                     /* leaf 4 subleaves up to the first null one    */
-    uint32_t leaf4[8][4];
-    unsigned n_leaf11;                    /* leaf 11 subleaves up to the first empty one  */
-    uint32_t leaf11[6][4];
-    size_t intel_l2, intel_l3;            /* Intel / Zhaoxin: sizes from leaf 4            */
-    uint32_t ext_max;                     /* CPUID.0x80000000:EAX                         */
-    uint32_t e6_ecx, e6_edx;              /* AMD: CPUID.0x80000006 (L2, L3)               */
-    uint32_t e8_ecx;                      /* AMD: CPUID.0x80000008:ECX (APIC ID width)    */
-    uint32_t e1d3_eax;                    /* AMD: CPUID.0x8000001D subleaf 3:EAX (CCX)    */
-};
-struct altmem__glibc_cache {
-    long shared, shared_per_thread, core;
-    size_t nt;                            /* non_temporal_threshold                       */
-    size_t movsb_stop;                    /* rep_movsb_stop_threshold                     */
-};
-void altmem__decode_glibc_cache(const struct altmem__x86_cache_raw *raw, struct altmem__glibc_cache *out);
-uint64_t altmem__decode_loongarch(uint32_t cpucfg1, int have_hwcap, unsigned long hwcap,
-                                  char *notes, size_t notes_len);
-/* What riscv64 detection gathers (src/cpu/cpu_riscv64.c).  hwprobe_rc: the
-   syscall's result (0 or -errno); perf9/perf5: the values of keys 9
-   (MISALIGNED_SCALAR_PERF) and 5 (CPUPERF_0), or -1 when the kernel did not
-   know the key; key 4 (IMA_EXT_0) and key 6 (ZICBOZ_BLOCK_SIZE) with whether
-   the kernel knew them; AT_HWCAP, for V where hwprobe is absent. */
-struct altmem__riscv_raw {
-    long hwprobe_rc;
-    int64_t perf9, perf5;
-    int have_ima0, have_block, have_hwcap;
-    uint64_t ima0, block;
-    unsigned long hwcap;
-};
-/* Features (UAL, RVV, ZICBOZ); *zero_block = the Zicboz block size when ZICBOZ
-   is set, else 0.  Notes say which key and bit gave each. */
-uint64_t altmem__decode_riscv(const struct altmem__riscv_raw *raw, uint32_t *zero_block,
-                              char *notes, size_t notes_len);
-/* AArch64's raw inputs (src/cpu/cpu_aarch64.c gathers them). */
-struct altmem__aarch64_raw {
-    int have_hwcap, have_hwcap2, have_dczid;
-    unsigned long hwcap;
-    uint64_t hwcap2;
-    uint64_t dczid;                       /* DCZID_EL0                          */
-    const char *release;                  /* uname's release, or NULL           */
-};
-/* Features; *zero_block = the DC ZVA block in bytes, or 0. */
-uint64_t altmem__decode_aarch64(const struct altmem__aarch64_raw *raw, uint32_t *zero_block,
-                                char *notes, size_t notes_len);
-/* glibc's SVE kernel rule: 1 preferred, 0 not, -1 release unparsable; v gets
-   the release's major, minor, patch. */
-int altmem__aarch64_sve_preferred(const char *release, unsigned v[3]);
+/* The architectures' pure decoders, compiled on every host so that the tests
+   run them anywhere (src/arch/<arch>/decode.h), write their notes with these:
+   cpu_note starts a new item ("; " before it unless notes is empty): a, then
+   v and b when b is not NULL; cpu_note_more appends a with no separator. */
+void altmem__cpu_note(char *notes, size_t len, const char *a, unsigned long long v, const char *b);
+void altmem__cpu_note_more(char *notes, size_t len, const char *a);
 
 /* ---- Tunables (src/tunables.c) ------------------------------------------ */
 

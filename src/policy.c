@@ -51,7 +51,7 @@ static int is_amd(const struct altmem__cpu *c) { return c->vendor == ALTMEM__VEN
 
 /* Every CPU: the values measured on the machine of docs/performance.md, and
    streaming where glibc 2.36 streams on this CPU (its formula, from the same
-   CPUID values: src/cpu/decode.c), so that altmem streams no earlier and no
+   CPUID values: src/arch/x86_64/decode.c), so that altmem streams no earlier and no
    later than the C library unless a later row, with a measurement, says so. */
 static int m_always(const struct altmem__cpu *c) { (void)c; return 1; }
 static void a_defaults(const struct altmem__cpu *c, struct altmem__policy *p)

@@ -1,6 +1,7 @@
 # The alternatives engine: branch encoders (against an assembler) and patching.
 
-altmem_test_exe(test_encode test_encode.c ${PROJECT_SOURCE_DIR}/src/patch/encode.c)
+file(GLOB _altmem_encoders ${PROJECT_SOURCE_DIR}/src/arch/*/encode.c)   # every architecture's, on any host
+altmem_test_exe(test_encode test_encode.c ${_altmem_encoders})
 add_test(NAME encode COMMAND test_encode)
 set_tests_properties(encode PROPERTIES LABELS alternatives)
 # Against the assembler: every architecture's encoder in one run, so only in the main

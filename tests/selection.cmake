@@ -70,7 +70,7 @@ if(TARGET altmem_cli)
   # On these architectures UAL is architectural.
   if(ALTMEM_ARCH STREQUAL "aarch64")
     # The vector row that binds depends on the emulator's CPU model and on the
-    # kernel release qemu-user passes through (the SVE rule, src/cpu/decode.c):
+    # kernel release qemu-user passes through (the SVE rule, src/arch/aarch64/decode.c):
     # qemu 7.2's max binds sve on a 6.2+ host, advsimd on 4.15-6.1.  Any row
     # here; the CPU-model matrix (tests/qemu-models/aarch64.list) pins -cpu and
     # -r and checks each binding exactly.

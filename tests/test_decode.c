@@ -9,6 +9,10 @@
 #include <string.h>
 
 #include "internal.h"
+#include "arch/aarch64/decode.h"
+#include "arch/loongarch64/decode.h"
+#include "arch/riscv64/decode.h"
+#include "arch/x86_64/decode.h"
 
 #include "check.h"
 

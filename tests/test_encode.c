@@ -1,5 +1,5 @@
 /*
- * The patch-site branch encoders of every architecture (src/patch/encode.c):
+ * The patch-site branch encoders of every architecture (src/arch/<arch>/encode.c):
  * golden encodings taken from clang-19's assembler, round trips over the whole
  * reach, and refusal just past it.  `--emit ARCH OFFSET [--broken]` prints one
  * encoding in hex for tests/check_encode_asm.sh, which compares it with what the

@@ -1,6 +1,6 @@
 /*
  * The decoding of a faulting FEAT_MOPS sequence's registers
- * (src/uaccess/extable.h, altmem__ua_mops_done), on any host: qemu implements
+ * (src/arch/aarch64/uaccess/mops_progress.h, altmem__ua_mops_done), on any host: qemu implements
  * only option A (and leaves a faulting prologue's registers in the input
  * format), so the option B format of cpyfm/cpyfe and setm/sete is never seen
  * under emulation.  Here both formats are made by hand for many sizes, progress
@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "uaccess/extable.h"
+#include "arch/aarch64/uaccess/mops_progress.h"
 
 static int naive; /* --self-test */
 static unsigned long failures, cases, optA_failures;

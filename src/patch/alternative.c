@@ -3,10 +3,10 @@
  * own routines — the same selection rule (first choice whose features are
  * active, after ALTMEM_TUNABLES) and the same patcher as altmem's routines.
  */
-#include "../../include/altmem_alternative.h"
-#include "../internal.h"
+#include "altmem_alternative.h"
+#include "internal.h"
 #include "patch.h"
-#include "../os/os.h"
+#include "os/os.h"
 
 void altmem_alternative_bind(void (**slot)(void), const struct altmem_choice *choices, size_t count,
                              const void *sites_begin, const void *sites_end,

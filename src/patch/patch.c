@@ -16,8 +16,8 @@
  */
 #include "patch.h"
 
-#include "../internal.h"
-#include "../os/os.h"
+#include "internal.h"
+#include "os/os.h"
 
 #define PROT_R 1
 #define PROT_W 2

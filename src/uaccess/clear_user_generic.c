@@ -14,9 +14,9 @@
  * else bytes to word alignment, aligned words (4 per iteration), bytes at the
  * end.
  */
-#include "../variants/variants.h"
+#include "registry.h"
 #include "ua_access.h"
-#include "../variants/generic/word_copy.h"
+#include "variants/generic/word_copy.h"
 
 size_t altmem_clear_user_generic(void *dst, size_t n)
 {

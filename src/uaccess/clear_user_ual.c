@@ -20,25 +20,11 @@
  * unaligned (memset_ual stores them first; here they come last, beginning
  * inside the zeroed prefix, with the 32 + 32 class).
  */
-#include "../variants/variants.h"
+#include "registry.h"
 #include "ua_access.h"
-#include "../variants/ual/ual_classes.h"
+#include "variants/ual/ual_classes.h"
 
 #define MAX ao_max
-#if defined(__x86_64__)
-/* The return value 0 goes to %rax on entry (an empty asm pins it there), so
-   that each size class can end in its own ret rather than jump to a shared
-   "xor; ret" (as in ua_x86_vec.h). */
-#define ZERO_IN_RAX(v) __asm__("" : "+a"(v))
-/* 16 zero bytes in one SSE2 register, made opaque so that GCC keeps it in one
-   register instead of materialising it again inside the loop. */
-#define ZBLOCK(v)                                                                \
-    ao_setv v = _mm_setzero_si128();                                             \
-    __asm__("" : "+x"(v))
-#else
-#define ZERO_IN_RAX(v) ((void)0)
-#define ZBLOCK(v) const ao_setv v = 0
-#endif
 
 /* A class's progress (not AO_OK): the fix-up goes on from there. */
 #define TRY(call)                                                                \
@@ -58,7 +44,7 @@ size_t altmem_clear_user_ual(void *dst, size_t n)
     if (UA_NOT_INSTALLED())
         goto first_use;
     size_t ok = 0;
-    ZERO_IN_RAX(ok);
+    UA_ZERO_IN_RET(ok);
     if (n <= 16) {
         if (n >= 8)             /* [8, 16] */
             TRY(ual_set_8_16(d, z, n));
@@ -70,7 +56,7 @@ size_t altmem_clear_user_ual(void *dst, size_t n)
             TRY(ual_set_1(d, z));
         return ok;
     }
-    ZBLOCK(v);
+    UA_ZERO_B16(v);
     if (n <= 32) {              /* (16, 32]: 16 + 16 */
         TRY(ual_set_16_32(d, v, n));
         return ok;

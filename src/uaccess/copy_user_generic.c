@@ -20,9 +20,9 @@
  *   - Addresses are integers (uintptr_t): no C pointer arithmetic on the
  *     caller's pointers, which may be NULL or wild.
  */
-#include "../variants/variants.h"
+#include "registry.h"
 #include "ua_access.h"
-#include "../variants/generic/word_copy.h" /* W, word_merge: memcpy_generic's */
+#include "variants/generic/word_copy.h" /* W, word_merge: memcpy_generic's */
 
 typedef altmem_word word_t;
 

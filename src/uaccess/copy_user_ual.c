@@ -25,19 +25,11 @@
  * memmove), and the loop counts its iterations (d + n may wrap for a wild
  * dst).
  */
-#include "../variants/variants.h"
+#include "registry.h"
 #include "ua_access.h"
-#include "../variants/ual/ual_classes.h"
+#include "variants/ual/ual_classes.h"
 
 #define MAX ao_max
-#if defined(__x86_64__)
-/* The return value 0 goes to %rax on entry (an empty asm pins it there), so
-   that each size class can end in its own ret rather than jump to a shared
-   "xor; ret" (as in ua_x86_vec.h). */
-#define ZERO_IN_RAX(v) __asm__("" : "+a"(v))
-#else
-#define ZERO_IN_RAX(v) ((void)0)
-#endif
 
 /* A class's progress (not AO_OK): the fix-up goes on from there. */
 #define TRY(call)                                                                \
@@ -56,7 +48,7 @@ size_t altmem_copy_user_ual(void *dst, const void *src, size_t n)
     if (UA_NOT_INSTALLED())
         goto first_use;
     size_t ok = 0;
-    ZERO_IN_RAX(ok);
+    UA_ZERO_IN_RET(ok);
     /* As memcpy_ual: above 64 out of the way, [32, 64] falls through. */
     if (n > 64)
         goto large;

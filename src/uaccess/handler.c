@@ -22,8 +22,8 @@
  * calling altmem_uaccess_install() again puts ours in front of it and chains
  * to it.
  */
-#include "../internal.h"
-#include "../os/os.h"
+#include "internal.h"
+#include "os/os.h"
 #include "extable.h"
 
 extern const struct altmem__extable_entry __start_altmem_extable[] __attribute__((weak, visibility("hidden")));

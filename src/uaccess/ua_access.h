@@ -13,7 +13,8 @@
  *   - The classes are always inlined: each call site has its own copy of the
  *     accessors' table entries and labels, and the caller's test of the
  *     progress folds into the fault paths.
- *   - On x86_64 a 16-byte block (AO_B16) is one SSE2 register and one access;
+ *   - A 16-byte block (AO_B16) is one access where the architecture's
+ *     accessors say so (UA_B16_ONE_ACCESS: x86_64, one SSE2 register);
  *     elsewhere two 8-byte words, the second with a label of its own.
  */
 #ifndef ALTMEM_UA_ACCESS_H
@@ -38,16 +39,13 @@ typedef uintptr_t ao_src;
 
 /* 16-byte blocks (ual_classes.h).  AO_STB(p, v, L, L8): L8 is the label of
    the second 8 bytes, where the first 8 are known to be stored. */
-#if defined(__x86_64__)
-#include <emmintrin.h>
-typedef __m128i ao_setv;        /* a set's block value */
-#define AO_B16(v) __m128i v
+#if defined(UA_B16_ONE_ACCESS)
+/* One access per 16-byte block (x86_64's accessors.h: an SSE2 register). */
+typedef ua_b16_setv ao_setv;    /* a set's block value */
+#define AO_B16(v) UA_B16_DECL(v)
 #define AO_LDB(v, p, L) UA_VLD16(v, p, L)
-/* One store: L8 (the label of its second half elsewhere) is never taken. */
-#define AO_STB(p, v, L, L8)                                                      \
-    __asm__ goto("1:\tmovdqu %[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]")  \
-                 : : [mem] "m"(*(__m128i_u *)(p)), [val] "x"(v) : "memory" : L, L8)
-#define AO_SETB(p, v, L, L8) AO_STB(p, v, L, L8)
+#define AO_STB(p, v, L, L8) UA_B16_ST(p, v, L, L8)
+#define AO_SETB(p, v, L, L8) UA_B16_ST(p, v, L, L8)
 #else
 /* Two scalars, not a struct: GCC 12 for aarch64 crashes splitting a struct
    that asm goto writes. */
@@ -68,6 +66,15 @@ typedef uint64_t ao_setv;
         UA_ST64((p), v, L);                                                      \
         UA_ST64((p) + 8, v, L8);                                                 \
     } while (0)
+#endif
+/* What an architecture's accessors may leave out: pinning a variant's return
+   value in its return register (UA_ZERO_IN_RET) and a zero block held in one
+   register (UA_ZERO_B16). */
+#ifndef UA_ZERO_IN_RET
+#define UA_ZERO_IN_RET(v) ((void)0)
+#endif
+#ifndef UA_ZERO_B16
+#define UA_ZERO_B16(v) const ao_setv v = 0
 #endif
 /* The loops' stores to 16-aligned addresses: the same instructions. */
 #define AO_STBA(p, v, L, L8) AO_STB(p, v, L, L8)

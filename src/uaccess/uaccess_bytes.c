@@ -21,7 +21,7 @@
  * to that address that hold the values being stored: dst's prefix then holds
  * the source (or zeros) and nothing past it was written (uaccess.shrink_race).
  */
-#include "../os/os.h"
+#include "os/os.h"
 #include "extable.h"
 
 size_t altmem__uaccess_bytes(uintptr_t dst, uintptr_t src, size_t n, size_t done, int clear)

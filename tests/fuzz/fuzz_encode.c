@@ -1,6 +1,6 @@
 /*
  * fuzz_encode: the patch-site branch encoders and decoders of all four
- * architectures (src/patch/encode.c), against each other and against reference
+ * architectures (src/arch/<arch>/encode.c), against each other and against reference
  * encoders/decoders written here from the instruction set manuals:
  *
  *   x86_64       jmp rel32: E9 + rel32, rel = target - (site + 5), signed 32 bits
@@ -40,7 +40,7 @@
  *   2-9  site (64 bits; aligned down as above)
  *  10-17  detail / target (64 bits)
  *  18-25  code bytes (mode 3)
- * Found by this target and fixed in src/patch/encode.c (regression inputs in
+ * Found by this target and fixed in src/arch/<arch>/encode.c (regression inputs in
  * tests/fuzz/regress/fuzz_encode/, and checks in tests/test_encode.c): riscv64 decode
  * of a jalr with an odd lo12 (it did not clear bit 0), and riscv64 encode's signed
  * overflow for displacements above INT64_MAX - 2048.

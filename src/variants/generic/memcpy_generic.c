@@ -8,7 +8,7 @@
  *   - Word-at-a-time with shift-and-merge when src and dst are aligned
  *     differently; see word_copy.h for the size classes.
  */
-#include "../variants.h"
+#include "registry.h"
 #include "word_copy.h"
 
 void *altmem_memcpy_generic(void *__restrict dst, const void *__restrict src, size_t n)

@@ -11,7 +11,7 @@
  */
 #include <stdint.h>
 
-#include "../variants.h"
+#include "registry.h"
 #include "word_copy.h"
 
 void *altmem_memmove_generic(void *dst, const void *src, size_t n)

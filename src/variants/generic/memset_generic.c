@@ -8,7 +8,7 @@
  */
 #include <stdint.h>
 
-#include "../variants.h"
+#include "registry.h"
 #include "word_copy.h"
 
 void *altmem_memset_generic(void *dst, int c, size_t n)

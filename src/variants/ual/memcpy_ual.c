@@ -8,7 +8,7 @@
  *     streams are slower even with UAL, on Loongson and, once GCC pairs the
  *     words into 16-byte stores, on x86_64: docs/perf/variant-figures.md).
  */
-#include "../variants.h"
+#include "registry.h"
 #include "ual_classes.h"
 
 void *altmem_memcpy_ual(void *__restrict dst, const void *__restrict src, size_t n)

@@ -8,7 +8,7 @@
  */
 #include <stdint.h>
 
-#include "../variants.h"
+#include "registry.h"
 #include "ual_classes.h"
 
 void *altmem_memmove_ual(void *dst, const void *src, size_t n)

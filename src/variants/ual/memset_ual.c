@@ -12,7 +12,7 @@
  */
 #include <stdint.h>
 
-#include "../variants.h"
+#include "registry.h"
 #include "ual_classes.h"
 
 void *altmem_memset_ual(void *dst, int c, size_t n)

@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../../policy.h"
+#include "policy.h"
 
 #define A64_INL static inline __attribute__((always_inline))
 

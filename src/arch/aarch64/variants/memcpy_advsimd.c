@@ -12,7 +12,7 @@
  *   (128,...) 64-byte LD1/ST1 blocks stored 16-aligned, the unaligned first 16
  *             and last 64 bytes loaded up front and stored after the loop
  */
-#include "../../../variants/variants.h"
+#include "registry.h"
 #include "a64_simd.h"
 
 void *altmem_memcpy_advsimd(void *__restrict dst, const void *__restrict src, size_t n)

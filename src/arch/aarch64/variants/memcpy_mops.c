@@ -14,7 +14,7 @@
  */
 #include <stdint.h>
 
-#include "../../../variants/variants.h"
+#include "registry.h"
 
 void *altmem_memcpy_mops(void *__restrict dst, const void *__restrict src, size_t n)
 {

@@ -22,7 +22,7 @@
  */
 #include <arm_sve.h>
 
-#include "../../../variants/variants.h"
+#include "registry.h"
 #include "a64_simd.h"
 #include "sve_copy.h"
 

@@ -10,7 +10,7 @@
  *             is stored; the unaligned ends loaded before the loop, stored
  *             after it
  */
-#include "../../../variants/variants.h"
+#include "registry.h"
 #include "a64_simd.h"
 
 void *altmem_memmove_advsimd(void *dst, const void *src, size_t n)

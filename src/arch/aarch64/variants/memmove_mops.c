@@ -10,7 +10,7 @@
  */
 #include <stdint.h>
 
-#include "../../../variants/variants.h"
+#include "registry.h"
 
 void *altmem_memmove_mops(void *dst, const void *src, size_t n)
 {

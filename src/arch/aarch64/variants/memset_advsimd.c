@@ -20,7 +20,7 @@
  *             one by one), vectors for the rest
  * The classes above 32 bytes are a64_set_gt32 (a64_simd.h).
  */
-#include "../../../variants/variants.h"
+#include "registry.h"
 #include "a64_simd.h"
 
 void *altmem_memset_advsimd(void *dst, int c, size_t n)

@@ -10,7 +10,7 @@
  */
 #include <stdint.h>
 
-#include "../../../variants/variants.h"
+#include "registry.h"
 
 void *altmem_memset_mops(void *dst, int c, size_t n)
 {

@@ -24,8 +24,8 @@
  */
 #include <arm_sve.h>
 
-#include "../../../policy.h"
-#include "../../../variants/variants.h"
+#include "policy.h"
+#include "registry.h"
 #include "a64_simd.h"
 
 /* Any n: the classes above, without DC ZVA. */

@@ -5,7 +5,7 @@
  * only: every other file is built -mno-lsx) and includes this header.  The
  * classes are written once over the access operation (as ual_classes.h and
  * x86_vec.h): memcpy / memmove / memset use plain intrinsics, copy_user /
- * clear_user (src/uaccess/ua_la_vec.h) define AO_EXTABLE and the extable
+ * clear_user (src/arch/loongarch64/uaccess/ua_la_vec.h) define AO_EXTABLE and the extable
  * accessors first (extable.h: vld/vst/xvld/xvst), and get each class's
  * progress from its labels.
  *
@@ -39,7 +39,7 @@
 #include <lasxintrin.h>
 #endif
 
-#include "../../../variants/ual/ual_classes.h"
+#include "variants/ual/ual_classes.h"
 
 typedef __m128i la_h; /* 16 bytes */
 #if LA_W == 32
@@ -328,7 +328,7 @@ AO_INL size_t la_set_upto8w(ao_dst d, la_v v, la_h h, uint64_t x, size_t n)
 
    As ual_classes.h's loops with vectors: the first (last) vector is loaded up
    front and stored after the loop, which memmove needs; copy_user stores it
-   first instead (src/uaccess/ua_la_vec.h).  A loop block is LA_CPB vectors
+   first instead (src/arch/loongarch64/uaccess/ua_la_vec.h).  A loop block is LA_CPB vectors
    (copies) or LA_SETB (memset): 16-byte LSX blocks are longer than LASX's so
    that the loop control (an add per pointer, one compare-and-branch on the
    destination pointer) is shared by more accesses.  copy_user / clear_user

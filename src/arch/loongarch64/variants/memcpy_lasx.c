@@ -13,7 +13,7 @@
  *   vectors by the classes above, then the first vector stored.
  */
 #define LA_W 32
-#include "../../../variants/variants.h"
+#include "registry.h"
 #include "la_vec.h"
 
 void *altmem_memcpy_lasx(void *__restrict dst, const void *__restrict src, size_t n)

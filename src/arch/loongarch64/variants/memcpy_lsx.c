@@ -16,7 +16,7 @@
  *   above 128   head vector kept, aligned 8-vector blocks, last 1..8 by the above, head stored
  */
 #define LA_W 16
-#include "../../../variants/variants.h"
+#include "registry.h"
 #include "la_vec.h"
 
 void *altmem_memcpy_lsx(void *__restrict dst, const void *__restrict src, size_t n)

@@ -11,7 +11,7 @@
 #define LA_W 16
 #include <stdint.h>
 
-#include "../../../variants/variants.h"
+#include "registry.h"
 #include "la_vec.h"
 
 void *altmem_memmove_lsx(void *dst, const void *src, size_t n)

@@ -13,7 +13,7 @@
 #define LA_W 32
 #include <stdint.h>
 
-#include "../../../variants/variants.h"
+#include "registry.h"
 #include "la_vec.h"
 
 void *altmem_memset_lasx(void *dst, int c, size_t n)

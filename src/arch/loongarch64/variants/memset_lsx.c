@@ -15,7 +15,7 @@
 #define LA_W 16
 #include <stdint.h>
 
-#include "../../../variants/variants.h"
+#include "registry.h"
 #include "la_vec.h"
 
 void *altmem_memset_lsx(void *dst, int c, size_t n)

@@ -10,7 +10,7 @@
  * Size classes: none; every size, 0 included, is the one loop of
  * min(n, 8 * VLENB)-byte steps (rvv.h).
  */
-#include "../../../variants/variants.h"
+#include "registry.h"
 #include "rvv.h"
 
 void *altmem_memcpy_rvv(void *dst, const void *src, size_t n)

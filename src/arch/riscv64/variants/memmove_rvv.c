@@ -9,7 +9,7 @@
  *     backward from the end is.
  * Size classes: none; one loop per direction (rvv.h).
  */
-#include "../../../variants/variants.h"
+#include "registry.h"
 #include "rvv.h"
 
 void *altmem_memmove_rvv(void *dst, const void *src, size_t n)

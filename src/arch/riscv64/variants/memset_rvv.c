@@ -12,7 +12,7 @@
  *     first block boundary, cbo.zero over the whole blocks, vector tail.
  *   - anything else: the one loop of min(n, 8 * VLENB)-byte steps (rvv.h).
  */
-#include "../../../variants/variants.h"
+#include "registry.h"
 #include "rvv.h"
 
 void *altmem_memset_rvv(void *dst, int c, size_t n)

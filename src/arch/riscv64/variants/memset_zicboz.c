@@ -15,7 +15,7 @@
  * Below rvv in the preference order: where V is there, memset_rvv does the
  * same whole-block zeroing with vector heads and tails.
  */
-#include "../../../variants/variants.h"
+#include "registry.h"
 #include "rvv.h"
 
 void *altmem_memset_zicboz(void *dst, int c, size_t n)

@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../../policy.h"
-#include "../../../uaccess/extable.h"
+#include "policy.h"
+#include "uaccess/extable.h"
 
 #define RV_INL static inline __attribute__((always_inline))
 

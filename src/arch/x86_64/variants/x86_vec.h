@@ -7,7 +7,7 @@
  *
  * The size classes are written once, over an access operation (AO_*, below):
  * plain loads and stores for memcpy / memmove / memset, or, when the including
- * file defines them first (src/uaccess/ua_x86_vec.h), exception-table
+ * file defines them first (src/arch/x86_64/uaccess/ua_x86_vec.h), exception-table
  * accessors for copy_user / clear_user.  A class that stores returns AO_OK, or,
  * when one of its accesses faulted, its progress: every byte of dst below it
  * stored, none at or above.  Its fault labels are its own (an asm goto may
@@ -44,7 +44,8 @@
 #define AO_INL static inline __attribute__((always_inline))
 #endif
 #include "variants/ual/ual_access.h"
-#include "x86_variants.h"
+#include "policy.h"
+#include "registry.h"
 
 #ifndef VEC_BITS
 #error "define VEC_BITS (128, 256 or 512) before including x86_vec.h"
@@ -349,7 +350,7 @@ f3:
    stored last, after the loop, which memmove needs (with dst just below src, a
    head stored first would overwrite source bytes the loop has still to read)
    and a fault-tolerant copy cannot have (a fault in the loop would leave a
-   hole below the progress).  copy_user's own loops (src/uaccess/ua_x86_vec.h)
+   hole below the progress).  copy_user's own loops (src/arch/x86_64/uaccess/ua_x86_vec.h)
    store in ascending order from the same 4-vector blocks. */
 
 /* Forward; correct unless dst lies inside (src, src + n).  The first vector and

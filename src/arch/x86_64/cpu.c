@@ -1,0 +1,184 @@
+/*
+ * x86_64 detection: CPUID (and XGETBV for the OS's consent to AVX state).
+ * Every x86_64 CPU handles unaligned scalar access in hardware: UAL always.
+ */
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+#include "internal.h"
+#include "decode.h"
+
+static uint64_t xgetbv0(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* Deterministic cache parameters (Intel leaf 4, AMD leaf 0x8000001D).  With raw,
+   leaf 4's rows are kept for glibc_cache(): in a virtual machine every CPUID
+   exits to the hypervisor (about 10 us each on the 2-vCPU KVM guests measured,
+   docs/dropin.md, "Start-up cost"), so none is executed twice. */
+static void caches_from_leaf(unsigned leaf, struct altmem__cpu *out, struct altmem__x86_cache_raw *raw)
+{
+    for (unsigned sub = 0; sub < 16; sub++) {
+        unsigned a, b, c, d;
+        __cpuid_count(leaf, sub, a, b, c, d);
+        if (raw && sub < 8) {
+            raw->leaf4[sub][0] = a, raw->leaf4[sub][1] = b, raw->leaf4[sub][2] = c, raw->leaf4[sub][3] = d;
+            raw->n_leaf4 = sub + 1;
+        }
+        unsigned type = a & 0x1f, level = (a >> 5) & 7;
+        if (type == 0)
+            break;
+        size_t size = (size_t)(((b >> 22) & 0x3ff) + 1) * (((b >> 12) & 0x3ff) + 1) *
+                      ((b & 0xfff) + 1) * ((size_t)c + 1);
+        if (level == 1 && type == 1)
+            out->l1d_bytes = size;
+        else if (level == 2 && type != 2)
+            out->l2_bytes = size;
+        else if (level == 3 && type != 2)
+            out->l3_bytes = size;
+    }
+}
+
+/* What glibc 2.36 reads for its cache figures (decode.c), each leaf only
+   where glibc's decoding for this vendor uses it.  The caller has put leaf 1's
+   EBX/EDX in r, and (Intel leaf 4 only) its rows up to and with the first null
+   one (glibc reads that one too); the rest of r is zero. */
+static void glibc_cache(struct altmem__cpu *out, struct altmem__x86_cache_raw *r, unsigned max, unsigned maxext,
+                        int amd, const char *vendor)
+{
+    unsigned a, b, c, d;
+    r->vendor = amd ? ALTMEM__VENDOR_AMD : out->vendor;
+    r->zhaoxin = altmem__eq_nocase(vendor, 12, "CentaurHauls") || altmem__eq_nocase(vendor, 12, "  Shanghai  ");
+    r->family = out->family;
+    r->model = out->model;
+    r->max_leaf = max;
+    r->erms = (out->features & ALTMEM_FEAT_ERMS) != 0;
+    if (max >= 4 && !amd) {
+        r->intel_l2 = out->l2_bytes;
+        r->intel_l3 = out->l3_bytes;
+    }
+    if (max >= 11 && !amd) {
+        for (unsigned sub = 0; sub < 6; sub++) {
+            __cpuid_count(11, sub, a, b, c, d);
+            r->leaf11[sub][0] = a, r->leaf11[sub][1] = b, r->leaf11[sub][2] = c, r->leaf11[sub][3] = d;
+            r->n_leaf11 = sub + 1;
+            if ((b & 0xff) == 0 || (c & 0xff00) == 0)
+                break;
+        }
+    }
+    r->ext_max = maxext;
+    if (amd && maxext >= 0x80000006u) {
+        __cpuid(0x80000006u, a, b, c, d);
+        r->e6_ecx = c;
+        r->e6_edx = d;
+    }
+    if (amd && maxext >= 0x80000008u) {
+        __cpuid(0x80000008u, a, b, c, d);
+        r->e8_ecx = c;
+    }
+    if (amd && maxext >= 0x8000001du) {
+        __cpuid_count(0x8000001du, 3, a, b, c, d);
+        r->e1d3_eax = a;
+    }
+    struct altmem__glibc_cache g;
+    altmem__decode_glibc_cache(r, &g);
+    out->glibc_nt = g.nt;
+    out->glibc_movsb_stop = g.movsb_stop;
+}
+
+void altmem__cpu_detect(struct altmem__cpu *out)
+{
+    out->arch = "x86_64";
+    out->features = ALTMEM_FEAT_UAL;
+    out->l1d_bytes = out->l2_bytes = out->l3_bytes = 0;
+    out->vector_bytes = out->zero_block = 0;
+    out->glibc_nt = out->glibc_movsb_stop = 0;
+    out->notes[0] = '\0';
+
+    unsigned max, a, b, c, d;
+    char vendor[13];
+    struct altmem__x86_cache_raw raw;
+    __builtin_memset(&raw, 0, sizeof raw);
+    __cpuid(0, max, b, c, d);
+    __builtin_memcpy(vendor, &b, 4);
+    __builtin_memcpy(vendor + 4, &d, 4);
+    __builtin_memcpy(vendor + 8, &c, 4);
+    vendor[12] = '\0';
+
+    unsigned family = 0, model = 0;
+    out->vendor = altmem__eq_nocase(vendor, 12, "GenuineIntel")   ? ALTMEM__VENDOR_INTEL
+                  : altmem__eq_nocase(vendor, 12, "AuthenticAMD") ? ALTMEM__VENDOR_AMD
+                                                                  : ALTMEM__VENDOR_OTHER;
+    out->idflags = 0;
+    out->stepping = 0;
+    if (max >= 1) {
+        __cpuid(1, a, b, c, d);
+        raw.leaf1_ebx = b;
+        raw.leaf1_edx = d;
+        family = (a >> 8) & 0xf;
+        model = (a >> 4) & 0xf;
+        out->stepping = a & 0xf;
+        if (family == 0xf)
+            family += (a >> 20) & 0xff;
+        if (family >= 6)
+            model |= ((a >> 16) & 0xf) << 4;
+        if (c & (1u << 31))
+            out->idflags |= ALTMEM__ID_HYPERVISOR;
+        if (d & (1u << 26))
+            out->features |= ALTMEM_FEAT_SIMD128;           /* SSE2 */
+        int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
+        uint64_t xcr0 = osxsave ? xgetbv0() : 0;
+        int ymm_ok = avx && (xcr0 & 0x6) == 0x6;             /* XMM + YMM state */
+        int zmm_ok = ymm_ok && (xcr0 & 0xe0) == 0xe0;        /* opmask + ZMM    */
+        if (max >= 7) {
+            __cpuid_count(7, 0, a, b, c, d);
+            if (ymm_ok && (b & (1u << 5)))
+                out->features |= ALTMEM_FEAT_SIMD256;       /* AVX2     */
+            /* AVX-512 F, BW and VL: every AVX-512 core since Skylake-SP and
+               Zen 4 (only Xeon Phi lacks BW/VL).  VL lets the variants keep
+               even 16- and 32-byte moves in xmm/ymm16-31 (no vzeroupper). */
+            if (zmm_ok && (b & (1u << 16)) && (b & (1u << 30)) && (b & (1u << 31)))
+                out->features |= ALTMEM_FEAT_SIMD512;
+            if (b & (1u << 9))
+                out->features |= ALTMEM_FEAT_ERMS;
+            if (d & (1u << 4))
+                out->features |= ALTMEM_FEAT_FSRM;
+            if (a >= 1) {       /* a: leaf 7's highest subleaf */
+                unsigned a1, b1, c1, d1;
+                __cpuid_count(7, 1, a1, b1, c1, d1);
+                if (ymm_ok && (a1 & (1u << 4)))
+                    out->idflags |= ALTMEM__ID_AVX_VNNI;
+            }
+        }
+    }
+
+    int amd = altmem__eq_nocase(vendor, 12, "AuthenticAMD") || altmem__eq_nocase(vendor, 12, "HygonGenuine");
+    unsigned maxext = 0, e1, e2, e3;
+    if (amd)    /* the extended leaves are read only for AMD's caches (and glibc's) */
+        __cpuid(0x80000000u, maxext, e1, e2, e3);
+    if (!amd && max >= 4) {
+        caches_from_leaf(4, out, &raw);
+    } else if (amd && maxext >= 0x8000001du) {
+        caches_from_leaf(0x8000001du, out, NULL);
+    } else if (amd && maxext >= 0x80000006u) {
+        __cpuid(0x80000005u, a, b, c, d);
+        out->l1d_bytes = (size_t)(c >> 24) << 10;
+        __cpuid(0x80000006u, a, b, c, d);
+        out->l2_bytes = (size_t)(c >> 16) << 10;
+        out->l3_bytes = (size_t)(d >> 18) << 19;
+    }
+
+    out->family = family;
+    out->model = model;
+    glibc_cache(out, &raw, max, maxext, amd, vendor);
+    struct altmem__text t = {out->notes, sizeof out->notes, 0};
+    altmem__text_puts(&t, vendor);
+    altmem__text_puts(&t, " family ");
+    altmem__text_putu(&t, family);
+    altmem__text_puts(&t, " model ");
+    altmem__text_putu(&t, model);
+}
+#endif

@@ -1,0 +1,158 @@
+/*
+ * The pure decoder of x86_64: glibc 2.36's cache figures from the CPUID values cpu.c gathers (decode.h).
+ * No x86_64 instruction here: compiled on every host.
+ */
+#include "internal.h"
+#include "decode.h"
+
+/* ---- glibc 2.36's cache figures on x86 ---------------------------------------------
+   The threshold from which glibc 2.36 (Debian 12's, with the release branch's
+   backport of "non_temporal_threshold = shared / 4, at least 3/4 of the per-thread
+   share") streams, computed from the same CPUID values it reads, step for step as
+   sysdeps/x86/dl-cacheinfo.h (get_common_cache_info, dl_init_cacheinfo) does it,
+   so that altmem's default never streams where glibc does not.  Its quirks are
+   kept on purpose: on AMD it reads the L3 from CPUID 0x80000006 (a KVM guest on
+   Zen 3 reports 256 MiB there, against 32 MiB in leaf 0x8000001D), and on other
+   vendors it knows no cache at all (then the floor, 0x4040). */
+
+/* Index of the highest set bit (x > 0), as bsr. */
+static int high_bit(unsigned x)
+{
+    int b = 0;
+    while (x >>= 1)
+        b++;
+    return b;
+}
+
+/* get_common_cache_info: the number of threads sharing the highest cache, the
+   per-thread share, and the L2 added where the caches are not inclusive. */
+static void common_cache(const struct altmem__x86_cache_raw *r, long *shared, long *per_thread, long core)
+{
+    int threads_l2 = 0, threads_l3 = 0, level = 3, inclusive = 1;
+    unsigned threads = 0;
+    if (*shared <= 0) {
+        level = 2;
+        *shared = *per_thread = core;
+        threads_l3 = -1;
+    }
+    if (r->leaf1_edx & (1u << 28)) { /* HTT: more than one logical processor */
+        int leaf4_ok = r->max_leaf >= 4;
+        if (leaf4_ok) {
+            int want_l2 = 1, want_l3 = threads_l3 == 0;
+            for (unsigned i = 0; i < r->n_leaf4 && (want_l2 || want_l3); i++) {
+                uint32_t a = r->leaf4[i][0];
+                if (r->vendor == ALTMEM__VENDOR_INTEL && (a & 0x1f) == 0) {
+                    leaf4_ok = 0; /* glibc: "a bug in at least some Pentium Ds" */
+                    break;
+                }
+                unsigned lvl = (a >> 5) & 7;
+                if (lvl == 2 && want_l2) {
+                    threads_l2 = (int)((a >> 14) & 0x3ff);
+                    want_l2 = 0;
+                } else if (lvl == 3 && want_l3) {
+                    threads_l3 = (int)((a >> 14) & 0x3ff);
+                    inclusive = (r->leaf4[i][3] & 2) != 0;
+                    want_l3 = 0;
+                }
+            }
+        }
+        if (leaf4_ok) {
+            /* With leaf 11 the counts above are ID widths: mask them by the
+               processors each topology level ships. */
+            if (r->max_leaf >= 11 && !(r->zhaoxin && r->family == 6)) {
+                int count_smt = threads_l2 > 0 && level == 3;
+                int count_core = threads_l3 > 0 || (threads_l2 > 0 && level == 2);
+                for (unsigned i = 0; i < r->n_leaf11 && (count_smt || count_core); i++) {
+                    int shipped = (int)(r->leaf11[i][1] & 0xff);
+                    unsigned type = r->leaf11[i][2] & 0xff00;
+                    if (shipped == 0 || type == 0)
+                        break;
+                    if (type == 0x100 && count_smt) {
+                        int mask = (int)((2u << high_bit((unsigned)threads_l2)) - 1);
+                        threads_l2 = (shipped - 1) & mask;
+                        count_smt = 0;
+                    } else if (type == 0x200 && count_core) {
+                        int *t = level == 2 ? &threads_l2 : &threads_l3;
+                        int mask = (int)((2u << high_bit((unsigned)*t)) - 1);
+                        *t = (shipped - 1) & mask;
+                        count_core = 0;
+                    }
+                }
+            }
+            if (threads_l2 > 0)
+                threads_l2++;
+            if (threads_l3 > 0)
+                threads_l3++;
+            if (level == 2) {
+                if (threads_l2) {
+                    threads = (unsigned)threads_l2;
+                    /* Silvermont's L2 is shared by 2 cores. */
+                    if (r->vendor == ALTMEM__VENDOR_INTEL && threads > 2 && r->family == 6 &&
+                        (r->model == 0x37 || r->model == 0x4a || r->model == 0x4d || r->model == 0x5a ||
+                         r->model == 0x5d))
+                        threads = 2;
+                }
+            } else if (threads_l3) {
+                threads = (unsigned)threads_l3;
+            }
+        } else {
+            threads = (r->leaf1_ebx >> 16) & 0xff;
+        }
+        if (*per_thread > 0 && threads > 0)
+            *per_thread /= (long)threads;
+    }
+    if (!inclusive) {
+        *per_thread += threads_l2 > 0 ? core / threads_l2 : core;
+        *shared += core;
+    }
+}
+
+void altmem__decode_glibc_cache(const struct altmem__x86_cache_raw *r, struct altmem__glibc_cache *out)
+{
+    long shared = -1, per_thread = -1, core = -1;
+    if (r->vendor == ALTMEM__VENDOR_INTEL || r->zhaoxin) {
+        core = (long)r->intel_l2;
+        shared = per_thread = (long)r->intel_l3;
+        common_cache(r, &shared, &per_thread, core);
+    } else if (r->vendor == ALTMEM__VENDOR_AMD) {
+        /* handle_amd: 0x80000006, L2 in ECX[31:16] KiB, L3 in EDX[29:18] x 512 KiB. */
+        core = r->ext_max >= 0x80000006u && (r->e6_ecx & 0xf000) ? (long)((r->e6_ecx >> 6) & 0x3fffc00) : 0;
+        shared = r->ext_max >= 0x80000006u && (r->e6_edx & 0xf000) ? (long)(r->e6_edx & 0x3ffc0000) << 1 : 0;
+        per_thread = shared;
+        if (shared <= 0) {
+            shared = per_thread = core;
+        } else {
+            unsigned threads = 0;
+            if (r->ext_max >= 0x80000008u)
+                threads = 1u << ((r->e8_ecx >> 12) & 0xf);
+            if ((threads == 0 || r->family >= 0x17) && (r->leaf1_edx & (1u << 28)))
+                threads = (r->leaf1_ebx >> 16) & 0xff;
+            if (threads > 0)
+                per_thread /= (long)threads;
+            if (r->family >= 0x17) /* the share of a CCX */
+                per_thread *= (long)(((r->e1d3_eax >> 14) & 0xfff) + 1);
+            else {
+                shared += core;
+                per_thread += core;
+            }
+        }
+    }
+    /* shared / 4 in signed arithmetic (an unknown cache is -1, giving 0),
+       at least 3/4 of the per-thread share (3/4 of it alone without ERMS),
+       within [0x4040, SIZE_MAX >> 4]. */
+    long quarter = shared / 4, low = per_thread * 3 / 4;
+    unsigned long nt = (unsigned long)quarter;
+    if (nt < (unsigned long)low)
+        nt = (unsigned long)low;
+    if (!r->erms)
+        nt = (unsigned long)low;
+    if (nt < 0x4040)
+        nt = 0x4040;
+    else if (nt > SIZE_MAX >> 4)
+        nt = SIZE_MAX >> 4;
+    out->shared = shared;
+    out->shared_per_thread = per_thread;
+    out->core = core;
+    out->nt = nt;
+    out->movsb_stop = r->vendor == ALTMEM__VENDOR_AMD ? (size_t)core : nt;
+}

@@ -1,0 +1,39 @@
+/* The pure decoder of x86_64: glibc 2.36's cache figures from the CPUID values
+   cpu.c gathers. Compiled on every host (every src/arch/<arch>/decode.c), so
+   tests/test_decode.c checks it anywhere; cpu.c gathers the raw values on x86_64
+   itself. */
+#ifndef ALTMEM_X86_64_DECODE_H
+#define ALTMEM_X86_64_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What glibc 2.36's dl_init_cacheinfo (sysdeps/x86/dl-cacheinfo.h, as Debian 12
+   ships it, with the release branch's non-temporal backport) reads from CPUID,
+   gathered by src/arch/x86_64/cpu.c, so that altmem can compute the threshold
+   glibc streams from on the same CPU (docs/tunables.md, "glibc's threshold"). */
+struct altmem__x86_cache_raw {
+    int vendor;                           /* ALTMEM__VENDOR_*; Hygon counts as AMD       */
+    int zhaoxin;                          /* CentaurHauls / "  Shanghai  "                */
+    unsigned family, model;               /* display family / model                       */
+    unsigned max_leaf;                    /* CPUID.0:EAX                                  */
+    uint32_t leaf1_ebx, leaf1_edx;        /* CPUID.1: logical processors, HTT             */
+    int erms;
+    unsigned n_leaf4;                     /* leaf 4 subleaves up to the first null one    */
+    uint32_t leaf4[8][4];
+    unsigned n_leaf11;                    /* leaf 11 subleaves up to the first empty one  */
+    uint32_t leaf11[6][4];
+    size_t intel_l2, intel_l3;            /* Intel / Zhaoxin: sizes from leaf 4            */
+    uint32_t ext_max;                     /* CPUID.0x80000000:EAX                         */
+    uint32_t e6_ecx, e6_edx;              /* AMD: CPUID.0x80000006 (L2, L3)               */
+    uint32_t e8_ecx;                      /* AMD: CPUID.0x80000008:ECX (APIC ID width)    */
+    uint32_t e1d3_eax;                    /* AMD: CPUID.0x8000001D subleaf 3:EAX (CCX)    */
+};
+struct altmem__glibc_cache {
+    long shared, shared_per_thread, core;
+    size_t nt;                            /* non_temporal_threshold                       */
+    size_t movsb_stop;                    /* rep_movsb_stop_threshold                     */
+};
+void altmem__decode_glibc_cache(const struct altmem__x86_cache_raw *raw, struct altmem__glibc_cache *out);
+
+#endif

@@ -1,0 +1,449 @@
+/*
+ * The body of the x86_64 vector copy_user / clear_user variants (avx2, avx512),
+ * one vector width per translation unit, laid out like the memcpy / memset
+ * variants of that width: a file defines UA_W (32 or 64), is built with the
+ * matching flags and includes this header; its entry points call cu_small() /
+ * cl_small() with the out-of-line classes of that width.
+ *
+ * The size classes are memcpy's and memset's own (x86_vec.h), compiled here
+ * over the exception-table access operation defined below: each class returns
+ * AO_OK or its progress, and CU_TRY / CL_TRY turn a progress into the fix-up.
+ * What stays here is what a fault-tolerant copy must do differently: the
+ * entries (first-use check, return 0), the large copy (its first 64 bytes are
+ * stored first, not last as memcpy's, which memmove needs; the tail can be
+ * loaded after the loop when loading it first faults; non-temporal stores in
+ * ascending order, not memcpy's four-page interleave) and rep movsb / rep
+ * stosb with their progress.  clear_user's loops are memset's (vset_loop,
+ * vset_nt: ascending already).
+ *
+ * Assumptions:
+ *   - x86_64 with unaligned vector loads and stores (UAL) of UA_W bytes
+ *     (SIMD256 / SIMD512); every access is an extable accessor (extable.h).
+ *   - Layout: n < 16 two overlapping scalars, [16, 32) 16 + 16, [32, 64) 32 + 32,
+ *     [W, 2W] W + W: inline, no call; (2W, 4W] and (4W, 8W] two and four vectors
+ *     from each end, out of line; above, an unaligned first 64 bytes, a 64-aligned
+ *     loop of 4 vectors, the last 4 vectors unaligned.  rep movsb
+ *     (rep stosb) from the policy's start for this width (src/policy.c) to the
+ *     non-temporal threshold, as the memcpy / memset variant of the same width
+ *     (not at the policy's short (dst - src) mod 4096 distances); from the
+ *     threshold, non-temporal stores.
+ *   - Every size class loads all its bytes before its first store (src and dst
+ *     do not overlap); stores go in ascending address order: each store begins at
+ *     or below the end of the stored prefix, so at every fault label the variant
+ *     knows its progress p — every byte below p stored, none at or above — and the
+ *     fix-up goes on from there (altmem__uaccess_bytes).  A faulting access writes
+ *     nothing; rep movsb / rep stosb fault with rdi/rsi/rcx at their progress (the
+ *     string instructions are restartable, their stores below rdi complete).
+ *   - Addresses are integers (uintptr_t): no C pointer arithmetic on the caller's
+ *     pointers, which may be NULL, wild or at the end of the address space.
+ *   - Non-temporal stores are followed by sfence, on the fault path too, before
+ *     any ordinary store.
+ *   - vzeroupper: GCC keeps the AVX-512 files to xmm/ymm/zmm16-31 (src/CMakeLists.txt)
+ *     and needs none; clang, and every AVX2 file, clear the upper state on return.
+ */
+#ifndef ALTMEM_UA_X86_VEC_H
+#define ALTMEM_UA_X86_VEC_H
+
+#include <immintrin.h>
+
+#include "uaccess/ua_access.h"
+#include "registry.h"
+
+#include "policy.h"
+
+#define NOINL static __attribute__((noinline))
+
+#if UA_W == 64
+#ifndef __AVX512F__
+#error "UA_W 64 needs -mavx512f -mavx512vl"
+#endif
+#if defined(__clang__)
+#define VZU() _mm256_zeroupper()
+#else
+#define VZU() ((void)0)
+#endif
+/* The policy's starts for the 64-byte width (src/policy.c), as memcpy_avx512
+   and memset_avx512; not memcpy's co-aligned start: here the loop measured
+   as fast as memcpy at 16 KiB aligned (docs/uaccess.md). */
+#define UA_COPY_ERMS_MIN altmem__rep_movsb_start[2]
+#define UA_CLEAR_ERMS_MIN altmem__rep_stosb_start[2]
+#define AO_VLD(v, p, L) UA_VLD64(v, p, L)
+#define AO_VST(p, v, L) UA_VST64(p, v, L)
+#define AO_VSTNT(p, v, L) UA_VST64NT(p, v, L)
+#define VZERO() _mm512_setzero_si512()
+#elif UA_W == 32
+#ifndef __AVX2__
+#error "UA_W 32 needs -mavx2"
+#endif
+/* GCC inserts vzeroupper before each return of a function that used ymm
+   registers, the extable accessors' operands included (seen: two in a row on
+   every return with this one too); clang is given it explicitly. */
+#if defined(__clang__)
+#define VZU() _mm256_zeroupper()
+#else
+#define VZU() ((void)0)
+#endif
+#define UA_COPY_ERMS_MIN altmem__rep_movsb_start[1]  /* as memcpy_avx2 */
+#define UA_CLEAR_ERMS_MIN altmem__rep_stosb_start[1] /* as memset_avx2 */
+#define AO_VLD(v, p, L) UA_VLD32(v, p, L)
+#define AO_VST(p, v, L) UA_VST32(p, v, L)
+#define AO_VSTNT(p, v, L) UA_VST32NT(p, v, L)
+#define VZERO() _mm256_setzero_si256()
+#else
+#error "define UA_W (32 or 64) before including ua_x86_vec.h"
+#endif
+#define VEC_BITS (UA_W * 8)
+
+/* ---- The access operation of x86_vec.h's classes: extable accessors ------
+   (the scalar ones: ua_access.h) */
+
+#define AO_LD16V(v, p, L) UA_VLD16(v, p, L)
+#define AO_ST16V(p, v, L) UA_VST16(p, v, L)
+#define AO_LD32V(v, p, L) UA_VLD32(v, p, L)
+#define AO_ST32V(p, v, L) UA_VST32(p, v, L)
+#define AO_VSTA(p, v, L) AO_VST(p, v, L) /* vmovdqu: as fast at an aligned address */
+/* The low 8 / 4 bytes of an xmm register (memset's small classes). */
+#define UA_VSTLOW(insn, T, p, x, L)                                              \
+    __asm__ goto("1:\t" insn " %[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
+                 : : [mem] "m"(*(T *)(p)), [val] UA_VREG(x) : "memory" : L)
+#define AO_STQ(p, x, L) UA_VSTLOW("vmovq", u64_una, p, x, L)
+#define AO_STD(p, x, L) UA_VSTLOW("vmovd", u32_una, p, x, L)
+
+#include "../variants/x86_vec.h"
+
+#define HEAD ((size_t)64)       /* the large copy's unaligned head: one line */
+
+INL size_t cfix(uintptr_t d, uintptr_t s, size_t n, size_t done)
+{
+    VZU();
+    return altmem__uaccess_bytes(d, s, n, done, 0);
+}
+
+INL size_t zfix(uintptr_t d, size_t n, size_t done)
+{
+    VZU();
+    return altmem__uaccess_bytes(d, 0, n, done, 1);
+}
+
+/* A class's result: on a fault (its progress, not AO_OK) the fix-up goes on
+   from there; d, s and n are the caller's. */
+#define CU_TRY(call)                                                             \
+    do {                                                                         \
+        const size_t p_ = (call);                                                \
+        if (unlikely(p_ != AO_OK))                                               \
+            return cfix(d, s, n, p_);                                            \
+    } while (0)
+#define CL_TRY(call)                                                             \
+    do {                                                                         \
+        const size_t p_ = (call);                                                \
+        if (unlikely(p_ != AO_OK))                                               \
+            return zfix(d, n, p_);                                               \
+    } while (0)
+
+#define MAX ao_max
+
+/* The return value 0 goes to %rax on entry (an empty asm pins it there; the
+   xor is free), so that each small class can end in its own ret rather than
+   jump to a shared "xor; ret" (as RETURN_VALUE_IN_RAX in x86_vec.h). */
+#define ZERO_IN_RAX(v) __asm__("" : "+a"(v))
+
+/* ---- copy_user ------------------------------------------------------------------- */
+
+/* rep movsb, out of line: its progress comes back through memory. */
+NOINL size_t cu_rep(uintptr_t d, uintptr_t s, size_t n)
+{
+    size_t left = n;
+    UA_REP_MOVSB(d, s, n, &left, frep);
+    return 0;
+frep:
+    return cfix(d, s, n, n - left);
+}
+
+/* n > 8W: the loops and the string instruction.  As memcpy's vcopy_fwd, the
+   last 4 vectors are loaded before the loop (a load that follows the loop's
+   stores at the same address mod 4096 would wait on them: 4K aliasing) and
+   stored after it.  If one of those early loads faults, cu_large_late() does
+   the copy again with the tail loaded after the loop, where its fault has a
+   progress (nothing has been stored yet). */
+NOINL size_t cu_large_late(uintptr_t d, uintptr_t s, size_t n);
+NOINL size_t cu_nt(uintptr_t d, uintptr_t s, size_t n);
+
+/* nt: this is the non-temporal copy (from the threshold, out of line, the tail
+   loaded after the loop); pre: the tail is loaded before the loop. */
+INL size_t cu_large_body(uintptr_t d, uintptr_t s, size_t n, int erms, int pre, const int nt)
+{
+    size_t i, k;
+    vec h, t0, t1, t2, t3;
+#if UA_W == 32
+    vec a;
+#endif
+    if (!nt && n >= altmem__nt_threshold)
+        return cu_nt(d, s, n);
+    if (!nt && erms && n >= UA_COPY_ERMS_MIN && !movsb_short_distance(d, s))
+        return cu_rep(d, s, n);
+/* Head: the first 64 bytes unaligned; then dst is 64-aligned at i (1..64). */
+    AO_VLD(h, s, f0);
+#if UA_W == 32
+    AO_VLD(a, s + 32, f0);
+#endif
+    if (pre) {
+        AO_VLD(t0, s + n - 4 * W, ftail);
+        AO_VLD(t1, s + n - 3 * W, ftail);
+        AO_VLD(t2, s + n - 2 * W, ftail);
+        AO_VLD(t3, s + n - W, ftail);
+    }
+    AO_VST(d, h, f0);
+#if UA_W == 32
+    AO_VST(d + 32, a, f32);
+#endif
+    i = HEAD - (d & (HEAD - 1));
+    /* The loops: q = s + i, p = d + i, while more than 4W remain (base +
+       offset addresses and two adds, as memcpy's loop; on a fault i = p - d),
+       4 vectors per iteration (x86_vec.h's blocks, with their progress k). */
+    uintptr_t p = d + i, q = s + i;
+    const uintptr_t pend = d + n - 4 * W;
+    if (!nt) {
+        for (; p < pend; p += 4 * W, q += 4 * W)
+            if (unlikely((k = vcopy_4a(p, q)) != AO_OK))
+                goto fl;
+    } else {
+        for (; p < pend; p += 4 * W, q += 4 * W)   /* whole lines streamed */
+            if (unlikely((k = vcopy_4nt(p, q)) != AO_OK))
+                goto fnt;
+        _mm_sfence();
+    }
+    i = p - d;
+    /* Tail: the last 4 vectors (n - 4W <= i: they start inside the prefix). */
+    if (!pre) {
+        AO_VLD(t0, s + n - 4 * W, fi);
+        AO_VLD(t1, s + n - 3 * W, fi);
+        AO_VLD(t2, s + n - 2 * W, fi);
+        AO_VLD(t3, s + n - W, fi);
+    }
+    AO_VST(d + n - 4 * W, t0, fi);
+    AO_VST(d + n - 3 * W, t1, ft3);
+    AO_VST(d + n - 2 * W, t2, ft2);
+    AO_VST(d + n - W, t3, ft1);
+    VZU();
+    return 0;
+ftail:
+    VZU();
+    return cu_large_late(d, s, n);
+    /* In the loops: p goes through an empty asm so that GCC sees no use of
+       p + W, p + 2W, p + 3W (it would keep each in a register of its own). */
+fnt:
+    _mm_sfence();
+fl:
+    AO_LAUNDER(p);
+    return cfix(d, s, n, MAX(p - d + k, HEAD));
+fi:
+    return cfix(d, s, n, MAX(i, HEAD));
+ft3:
+    return cfix(d, s, n, MAX(i, n - 3 * W));
+ft2:
+    return cfix(d, s, n, MAX(i, n - 2 * W));
+ft1:
+    return cfix(d, s, n, MAX(i, n - W));
+#if UA_W == 32
+f32:
+    return cfix(d, s, n, 32);
+#endif
+f0:
+    return cfix(d, s, n, 0);
+}
+
+NOINL size_t cu_large_late(uintptr_t d, uintptr_t s, size_t n) { return cu_large_body(d, s, n, 0, 0, 0); }
+NOINL size_t cu_nt(uintptr_t d, uintptr_t s, size_t n) { return cu_large_body(d, s, n, 0, 0, 1); }
+
+/* n (or the rest of the address space, if smaller) past the size classes: the
+   loops, or bytes if fewer than 8W are left below the top. */
+NOINL size_t cu_huge(uintptr_t d, uintptr_t s, size_t n)
+{
+    return n > 8 * W ? cu_large_late(d, s, n) : cfix(d, s, n, 0);
+}
+
+INL size_t cu_large(uintptr_t d, uintptr_t s, size_t n)
+{
+    /* A length that runs past the end of the address space (a garbage n): do
+       what lies below its top, count the rest as not copied (extable.h). */
+    const size_t past = altmem__ua_past_end(MAX(d, s), n);
+    if (__builtin_expect(past != 0, 0))
+        return past + cu_huge(d, s, n - past);
+    return cu_large_body(d, s, n, 1, 1, 0);
+}
+
+/* (2W, 8W]: two or four vectors from each end; above, the loops. */
+/* In memcpy's order (x86_vec.h, vcopy_entry): the loops first, then (4W, 8W]
+   falling through and (2W, 4W] one taken branch away.  The order before (2W,
+   4W] first) took two taken branches and a jump to a shared epilogue more than
+   memcpy_avx2 at 256 B: copy_user 2.37 ns against memcpy's 1.58 on Intel 6/167
+   (docs/uaccess.md). */
+INL size_t cu_mid(uintptr_t d, uintptr_t s, size_t n, size_t (*large)(uintptr_t, uintptr_t, size_t), const int above4)
+{
+    if (n > 8 * W)
+        return large(d, s, n);
+    if (!above4 && n <= 4 * W)  /* above4: the caller did (2W, 4W] itself */
+        goto two;
+    CU_TRY(vcopy_ht4(d, s, n)); /* (4W, 8W]: 4 + 4 */
+    VZU();
+    return 0;
+two:
+    CU_TRY(vcopy_ht2(d, s, n)); /* (2W, 4W]: 2 + 2 */
+    VZU();
+    return 0;
+}
+
+/* The entry: [0, 2W] inline, as memcpy's classes (one taken branch at most);
+   (2W, 8W] in mid() out of line (avx512) or inline (avx2, as memcpy_avx2).
+   First, the first-use check (extable.h); self is the variant. */
+INL size_t cu_small(uintptr_t d, uintptr_t s, size_t n, size_t (*mid)(uintptr_t, uintptr_t, size_t),
+                    size_t (*large)(uintptr_t, uintptr_t, size_t), size_t (*self)(void *, const void *, size_t))
+{
+    if (UA_NOT_INSTALLED())
+        goto first_use;
+    size_t ok = 0;
+    ZERO_IN_RAX(ok);
+    if (n < 16)
+        goto tiny;
+    if (n < W)
+        goto small;
+    if (n > 2 * W) {
+#if UA_W == 32
+        (void)mid;
+        return cu_mid(d, s, n, large, 0);
+#else
+        /* avx512: (2W, 4W] falls through here, [W, 2W] is one taken branch
+           away.  memcpy_avx512 does (2W, 4W] in its mid(); this is one taken
+           branch less (chosen when copy_user's public entry had one more
+           than memcpy's: the lazy-install check, now the one above). */
+        (void)large;
+        if (n > 4 * W)
+            return mid(d, s, n);
+        CU_TRY(vcopy_ht2(d, s, n));
+        VZU();
+        return ok;
+#endif
+    }
+    CU_TRY(vcopy_ht1(d, s, n)); /* [W, 2W]: W + W */
+    VZU();
+    return ok;
+small:
+#if UA_W == 64
+    if (n >= 32) {
+        CU_TRY(copy_ht32(d, s, n)); /* [32, 64): 32 + 32 */
+        VZU();
+        return ok;
+    }
+#endif
+    CU_TRY(copy_ht16(d, s, n)); /* [16, 32): 16 + 16 */
+    return ok;
+tiny:
+    CU_TRY(copy_lt16(d, s, n)); /* [0, 16): 8+8, 4+4, 2+2 or 1 byte */
+    return ok;
+first_use:
+    return altmem__copy_user_first((void *)d, (const void *)s, n, self);
+}
+
+/* ---- clear_user ------------------------------------------------------------------ */
+
+/* rep stosb, out of line: its progress comes back through memory. */
+NOINL size_t cl_rep(uintptr_t d, size_t n)
+{
+    size_t left = n;
+    UA_REP_STOSB(d, n, &left, frep);
+    return 0;
+frep:
+    return zfix(d, n, n - left);
+}
+
+/* From the threshold: memset's non-temporal loop, out of line. */
+NOINL size_t cl_nt(uintptr_t d, size_t n)
+{
+    CL_TRY(vset_nt(d, VZERO(), n));
+    VZU();
+    return 0;
+}
+
+/* n > 8W: memset's loop (x86_vec.h: one vector, a W-aligned loop, the last
+   4W), rep stosb, or the non-temporal loop. */
+INL size_t cl_large_body(uintptr_t d, size_t n, int erms)
+{
+    if (n >= altmem__memset_nt_threshold)
+        return cl_nt(d, n);
+    if (erms && n >= UA_CLEAR_ERMS_MIN)
+        return cl_rep(d, n);
+    CL_TRY(vset_loop(d, VZERO(), n));
+    VZU();
+    return 0;
+}
+
+NOINL size_t cl_huge(uintptr_t d, size_t n)
+{
+    return n > 8 * W ? cl_large_body(d, n, 0) : zfix(d, n, 0);
+}
+
+INL size_t cl_large(uintptr_t d, size_t n)
+{
+    const size_t past = altmem__ua_past_end(d, n); /* as cu_large */
+    if (__builtin_expect(past != 0, 0))
+        return past + cl_huge(d, n - past);
+    return cl_large_body(d, n, 1);
+}
+
+/* In memset's order (x86_vec.h, vset_entry), as cu_mid. */
+INL size_t cl_mid(uintptr_t d, size_t n, size_t (*large)(uintptr_t, size_t))
+{
+    if (n > 8 * W)
+        return large(d, n);
+    if (n <= 4 * W)
+        goto two;
+    CL_TRY(vset_ht4(d, VZERO(), n)); /* (4W, 8W]: 4 + 4 */
+    VZU();
+    return 0;
+two:
+    CL_TRY(vset_ht2(d, VZERO(), n)); /* (2W, 4W]: 2 + 2 */
+    VZU();
+    return 0;
+}
+
+INL size_t cl_small(uintptr_t d, size_t n, size_t (*mid)(uintptr_t, size_t), size_t (*large)(uintptr_t, size_t),
+                    size_t (*self)(void *, size_t))
+{
+    if (UA_NOT_INSTALLED())     /* first use (extable.h); self is the variant */
+        goto first_use;
+    size_t ok = 0;
+    ZERO_IN_RAX(ok);
+    if (n < 16)
+        goto tiny;
+    if (n < W)
+        goto small;
+    if (n > 2 * W) {
+#if UA_W == 32
+        (void)mid;
+        return cl_mid(d, n, large);
+#else
+        (void)large;
+        return mid(d, n);
+#endif
+    }
+    CL_TRY(vset_ht1(d, VZERO(), n)); /* [W, 2W]: W + W */
+    VZU();
+    return ok;
+small:
+#if UA_W == 64
+    if (n >= 32) {
+        CL_TRY(set_ht32(d, _mm256_setzero_si256(), n)); /* [32, 64): 32 + 32 */
+        VZU();
+        return ok;
+    }
+#endif
+    CL_TRY(set_ht16(d, _mm_setzero_si128(), n)); /* [16, 32): 16 + 16 */
+    return ok;
+tiny:
+    CL_TRY(set_lt16(d, _mm_setzero_si128(), 0, n)); /* [0, 16): 8+8, 4+4, 2+2 or 1 */
+    return ok;
+first_use:
+    return altmem__clear_user_first((void *)d, n, self);
+}
+
+#endif
