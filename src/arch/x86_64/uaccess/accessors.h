@@ -68,6 +68,21 @@
                  : : [mem] "m"(*(__m256i *)(p)), [val] "x"(v) : "memory" : L)
 #endif
 
+/* The low 8 / 4 bytes of an xmm register (memset's classes below 16 bytes):
+   vmovq / vmovd in the AVX files, movq / movd in the SSE2 ones. */
+#if defined(__AVX__)
+#define UA_VSTQ_INSN "vmovq"
+#define UA_VSTD_INSN "vmovd"
+#else
+#define UA_VSTQ_INSN "movq"
+#define UA_VSTD_INSN "movd"
+#endif
+#define UA_VSTLOW(insn, T, p, x, L)                                              \
+    __asm__ goto("1:\t" insn " %[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
+                 : : [mem] "m"(*(T *)(p)), [val] UA_VREG(x) : "memory" : L)
+#define UA_VSTQ(p, x, L) UA_VSTLOW(UA_VSTQ_INSN, u64_una, p, x, L)
+#define UA_VSTD(p, x, L) UA_VSTLOW(UA_VSTD_INSN, u32_una, p, x, L)
+
 /* rep movsb / rep stosb of n bytes.  On a fault the entry leads to a stub that
    stores rcx (the bytes not done: everything below rdi is stored, nothing at
    or above it) to *leftp and jumps to L.  The operands are copied into

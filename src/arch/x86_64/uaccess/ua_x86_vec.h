@@ -7,7 +7,7 @@
  *
  * The size classes are memcpy's and memset's own (x86_vec.h), compiled here
  * over the exception-table access operation defined below: each class returns
- * AO_OK or its progress, and CU_TRY / CL_TRY turn a progress into the fix-up.
+ * OPS_OK or its progress, and CU_TRY / CL_TRY turn a progress into the fix-up.
  * What stays here is what a fault-tolerant copy must do differently: the
  * entries (first-use check, return 0), the large copy (its first 64 bytes are
  * stored first, not last as memcpy's, which memmove needs; the tail can be
@@ -46,7 +46,6 @@
 
 #include <immintrin.h>
 
-#include "uaccess/ua_access.h"
 #include "registry.h"
 
 #include "policy.h"
@@ -67,9 +66,6 @@
    as fast as memcpy at 16 KiB aligned (docs/uaccess.md). */
 #define UA_COPY_ERMS_MIN altmem__rep_movsb_start[2]
 #define UA_CLEAR_ERMS_MIN altmem__rep_stosb_start[2]
-#define AO_VLD(v, p, L) UA_VLD64(v, p, L)
-#define AO_VST(p, v, L) UA_VST64(p, v, L)
-#define AO_VSTNT(p, v, L) UA_VST64NT(p, v, L)
 #define VZERO() _mm512_setzero_si512()
 #elif UA_W == 32
 #ifndef __AVX2__
@@ -85,62 +81,44 @@
 #endif
 #define UA_COPY_ERMS_MIN altmem__rep_movsb_start[1]  /* as memcpy_avx2 */
 #define UA_CLEAR_ERMS_MIN altmem__rep_stosb_start[1] /* as memset_avx2 */
-#define AO_VLD(v, p, L) UA_VLD32(v, p, L)
-#define AO_VST(p, v, L) UA_VST32(p, v, L)
-#define AO_VSTNT(p, v, L) UA_VST32NT(p, v, L)
 #define VZERO() _mm256_setzero_si256()
 #else
 #error "define UA_W (32 or 64) before including ua_x86_vec.h"
 #endif
 #define VEC_BITS (UA_W * 8)
 
-/* ---- The access operation of x86_vec.h's classes: extable accessors ------
-   (the scalar ones: ua_access.h) */
-
-#define AO_LD16V(v, p, L) UA_VLD16(v, p, L)
-#define AO_ST16V(p, v, L) UA_VST16(p, v, L)
-#define AO_LD32V(v, p, L) UA_VLD32(v, p, L)
-#define AO_ST32V(p, v, L) UA_VST32(p, v, L)
-#define AO_VSTA(p, v, L) AO_VST(p, v, L) /* vmovdqu: as fast at an aligned address */
-/* The low 8 / 4 bytes of an xmm register (memset's small classes). */
-#define UA_VSTLOW(insn, T, p, x, L)                                              \
-    __asm__ goto("1:\t" insn " %[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
-                 : : [mem] "m"(*(T *)(p)), [val] UA_VREG(x) : "memory" : L)
-#define AO_STQ(p, x, L) UA_VSTLOW("vmovq", u64_una, p, x, L)
-#define AO_STD(p, x, L) UA_VSTLOW("vmovd", u32_una, p, x, L)
-
 #include "../variants/x86_vec.h"
 
 #define HEAD ((size_t)64)       /* the large copy's unaligned head: one line */
 
-INL size_t cfix(uintptr_t d, uintptr_t s, size_t n, size_t done)
+OPS_INL size_t cfix(uintptr_t d, uintptr_t s, size_t n, size_t done)
 {
     VZU();
     return altmem__uaccess_bytes(d, s, n, done, 0);
 }
 
-INL size_t zfix(uintptr_t d, size_t n, size_t done)
+OPS_INL size_t zfix(uintptr_t d, size_t n, size_t done)
 {
     VZU();
     return altmem__uaccess_bytes(d, 0, n, done, 1);
 }
 
-/* A class's result: on a fault (its progress, not AO_OK) the fix-up goes on
+/* A class's result: on a fault (its progress, not OPS_OK) the fix-up goes on
    from there; d, s and n are the caller's. */
 #define CU_TRY(call)                                                             \
     do {                                                                         \
         const size_t p_ = (call);                                                \
-        if (unlikely(p_ != AO_OK))                                               \
+        if (unlikely(p_ != OPS_OK))                                               \
             return cfix(d, s, n, p_);                                            \
     } while (0)
 #define CL_TRY(call)                                                             \
     do {                                                                         \
         const size_t p_ = (call);                                                \
-        if (unlikely(p_ != AO_OK))                                               \
+        if (unlikely(p_ != OPS_OK))                                               \
             return zfix(d, n, p_);                                               \
     } while (0)
 
-#define MAX ao_max
+#define MAX ops_max
 
 /* The return value 0 goes to %rax on entry (an empty asm pins it there; the
    xor is free), so that each small class can end in its own ret rather than
@@ -170,7 +148,7 @@ NOINL size_t cu_nt(uintptr_t d, uintptr_t s, size_t n);
 
 /* nt: this is the non-temporal copy (from the threshold, out of line, the tail
    loaded after the loop); pre: the tail is loaded before the loop. */
-INL size_t cu_large_body(uintptr_t d, uintptr_t s, size_t n, int erms, int pre, const int nt)
+OPS_INL size_t cu_large_body(uintptr_t d, uintptr_t s, size_t n, int erms, int pre, const int nt)
 {
     size_t i, k;
     vec h, t0, t1, t2, t3;
@@ -182,19 +160,22 @@ INL size_t cu_large_body(uintptr_t d, uintptr_t s, size_t n, int erms, int pre, 
     if (!nt && erms && n >= UA_COPY_ERMS_MIN && !movsb_short_distance(d, s))
         return cu_rep(d, s, n);
 /* Head: the first 64 bytes unaligned; then dst is 64-aligned at i (1..64). */
-    AO_VLD(h, s, f0);
+    if (ops_vld(OPS_FAULT, &h, s, 0))
+        goto f0;
 #if UA_W == 32
-    AO_VLD(a, s + 32, f0);
+    if (ops_vld(OPS_FAULT, &a, s, 32))
+        goto f0;
 #endif
     if (pre) {
-        AO_VLD(t0, s + n - 4 * W, ftail);
-        AO_VLD(t1, s + n - 3 * W, ftail);
-        AO_VLD(t2, s + n - 2 * W, ftail);
-        AO_VLD(t3, s + n - W, ftail);
+        if (ops_vld(OPS_FAULT, &t0, s, n - 4 * W) || ops_vld(OPS_FAULT, &t1, s, n - 3 * W) ||
+            ops_vld(OPS_FAULT, &t2, s, n - 2 * W) || ops_vld(OPS_FAULT, &t3, s, n - W))
+            goto ftail;
     }
-    AO_VST(d, h, f0);
+    if (ops_vst(OPS_FAULT, d, 0, h) != OPS_OK)
+        goto f0;
 #if UA_W == 32
-    AO_VST(d + 32, a, f32);
+    if (ops_vst(OPS_FAULT, d, 32, a) != OPS_OK)
+        goto f32;
 #endif
     i = HEAD - (d & (HEAD - 1));
     /* The loops: q = s + i, p = d + i, while more than 4W remain (base +
@@ -204,26 +185,29 @@ INL size_t cu_large_body(uintptr_t d, uintptr_t s, size_t n, int erms, int pre, 
     const uintptr_t pend = d + n - 4 * W;
     if (!nt) {
         for (; p < pend; p += 4 * W, q += 4 * W)
-            if (unlikely((k = vcopy_4a(p, q)) != AO_OK))
+            if (unlikely((k = ops_vcopy_block4(OPS_FAULT, OPS_ALIGNED, p, q)) != OPS_OK))
                 goto fl;
     } else {
         for (; p < pend; p += 4 * W, q += 4 * W)   /* whole lines streamed */
-            if (unlikely((k = vcopy_4nt(p, q)) != AO_OK))
+            if (unlikely((k = ops_vcopy_block4(OPS_FAULT, OPS_STREAMING, p, q)) != OPS_OK))
                 goto fnt;
         _mm_sfence();
     }
     i = p - d;
     /* Tail: the last 4 vectors (n - 4W <= i: they start inside the prefix). */
     if (!pre) {
-        AO_VLD(t0, s + n - 4 * W, fi);
-        AO_VLD(t1, s + n - 3 * W, fi);
-        AO_VLD(t2, s + n - 2 * W, fi);
-        AO_VLD(t3, s + n - W, fi);
+        if (ops_vld(OPS_FAULT, &t0, s, n - 4 * W) || ops_vld(OPS_FAULT, &t1, s, n - 3 * W) ||
+            ops_vld(OPS_FAULT, &t2, s, n - 2 * W) || ops_vld(OPS_FAULT, &t3, s, n - W))
+            goto fi;
     }
-    AO_VST(d + n - 4 * W, t0, fi);
-    AO_VST(d + n - 3 * W, t1, ft3);
-    AO_VST(d + n - 2 * W, t2, ft2);
-    AO_VST(d + n - W, t3, ft1);
+    if (ops_vst(OPS_FAULT, d, n - 4 * W, t0) != OPS_OK)
+        goto fi;
+    if (ops_vst(OPS_FAULT, d, n - 3 * W, t1) != OPS_OK)
+        goto ft3;
+    if (ops_vst(OPS_FAULT, d, n - 2 * W, t2) != OPS_OK)
+        goto ft2;
+    if (ops_vst(OPS_FAULT, d, n - W, t3) != OPS_OK)
+        goto ft1;
     VZU();
     return 0;
 ftail:
@@ -234,7 +218,7 @@ ftail:
 fnt:
     _mm_sfence();
 fl:
-    AO_LAUNDER(p);
+    OPS_LAUNDER(p);
     return cfix(d, s, n, MAX(p - d + k, HEAD));
 fi:
     return cfix(d, s, n, MAX(i, HEAD));
@@ -262,7 +246,7 @@ NOINL size_t cu_huge(uintptr_t d, uintptr_t s, size_t n)
     return n > 8 * W ? cu_large_late(d, s, n) : cfix(d, s, n, 0);
 }
 
-INL size_t cu_large(uintptr_t d, uintptr_t s, size_t n)
+OPS_INL size_t cu_large(uintptr_t d, uintptr_t s, size_t n)
 {
     /* A length that runs past the end of the address space (a garbage n): do
        what lies below its top, count the rest as not copied (extable.h). */
@@ -278,17 +262,17 @@ INL size_t cu_large(uintptr_t d, uintptr_t s, size_t n)
    4W] first) took two taken branches and a jump to a shared epilogue more than
    memcpy_avx2 at 256 B: copy_user 2.37 ns against memcpy's 1.58 on Intel 6/167
    (docs/uaccess.md). */
-INL size_t cu_mid(uintptr_t d, uintptr_t s, size_t n, size_t (*large)(uintptr_t, uintptr_t, size_t), const int above4)
+OPS_INL size_t cu_mid(uintptr_t d, uintptr_t s, size_t n, size_t (*large)(uintptr_t, uintptr_t, size_t), const int above4)
 {
     if (n > 8 * W)
         return large(d, s, n);
     if (!above4 && n <= 4 * W)  /* above4: the caller did (2W, 4W] itself */
         goto two;
-    CU_TRY(vcopy_ht4(d, s, n)); /* (4W, 8W]: 4 + 4 */
+    CU_TRY(ops_vcopy_ht4(OPS_FAULT, d, s, n)); /* (4W, 8W]: 4 + 4 */
     VZU();
     return 0;
 two:
-    CU_TRY(vcopy_ht2(d, s, n)); /* (2W, 4W]: 2 + 2 */
+    CU_TRY(ops_vcopy_ht2(OPS_FAULT, d, s, n)); /* (2W, 4W]: 2 + 2 */
     VZU();
     return 0;
 }
@@ -296,7 +280,7 @@ two:
 /* The entry: [0, 2W] inline, as memcpy's classes (one taken branch at most);
    (2W, 8W] in mid() out of line (avx512) or inline (avx2, as memcpy_avx2).
    First, the first-use check (extable.h); self is the variant. */
-INL size_t cu_small(uintptr_t d, uintptr_t s, size_t n, size_t (*mid)(uintptr_t, uintptr_t, size_t),
+OPS_INL size_t cu_small(uintptr_t d, uintptr_t s, size_t n, size_t (*mid)(uintptr_t, uintptr_t, size_t),
                     size_t (*large)(uintptr_t, uintptr_t, size_t), size_t (*self)(void *, const void *, size_t))
 {
     if (UA_NOT_INSTALLED())
@@ -319,26 +303,26 @@ INL size_t cu_small(uintptr_t d, uintptr_t s, size_t n, size_t (*mid)(uintptr_t,
         (void)large;
         if (n > 4 * W)
             return mid(d, s, n);
-        CU_TRY(vcopy_ht2(d, s, n));
+        CU_TRY(ops_vcopy_ht2(OPS_FAULT, d, s, n));
         VZU();
         return ok;
 #endif
     }
-    CU_TRY(vcopy_ht1(d, s, n)); /* [W, 2W]: W + W */
+    CU_TRY(ops_vcopy_ht1(OPS_FAULT, d, s, n)); /* [W, 2W]: W + W */
     VZU();
     return ok;
 small:
 #if UA_W == 64
     if (n >= 32) {
-        CU_TRY(copy_ht32(d, s, n)); /* [32, 64): 32 + 32 */
+        CU_TRY(ops_copy_ht32(OPS_FAULT, d, s, n)); /* [32, 64): 32 + 32 */
         VZU();
         return ok;
     }
 #endif
-    CU_TRY(copy_ht16(d, s, n)); /* [16, 32): 16 + 16 */
+    CU_TRY(ops_copy_ht16(OPS_FAULT, d, s, n)); /* [16, 32): 16 + 16 */
     return ok;
 tiny:
-    CU_TRY(copy_lt16(d, s, n)); /* [0, 16): 8+8, 4+4, 2+2 or 1 byte */
+    CU_TRY(ops_copy_lt16(OPS_FAULT, d, s, n)); /* [0, 16): 8+8, 4+4, 2+2 or 1 byte */
     return ok;
 first_use:
     return altmem__copy_user_first((void *)d, (const void *)s, n, self);
@@ -359,20 +343,20 @@ frep:
 /* From the threshold: memset's non-temporal loop, out of line. */
 NOINL size_t cl_nt(uintptr_t d, size_t n)
 {
-    CL_TRY(vset_nt(d, VZERO(), n));
+    CL_TRY(vset_nt(OPS_FAULT, d, VZERO(), n));
     VZU();
     return 0;
 }
 
 /* n > 8W: memset's loop (x86_vec.h: one vector, a W-aligned loop, the last
    4W), rep stosb, or the non-temporal loop. */
-INL size_t cl_large_body(uintptr_t d, size_t n, int erms)
+OPS_INL size_t cl_large_body(uintptr_t d, size_t n, int erms)
 {
     if (n >= altmem__memset_nt_threshold)
         return cl_nt(d, n);
     if (erms && n >= UA_CLEAR_ERMS_MIN)
         return cl_rep(d, n);
-    CL_TRY(vset_loop(d, VZERO(), n));
+    CL_TRY(ops_vset_loop(OPS_FAULT, d, VZERO(), n));
     VZU();
     return 0;
 }
@@ -382,7 +366,7 @@ NOINL size_t cl_huge(uintptr_t d, size_t n)
     return n > 8 * W ? cl_large_body(d, n, 0) : zfix(d, n, 0);
 }
 
-INL size_t cl_large(uintptr_t d, size_t n)
+OPS_INL size_t cl_large(uintptr_t d, size_t n)
 {
     const size_t past = altmem__ua_past_end(d, n); /* as cu_large */
     if (__builtin_expect(past != 0, 0))
@@ -391,22 +375,22 @@ INL size_t cl_large(uintptr_t d, size_t n)
 }
 
 /* In memset's order (x86_vec.h, vset_entry), as cu_mid. */
-INL size_t cl_mid(uintptr_t d, size_t n, size_t (*large)(uintptr_t, size_t))
+OPS_INL size_t cl_mid(uintptr_t d, size_t n, size_t (*large)(uintptr_t, size_t))
 {
     if (n > 8 * W)
         return large(d, n);
     if (n <= 4 * W)
         goto two;
-    CL_TRY(vset_ht4(d, VZERO(), n)); /* (4W, 8W]: 4 + 4 */
+    CL_TRY(ops_vset_ht4(OPS_FAULT, d, VZERO(), n)); /* (4W, 8W]: 4 + 4 */
     VZU();
     return 0;
 two:
-    CL_TRY(vset_ht2(d, VZERO(), n)); /* (2W, 4W]: 2 + 2 */
+    CL_TRY(ops_vset_ht2(OPS_FAULT, d, VZERO(), n)); /* (2W, 4W]: 2 + 2 */
     VZU();
     return 0;
 }
 
-INL size_t cl_small(uintptr_t d, size_t n, size_t (*mid)(uintptr_t, size_t), size_t (*large)(uintptr_t, size_t),
+OPS_INL size_t cl_small(uintptr_t d, size_t n, size_t (*mid)(uintptr_t, size_t), size_t (*large)(uintptr_t, size_t),
                     size_t (*self)(void *, size_t))
 {
     if (UA_NOT_INSTALLED())     /* first use (extable.h); self is the variant */
@@ -426,21 +410,21 @@ INL size_t cl_small(uintptr_t d, size_t n, size_t (*mid)(uintptr_t, size_t), siz
         return mid(d, n);
 #endif
     }
-    CL_TRY(vset_ht1(d, VZERO(), n)); /* [W, 2W]: W + W */
+    CL_TRY(ops_vset_ht1(OPS_FAULT, d, VZERO(), n)); /* [W, 2W]: W + W */
     VZU();
     return ok;
 small:
 #if UA_W == 64
     if (n >= 32) {
-        CL_TRY(set_ht32(d, _mm256_setzero_si256(), n)); /* [32, 64): 32 + 32 */
+        CL_TRY(ops_set_ht32(OPS_FAULT, d, _mm256_setzero_si256(), n)); /* [32, 64): 32 + 32 */
         VZU();
         return ok;
     }
 #endif
-    CL_TRY(set_ht16(d, _mm_setzero_si128(), n)); /* [16, 32): 16 + 16 */
+    CL_TRY(ops_set_ht16(OPS_FAULT, d, _mm_setzero_si128(), n)); /* [16, 32): 16 + 16 */
     return ok;
 tiny:
-    CL_TRY(set_lt16(d, _mm_setzero_si128(), 0, n)); /* [0, 16): 8+8, 4+4, 2+2 or 1 */
+    CL_TRY(set_lt16(OPS_FAULT, d, _mm_setzero_si128(), 0, n)); /* [0, 16): 8+8, 4+4, 2+2 or 1 */
     return ok;
 first_use:
     return altmem__clear_user_first((void *)d, n, self);

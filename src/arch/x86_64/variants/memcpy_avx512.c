@@ -23,16 +23,6 @@
 #define VEC_BITS 512
 #include "x86_vec.h"
 
-#define ERMS_MIN altmem__rep_movsb_start[2] /* below: the vector loop wins ... (src/policy.c) */
-#define ERMS_MIN_COALIGNED altmem__rep_movsb_start_coaligned /* ... or, src and dst equally aligned, below this */
-
-/* (The fast paths test n < ERMS_MIN_COALIGNED first, which decides most calls
-   without looking at the alignment.) */
-INL size_t erms_min(const unsigned char *d, const unsigned char *s)
-{
-    return (((uintptr_t)d ^ (uintptr_t)s) & 63) ? ERMS_MIN : ERMS_MIN_COALIGNED;
-}
-
 /* The sizes that loop: kept out of line, so that the small classes above need
    no registers saved or copied on entry. */
 static __attribute__((noinline)) void *large(void *__restrict dst, const void *__restrict src, size_t n)
@@ -41,11 +31,11 @@ static __attribute__((noinline)) void *large(void *__restrict dst, const void *_
     const unsigned char *s = src;
     /* The common case first, every test on the fall-through path (a taken
        branch here costs time at 600 B-1 KiB: docs/perf/variant-figures.md). */
-    if (likely(n < altmem__nt_threshold) && likely(n < ERMS_MIN_COALIGNED || n < erms_min(d, s)) && !alias_4k_ahead(d, s))
+    if (likely(n < altmem__nt_threshold) && likely(n < MOVSB_MIN_COALIGNED || n < erms_min(d, s)) && !alias_4k_ahead(d, s))
         vcopy_fwd(d, s, n);             /* (512, 16/32 KiB): 256 B loop, dst 64-aligned */
     else if (n < altmem__nt_threshold && n < erms_min(d, s))
         vcopy_bwd(d, s, n);             /* (512, 16/32 KiB), dst just above src mod 4 KiB: backward */
-    else if (n < altmem__nt_threshold && !movsb_short_distance(d, s))
+    else if (n < altmem__nt_threshold && !movsb_short_distance((uintptr_t)d, (uintptr_t)s))
         rep_movsb(d, s, n);             /* [16/32 KiB, nt): rep movsb         */
     else if (n < altmem__nt_threshold)
         vcopy_fwd(d, s, n);             /* [16/32 KiB, nt), (dst - src) mod 4 KiB in 1..63: loop */
@@ -54,6 +44,13 @@ static __attribute__((noinline)) void *large(void *__restrict dst, const void *_
     return dst;
 }
 
-#define AVX512_ENTRY altmem_memcpy_avx512
-#define AVX512_RESTRICT __restrict
-#include "avx512_copy_classes.h"
+/* (128, 512]: out of line, so that the classes below need no registers saved. */
+static __attribute__((noinline)) void *mid(void *dst, const void *src, size_t n)
+{
+    return vcopy_mid_512(dst, src, n, large);
+}
+
+void *altmem_memcpy_avx512(void *__restrict dst, const void *__restrict src, size_t n)
+{
+    return vcopy_entry_512(dst, src, n, mid);   /* the classes: x86_vec.h */
+}

@@ -30,7 +30,7 @@ static __attribute__((noinline)) void *large(void *__restrict dst, const void *_
     const unsigned char *s = src;
     if (n >= altmem__nt_threshold)
         vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
-    else if (n >= ERMS_MIN && !movsb_short_distance(d, s))
+    else if (n >= ERMS_MIN && !movsb_short_distance((uintptr_t)d, (uintptr_t)s))
         rep_movsb(d, s, n);             /* [ERMS_MIN, nt): rep movsb          */
     else
         vcopy_fwd(d, s, n);             /* (128, ERMS_MIN), short distance: 64 B loop */

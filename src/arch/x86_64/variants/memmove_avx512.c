@@ -29,16 +29,6 @@
 #define VEC_BITS 512
 #include "x86_vec.h"
 
-#define ERMS_MIN altmem__rep_movsb_start[2] /* below: the vector loop wins ... (src/policy.c) */
-#define ERMS_MIN_COALIGNED altmem__rep_movsb_start_coaligned /* ... or, src and dst equally aligned, below this */
-
-/* (The fast paths test n < ERMS_MIN_COALIGNED first, which decides most calls
-   without looking at the alignment.) */
-INL size_t erms_min(const unsigned char *d, const unsigned char *s)
-{
-    return (((uintptr_t)d ^ (uintptr_t)s) & 63) ? ERMS_MIN : ERMS_MIN_COALIGNED;
-}
-
 /* The sizes that loop: kept out of line, so that the small classes above need
    no registers saved or copied on entry. */
 static __attribute__((noinline)) void *large(void *dst, const void *src, size_t n)
@@ -49,7 +39,7 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     /* The common case first, every test on the fall-through path (a taken
        branch here costs time at 600 B-1 KiB, docs/perf/variant-figures.md): forward-safe, below the
        streaming and rep movsb sizes, not the 4 KiB alias. */
-    if (likely(fwd >= n) && likely(n < altmem__nt_threshold) && likely(n < ERMS_MIN_COALIGNED || n < erms_min(d, s)) &&
+    if (likely(fwd >= n) && likely(n < altmem__nt_threshold) && likely(n < MOVSB_MIN_COALIGNED || n < erms_min(d, s)) &&
         !alias_4k_ahead(d, s)) {
         vcopy_fwd(d, s, n);             /* (512, 16/32 KiB): 256 B loop, dst 64-aligned */
         return dst;
@@ -63,13 +53,20 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
         vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src or apart: backward, streaming */
     else if (n >= altmem__nt_threshold && bwd >= NT_MIN_AHEAD)
         vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
-    else if (bwd < 64 || n < erms_min(d, s) || movsb_short_distance(d, s))
+    else if (bwd < 64 || n < erms_min(d, s) || movsb_short_distance((uintptr_t)d, (uintptr_t)s))
         vcopy_fwd(d, s, n);             /* dst < src within a page, (512, 16/32 KiB), short distance */
     else
         rep_movsb(d, s, n);             /* from 16/32 KiB, src 64 B+ ahead or apart: rep movsb */
     return dst;
 }
 
-#define AVX512_ENTRY altmem_memmove_avx512
-#define AVX512_RESTRICT
-#include "avx512_copy_classes.h"
+/* (128, 512]: out of line, so that the classes below need no registers saved. */
+static __attribute__((noinline)) void *mid(void *dst, const void *src, size_t n)
+{
+    return vcopy_mid_512(dst, src, n, large);
+}
+
+void *altmem_memmove_avx512(void *dst, const void *src, size_t n)
+{
+    return vcopy_entry_512(dst, src, n, mid);   /* the classes: x86_vec.h */
+}

@@ -29,13 +29,21 @@ static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
     unsigned char *d = dst;
     __m128i x = set_c(c);
     if (likely(n < ERMS_MIN) && n < altmem__memset_nt_threshold)  /* nt_threshold=0: every loop streams */
-        vset_loop(d, vspread(x), n);     /* (512, 4 KiB): 256 B loop, dst 64-aligned */
+        ops_vset_loop(OPS_PLAIN, (uintptr_t)d, vspread(x), n);    /* (512, 4 KiB): 256 B loop, dst 64-aligned */
     else if (n < altmem__memset_nt_threshold)
         rep_stosb(d, c, n);              /* [4 KiB, nt): rep stosb             */
     else
-        vset_nt(d, vspread(x), n);       /* [nt, ...): streaming stores        */
+        vset_nt(OPS_PLAIN, (uintptr_t)d, vspread(x), n);      /* [nt, ...): streaming stores        */
     return dst;
 }
 
-#define AVX512_ENTRY altmem_memset_avx512
-#include "avx512_set_classes.h"
+/* (128, 512]: out of line, so that the classes below need no registers saved. */
+static __attribute__((noinline)) void *mid(void *dst, int c, size_t n)
+{
+    return vset_mid_512(dst, c, n, large);
+}
+
+void *altmem_memset_avx512(void *dst, int c, size_t n)
+{
+    return vset_entry_512(dst, c, n, mid);      /* the classes: x86_vec.h */
+}

@@ -1,31 +1,21 @@
 /*
- * Building blocks of the x86_64 SIMD variants, one vector width per translation
- * unit: a variant file defines VEC_BITS (128, 256 or 512), is compiled with the
+ * The x86_64 vector width of a variant, one width per translation unit: a
+ * variant file defines VEC_BITS (128, 256 or 512), is compiled with the
  * matching flag (-mavx2, -mavx512f; SSE2 is the x86_64 baseline) and includes
- * this header.  Each size class of a variant is then one call below, in the
- * spirit of LLVM libc's memory_utils (head_tail, loop_and_tail).
- *
- * The size classes are written once, over an access operation (AO_*, below):
- * plain loads and stores for memcpy / memmove / memset, or, when the including
- * file defines them first (src/arch/x86_64/uaccess/ua_x86_vec.h), exception-table
- * accessors for copy_user / clear_user.  A class that stores returns AO_OK, or,
- * when one of its accesses faulted, its progress: every byte of dst below it
- * stored, none at or above.  Its fault labels are its own (an asm goto may
- * only jump to a label of the function it is in, and an always_inline function
- * is a function: the kernel's static keys do the same); each label returns the
- * progress of the store above it, so the constant sits next to the store order
- * it depends on.  The plain accesses ignore their label (a dead `if (0) goto`,
- * which keeps -Wunused-label quiet): the labels, the progress and the caller's
- * test of it fold away and the plain variants compile as before.
+ * this header.  It supplies the vector type and accessors that the shared size
+ * classes (src/ops/scalar.h, src/ops/vector.h) are instantiated with, and what
+ * only x86_64 has: memset's classes below 16 bytes (stores of an xmm
+ * register's low bytes), the AVX-512 masked store, the memcpy / memmove loops
+ * with their non-temporal and rep movsb forms, and the entries of the 16- and
+ * 32-byte variants.  memcpy / memmove / memset call the classes with
+ * OPS_PLAIN, copy_user / clear_user (src/arch/x86_64/uaccess/ua_x86_vec.h)
+ * with OPS_FAULT.
  *
  * Assumptions:
  *   - x86_64: unaligned loads and stores of every width are single instructions
  *     (movdqu / vmovdqu / vmovdqu64), at the speed of aligned ones when they do
  *     not cross a cache line (feature UAL, which every x86_64 CPU has).
- *   - W = VEC_BITS / 8 bytes per vector.  "htK": K vectors from the start and K
- *     from the end, overlapping in the middle, cover any n in [K*W, 2*K*W] with
- *     no branch per byte.  Every block loads all it needs before its first store,
- *     so the blocks up to 8*W are correct for overlapping memmove as well.
+ *   - W = VEC_BITS / 8 bytes per vector.
  *   - Loops store to W-aligned destination addresses (a store that splits a cache
  *     line costs a second access) and load unaligned.
  *   - Non-temporal loops (movntdq) start at a 64-byte-aligned destination, so
@@ -39,19 +29,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The scalar classes of ual_access.h are inlined here as every class is. */
-#ifndef AO_INL
-#define AO_INL static inline __attribute__((always_inline))
-#endif
-#include "variants/ual/ual_access.h"
+#include "ops/scalar.h"
 #include "policy.h"
 #include "registry.h"
 
 #ifndef VEC_BITS
 #error "define VEC_BITS (128, 256 or 512) before including x86_vec.h"
 #endif
-
-#define INL static inline __attribute__((always_inline))
 
 /* Layout of a variant's size classes: the class of one vector from each end
    falls through, every other class is one taken branch away (the classes
@@ -66,9 +50,6 @@
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
-/* A class's result when every access succeeded (else: its progress). */
-/* AO_OK, ao_max, ao_fault, AO_LAUNDER and the scalar classes (copy_8_16,
-   copy_4_8, copy_2_4, copy_1, copy_lt8): ual_access.h. */
 
 /* ---- One vector ---------------------------------------------------------- */
 
@@ -78,272 +59,181 @@
 #endif
 typedef __m512i vec;
 #define W 64
-INL vec vld(const unsigned char *p) { return _mm512_loadu_si512((const void *)p); }
-INL void vst(unsigned char *p, vec v) { _mm512_storeu_si512((void *)p, v); }
-INL void vsta(unsigned char *p, vec v) { _mm512_store_si512((void *)p, v); }
-INL void vstnt(unsigned char *p, vec v) { _mm512_stream_si512((void *)p, v); }
+OPS_INL vec vld(const unsigned char *p) { return _mm512_loadu_si512((const void *)p); }
+OPS_INL void vst(unsigned char *p, vec v) { _mm512_storeu_si512((void *)p, v); }
+OPS_INL void vsta(unsigned char *p, vec v) { _mm512_store_si512((void *)p, v); }
+OPS_INL void vstnt(unsigned char *p, vec v) { _mm512_stream_si512((void *)p, v); }
 #elif VEC_BITS == 256
 #ifndef __AVX2__
 #error "VEC_BITS 256 needs -mavx2 for this file"
 #endif
 typedef __m256i vec;
 #define W 32
-INL vec vld(const unsigned char *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
-INL void vst(unsigned char *p, vec v) { _mm256_storeu_si256((__m256i *)(void *)p, v); }
-INL void vsta(unsigned char *p, vec v) { _mm256_store_si256((__m256i *)(void *)p, v); }
-INL void vstnt(unsigned char *p, vec v) { _mm256_stream_si256((__m256i *)(void *)p, v); }
+OPS_INL vec vld(const unsigned char *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
+OPS_INL void vst(unsigned char *p, vec v) { _mm256_storeu_si256((__m256i *)(void *)p, v); }
+OPS_INL void vsta(unsigned char *p, vec v) { _mm256_store_si256((__m256i *)(void *)p, v); }
+OPS_INL void vstnt(unsigned char *p, vec v) { _mm256_stream_si256((__m256i *)(void *)p, v); }
 #elif VEC_BITS == 128
 typedef __m128i vec;
 #define W 16
-INL vec vld(const unsigned char *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
-INL void vst(unsigned char *p, vec v) { _mm_storeu_si128((__m128i *)(void *)p, v); }
-INL void vsta(unsigned char *p, vec v) { _mm_store_si128((__m128i *)(void *)p, v); }
-INL void vstnt(unsigned char *p, vec v) { _mm_stream_si128((__m128i *)(void *)p, v); }
+OPS_INL vec vld(const unsigned char *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
+OPS_INL void vst(unsigned char *p, vec v) { _mm_storeu_si128((__m128i *)(void *)p, v); }
+OPS_INL void vsta(unsigned char *p, vec v) { _mm_store_si128((__m128i *)(void *)p, v); }
+OPS_INL void vstnt(unsigned char *p, vec v) { _mm_stream_si128((__m128i *)(void *)p, v); }
 #else
 #error "VEC_BITS must be 128, 256 or 512"
 #endif
 
 /* Fixed-width helpers every file may use (16 B is SSE2; 32 B needs AVX2). */
-INL __m128i ld16v(const unsigned char *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
-INL void st16v(unsigned char *p, __m128i v) { _mm_storeu_si128((__m128i *)(void *)p, v); }
+OPS_INL __m128i ld16v(const unsigned char *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
+OPS_INL void st16v(unsigned char *p, __m128i v) { _mm_storeu_si128((__m128i *)(void *)p, v); }
 #if VEC_BITS >= 256
-INL __m256i ld32v(const unsigned char *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
-INL void st32v(unsigned char *p, __m256i v) { _mm256_storeu_si256((__m256i *)(void *)p, v); }
+OPS_INL __m256i ld32v(const unsigned char *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
+OPS_INL void st32v(unsigned char *p, __m256i v) { _mm256_storeu_si256((__m256i *)(void *)p, v); }
 #endif
 
+/* ---- The accessors the shared classes are instantiated with ------------------ */
 
-/* ---- The access operation ---------------------------------------------------
-
-   AO_LDn(v, p, L) / AO_STn(p, v, L): v = the n bits at p / store them (n = 8,
-   16, 32, 64; unaligned); AO_LD16V / AO_ST16V, AO_LD32V / AO_ST32V: 16- and
-   32-byte vectors; AO_VLD / AO_VST / AO_VSTA / AO_VSTNT: one vector of W bytes
-   (VSTA: to a W-aligned address, VSTNT: non-temporal, 64-aligned lines);
-   AO_STQ / AO_STD: the low 8 / 4 bytes of an xmm register.  L is the label of
-   the calling class to resume at if the access faults.  ao_dst / ao_src: the
-   address types (pointers here; integers for the uaccess variants, which must
-   not do pointer arithmetic on the caller's pointers).  Why a macro and not a
-   function parameter: C cannot pass a label to a function, and the label must
-   be in the function that owns the asm goto. */
-#ifndef AO_EXTABLE
-#define AO_LD16V(v, p, L) AO_PLAIN((v) = ld16v(p), L)
-#define AO_ST16V(p, v, L) AO_PLAIN(st16v(p, v), L)
-#define AO_LD32V(v, p, L) AO_PLAIN((v) = ld32v(p), L)
-#define AO_ST32V(p, v, L) AO_PLAIN(st32v(p, v), L)
-#define AO_VLD(v, p, L) AO_PLAIN((v) = vld(p), L)
-#define AO_VST(p, v, L) AO_PLAIN(vst(p, v), L)
-#define AO_VSTA(p, v, L) AO_PLAIN(vsta(p, v), L)
-#define AO_VSTNT(p, v, L) AO_PLAIN(vstnt(p, v), L)
-#define AO_STQ(p, x, L) AO_PLAIN(_mm_storel_epi64((__m128i *)(void *)(p), x), L)
-#define AO_STD(p, x, L) AO_PLAIN(_mm_storeu_si32((void *)(p), x), L)
+typedef vec ops_vec;
+#define OPS_W W
+#if VEC_BITS == 512
+#define X86_UA_VLD(v, p, L) UA_VLD64(v, p, L)
+#define X86_UA_VST(p, v, L) UA_VST64(p, v, L)
+#define X86_UA_VSTNT(p, v, L) UA_VST64NT(p, v, L)
+#elif VEC_BITS == 256
+#define X86_UA_VLD(v, p, L) UA_VLD32(v, p, L)
+#define X86_UA_VST(p, v, L) UA_VST32(p, v, L)
+#define X86_UA_VSTNT(p, v, L) UA_VST32NT(p, v, L)
+#else
+#define X86_UA_VLD(v, p, L) UA_VLD16(v, p, L)
+#define X86_UA_VST(p, v, L) UA_VST16(p, v, L)
 #endif
 
-/* ---- Copies up to 8 vectors: every byte loaded before any is stored ------ */
-
-/* Stores go in ascending address order, each beginning at or below the end of
-   those before it, so the progress at a store's label is where the stores
-   above it end (the uaccess variants need this; memmove needs only the loads
-   first). */
-
-/* n in [1, 3]: bytes 0, n/2 and n - 1 cover them all, no branch; every load
-   before any store, so memmove may use it too. */
-INL size_t copy_1_3_bytes(ao_dst d, ao_src s, size_t n)
+OPS_INL int ops_vld(const enum ops_access acc, vec *v, uintptr_t p, ptrdiff_t off)
 {
-    unsigned char a, b, c;
-    AO_LD8(a, s, f0);
-    AO_LD8(b, s + (n >> 1), f0);
-    AO_LD8(c, s + n - 1, f0);
-    AO_ST8(d, a, f0);
-    AO_ST8(d + (n >> 1), b, f1);
-    AO_ST8(d + n - 1, c, fh);
-    return AO_OK;
-f0:
+    if (acc == OPS_FAULT) {
+        X86_UA_VLD(*v, p + off, fault);
+        return 0;
+    fault:
+        return 1;
+    }
+    *v = vld((const unsigned char *)p + off);
     return 0;
-f1:
-    return 1;
-fh:
-    return ao_fault((n >> 1) + 1);
 }
 
-/* n < 16 */
-INL size_t copy_lt16(ao_dst d, ao_src s, size_t n)
+OPS_INL size_t ops_vst(const enum ops_access acc, uintptr_t p, ptrdiff_t off, vec v)
 {
-    size_t r;
-    if (n >= 8)
-        r = copy_8_16(d, s, n); /* [8, 15]: 8 + 8 */
+    if (acc == OPS_FAULT) {
+        X86_UA_VST(p + off, v, fault);
+        return OPS_OK;
+    fault:
+        return 0;
+    }
+    vst((unsigned char *)p + off, v);
+    return OPS_OK;
+}
+
+/* Where faults are recorded, the aligned store is vmovdqu (as fast at an
+   aligned address), the streaming one vmovntdq with its own entry. */
+OPS_INL size_t ops_vstore(const enum ops_access acc, const enum ops_store how, uintptr_t p, ptrdiff_t off, vec v)
+{
+    if (acc == OPS_FAULT && how == OPS_ALIGNED)
+        return ops_vst(acc, p, off, v);
+    if (acc == OPS_FAULT) {
+#ifdef X86_UA_VSTNT
+        X86_UA_VSTNT(p + off, v, fault);
+        return OPS_OK;
+    fault:
+#endif
+        return 0;
+    }
+    if (how == OPS_ALIGNED)
+        vsta((unsigned char *)p + off, v);
     else
-        r = copy_lt8(d, s, n);  /* [0, 7] */
-    return r;
+        vstnt((unsigned char *)p + off, v);
+    return OPS_OK;
 }
 
-/* n in [16, 32]: 16 + 16 */
-INL size_t copy_ht16(ao_dst d, ao_src s, size_t n)
+#define OPS_STORE_ORDER() __asm__ volatile("" ::: "memory")
+
+/* 16 bytes (SSE2) and, with AVX2, 32 bytes: the classes below W. */
+#define OPS_HAVE_V16 1
+typedef __m128i ops_v16;
+OPS_INL int ops_ld16v(const enum ops_access acc, __m128i *v, uintptr_t p, ptrdiff_t off)
 {
-    __m128i a, b;
-    AO_LD16V(a, s, f0);
-    AO_LD16V(b, s + n - 16, f0);
-    AO_ST16V(d, a, f0);
-    AO_ST16V(d + n - 16, b, f16);
-    return AO_OK;
-f0:
+    if (acc == OPS_FAULT) {
+        UA_VLD16(*v, p + off, fault);
+        return 0;
+    fault:
+        return 1;
+    }
+    *v = ld16v((const unsigned char *)p + off);
     return 0;
-f16:
-    return 16;
 }
-
+OPS_INL size_t ops_st16v(const enum ops_access acc, uintptr_t p, ptrdiff_t off, __m128i v)
+{
+    if (acc == OPS_FAULT) {
+        UA_VST16(p + off, v, fault);
+        return OPS_OK;
+    fault:
+        return 0;
+    }
+    st16v((unsigned char *)p + off, v);
+    return OPS_OK;
+}
 #if VEC_BITS >= 256
-/* n in [32, 64]: 32 + 32 */
-INL size_t copy_ht32(ao_dst d, ao_src s, size_t n)
+#define OPS_HAVE_V32 1
+typedef __m256i ops_v32;
+OPS_INL int ops_ld32v(const enum ops_access acc, __m256i *v, uintptr_t p, ptrdiff_t off)
 {
-    __m256i a, b;
-    AO_LD32V(a, s, f0);
-    AO_LD32V(b, s + n - 32, f0);
-    AO_ST32V(d, a, f0);
-    AO_ST32V(d + n - 32, b, f32);
-    return AO_OK;
-f0:
+    if (acc == OPS_FAULT) {
+        UA_VLD32(*v, p + off, fault);
+        return 0;
+    fault:
+        return 1;
+    }
+    *v = ld32v((const unsigned char *)p + off);
     return 0;
-f32:
-    return 32;
+}
+OPS_INL size_t ops_st32v(const enum ops_access acc, uintptr_t p, ptrdiff_t off, __m256i v)
+{
+    if (acc == OPS_FAULT) {
+        UA_VST32(p + off, v, fault);
+        return OPS_OK;
+    fault:
+        return 0;
+    }
+    st32v((unsigned char *)p + off, v);
+    return OPS_OK;
 }
 #endif
 
-/* n in [W, 2W] */
-INL size_t vcopy_ht1(ao_dst d, ao_src s, size_t n)
+/* The low 8 / 4 bytes of an xmm register (memset's classes below 16 bytes). */
+OPS_INL size_t x86_st_low8(const enum ops_access acc, uintptr_t p, ptrdiff_t off, __m128i x)
 {
-    vec a, z;
-    AO_VLD(a, s, f0);
-    AO_VLD(z, s + n - W, f0);
-    AO_VST(d, a, f0);
-    AO_VST(d + n - W, z, f1);
-    return AO_OK;
-f0:
-    return 0;
-f1:
-    return W;
+    if (acc == OPS_FAULT) {
+        UA_VSTQ(p + off, x, fault);
+        return OPS_OK;
+    fault:
+        return 0;
+    }
+    _mm_storel_epi64((__m128i *)((unsigned char *)p + off), x);
+    return OPS_OK;
+}
+OPS_INL size_t x86_st_low4(const enum ops_access acc, uintptr_t p, ptrdiff_t off, __m128i x)
+{
+    if (acc == OPS_FAULT) {
+        UA_VSTD(p + off, x, fault);
+        return OPS_OK;
+    fault:
+        return 0;
+    }
+    _mm_storeu_si32((unsigned char *)p + off, x);
+    return OPS_OK;
 }
 
-/* n in [2W, 4W] */
-INL size_t vcopy_ht2(ao_dst d, ao_src s, size_t n)
-{
-    vec a, b, y, z;
-    AO_VLD(a, s, f0);
-    AO_VLD(b, s + W, f0);
-    AO_VLD(y, s + n - 2 * W, f0);
-    AO_VLD(z, s + n - W, f0);
-    AO_VST(d, a, f0);
-    AO_VST(d + W, b, f1);
-    AO_VST(d + n - 2 * W, y, f2);
-    AO_VST(d + n - W, z, fn1);
-    return AO_OK;
-f0:
-    return 0;
-f1:
-    return W;
-f2:
-    return 2 * W;
-fn1:
-    return ao_fault(n - W);
-}
+#include "ops/vector.h"
 
-/* n in [4W, 8W] */
-INL size_t vcopy_ht4(ao_dst d, ao_src s, size_t n)
-{
-    vec a, b, c, e, w, x, y, z;
-    AO_VLD(a, s, f0);
-    AO_VLD(b, s + W, f0);
-    AO_VLD(c, s + 2 * W, f0);
-    AO_VLD(e, s + 3 * W, f0);
-    ao_src t = s + n - 4 * W;
-    AO_VLD(w, t, f0);
-    AO_VLD(x, t + W, f0);
-    AO_VLD(y, t + 2 * W, f0);
-    AO_VLD(z, t + 3 * W, f0);
-    ao_dst u = d + n - 4 * W;
-    AO_VST(d, a, f0);
-    AO_VST(d + W, b, f1);
-    AO_VST(d + 2 * W, c, f2);
-    AO_VST(d + 3 * W, e, f3);
-    AO_VST(u, w, f4);
-    AO_VST(u + W, x, fn3);
-    AO_VST(u + 2 * W, y, fn2);
-    AO_VST(u + 3 * W, z, fn1);
-    return AO_OK;
-f0:
-    return 0;
-f1:
-    return W;
-f2:
-    return 2 * W;
-f3:
-    return 3 * W;
-f4:
-    return 4 * W;
-fn3:
-    return ao_fault(n - 3 * W);
-fn2:
-    return ao_fault(n - 2 * W);
-fn1:
-    return ao_fault(n - W);
-}
-
-/* The loops store in the direction they run: GCC 12 schedules a block's four
-   stores in any order (seen: +1, +3, +2, +0 vectors backward, -3, -4, -2, -1
-   forward), and out of order the avx2 backward loop ran at 0.71x glibc's at
-   32 KiB-16 MiB on Intel 6/167 and 0.99x in order
-   (docs/perf/intel-family6-model167.md). A compiler barrier between stores
-   keeps the source order; it emits nothing. */
-#define STORE_IN_ORDER() __asm__ volatile("" ::: "memory")
-
-/* One block of the loops: 4 vectors loaded from s, then stored to d (W-aligned;
-   vcopy_4nt: 64-aligned, non-temporal); the progress is from d. */
-INL size_t vcopy_4a(ao_dst d, ao_src s)
-{
-    vec a, b, c, e;
-    AO_VLD(a, s, f0);
-    AO_VLD(b, s + W, f0);
-    AO_VLD(c, s + 2 * W, f0);
-    AO_VLD(e, s + 3 * W, f0);
-    AO_VSTA(d, a, f0);
-    STORE_IN_ORDER();
-    AO_VSTA(d + W, b, f1);
-    STORE_IN_ORDER();
-    AO_VSTA(d + 2 * W, c, f2);
-    STORE_IN_ORDER();
-    AO_VSTA(d + 3 * W, e, f3);
-    return AO_OK;
-f0:
-    return 0;
-f1:
-    return W;
-f2:
-    return 2 * W;
-f3:
-    return 3 * W;
-}
-
-INL size_t vcopy_4nt(ao_dst d, ao_src s)
-{
-    vec a, b, c, e;
-    AO_VLD(a, s, f0);
-    AO_VLD(b, s + W, f0);
-    AO_VLD(c, s + 2 * W, f0);
-    AO_VLD(e, s + 3 * W, f0);
-    AO_VSTNT(d, a, f0);
-    AO_VSTNT(d + W, b, f1);
-    AO_VSTNT(d + 2 * W, c, f2);
-    AO_VSTNT(d + 3 * W, e, f3);
-    return AO_OK;
-f0:
-    return 0;
-f1:
-    return W;
-f2:
-    return 2 * W;
-f3:
-    return 3 * W;
-}
-
-#ifndef AO_EXTABLE
 /* ---- Loops of memcpy / memmove: n > 8W -------------------------------------
 
    Plain accesses only: their first vector (vcopy_fwd) or last (vcopy_bwd) is
@@ -351,13 +241,13 @@ f3:
    head stored first would overwrite source bytes the loop has still to read)
    and a fault-tolerant copy cannot have (a fault in the loop would leave a
    hole below the progress).  copy_user's own loops (src/arch/x86_64/uaccess/ua_x86_vec.h)
-   store in ascending order from the same 4-vector blocks. */
+   store in ascending order from the same 4-vector blocks (ops_vcopy_block4). */
 
 /* Forward; correct unless dst lies inside (src, src + n).  The first vector and
    the last four are loaded up front and stored last, so that the loop may start
    at a W-aligned dst and stop as soon as at most 4W bytes remain, and so that
    no store lands on source bytes still to be read when dst < src. */
-INL void vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
+OPS_INL void vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
 {
     unsigned char *d0 = d, *de = d + n;
     const unsigned char *se = s + n;
@@ -368,7 +258,7 @@ INL void vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
     s += skip;
     n -= skip;
     for (; n > 4 * W; n -= 4 * W, d += 4 * W, s += 4 * W)   /* 4W per iteration */
-        vcopy_4a(d, s);
+        ops_vcopy_block4(OPS_PLAIN, OPS_ALIGNED, (uintptr_t)d, (uintptr_t)s);
     vst(de - 4 * W, t0);
     vst(de - 3 * W, t1);
     vst(de - 2 * W, t2);
@@ -382,14 +272,14 @@ INL void vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
    of the previous call when the same buffers are copied again); a backward
    loop's do not.  glibc 2.36 makes the same choice (what it bought:
    docs/perf/variant-figures.md). */
-INL int alias_4k_ahead(const unsigned char *d, const unsigned char *s)
+OPS_INL int alias_4k_ahead(const unsigned char *d, const unsigned char *s)
 {
     return (((uintptr_t)d - (uintptr_t)s) & 4095) < 256;
 }
 
 /* Backward; correct unless dst lies below src inside its range.  Mirror image
    of vcopy_fwd: the first four vectors and the last one up front. */
-INL void vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
+OPS_INL void vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
 {
     unsigned char *de = d + n;
     vec t = vld(s + n - W);
@@ -400,11 +290,11 @@ INL void vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
         unsigned char *q = d + n - 4 * W;
         vec e = vld(p + 3 * W), c = vld(p + 2 * W), b = vld(p + W), a = vld(p);
         vsta(q + 3 * W, e);             /* from the top down (STORE_IN_ORDER) */
-        STORE_IN_ORDER();
+        OPS_STORE_ORDER();
         vsta(q + 2 * W, c);
-        STORE_IN_ORDER();
+        OPS_STORE_ORDER();
         vsta(q + W, b);
-        STORE_IN_ORDER();
+        OPS_STORE_ORDER();
         vsta(q, a);
     }
     vst(d, h0);
@@ -422,7 +312,7 @@ INL void vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
    or src at least NT_MIN_AHEAD above dst (each store then lands on source
    bytes already read).  The first 64 bytes and the last 4W go through the
    cache as ordinary stores; between them whole 64-byte lines are streamed. */
-INL void vcopy_fwd_nt(unsigned char *d, const unsigned char *s, size_t n)
+OPS_INL void vcopy_fwd_nt(unsigned char *d, const unsigned char *s, size_t n)
 {
     unsigned char *de = d + n;
     const unsigned char *se = s + n;
@@ -446,7 +336,7 @@ INL void vcopy_fwd_nt(unsigned char *d, const unsigned char *s, size_t n)
                 vstnt(d + p + k + 3 * W, e);
             }
     for (; n > 4 * W; n -= 4 * W, d += 4 * W, s += 4 * W)
-        vcopy_4nt(d, s);
+        ops_vcopy_block4(OPS_PLAIN, OPS_STREAMING, (uintptr_t)d, (uintptr_t)s);
     _mm_sfence();
     vst(de - 4 * W, t0);
     vst(de - 3 * W, t1);
@@ -458,7 +348,7 @@ INL void vcopy_fwd_nt(unsigned char *d, const unsigned char *s, size_t n)
    4 KiB above src inside its range: each store lands on source bytes at least
    a page above the next load, already read.  Mirror image of vcopy_fwd_nt's
    simple loop: the last 64 bytes and the first 4W through the cache. */
-INL void vcopy_bwd_nt(unsigned char *d, const unsigned char *s, size_t n)
+OPS_INL void vcopy_bwd_nt(unsigned char *d, const unsigned char *s, size_t n)
 {
     unsigned char *de = d + n;
     const unsigned char *se = s + n;
@@ -484,28 +374,28 @@ INL void vcopy_bwd_nt(unsigned char *d, const unsigned char *s, size_t n)
 
 /* ---- String instructions (ERMS) ---------------------------------------------- */
 
-INL void rep_movsb(unsigned char *d, const unsigned char *s, size_t n)
+OPS_INL void rep_movsb(unsigned char *d, const unsigned char *s, size_t n)
 {
     __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
 }
 
-INL void rep_stosb(unsigned char *d, int c, size_t n)
+OPS_INL void rep_stosb(unsigned char *d, int c, size_t n)
 {
     __asm__ volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(c) : "memory");
 }
 
-#endif /* !AO_EXTABLE */
+
 
 /* (dst - src) mod 4096 in [1, 63]: where rep movsb falls to 1.5-2.7 GB/s on
    AMD Zen 3 (21-42 GB/s at other distances; glibc BZ 30994).  The ERMS variants keep
    their vector loop there; on the machine of docs/performance.md the two run at
    the same speed at these distances, so the guard costs nothing measurable. */
-INL int movsb_short_distance(ao_dst d, ao_src s)
+OPS_INL int movsb_short_distance(uintptr_t d, uintptr_t s)
 {
     return (((uintptr_t)d - (uintptr_t)s) & 4095) - 1 < altmem__movsb_short_distance;
 }
 
-#if VEC_BITS < 512 && !defined(AO_EXTABLE)
+#if VEC_BITS < 512
 /* memmove above the classes, for the 16- and 32-byte widths (memmove_avx512 has
    its own: the 4 KiB-alias test and the co-aligned rep movsb start).  The
    common case first, falling through (the blocks stay in source order,
@@ -513,7 +403,7 @@ INL int movsb_short_distance(ao_dst d, ao_src s)
    streaming starts.  Behind the tests below it took two taken jumps more than
    memcpy's large(): sse2 memmove 0.86-0.90x glibc's at 384-768 B where memcpy
    was 0.96-1.09x (docs/perf/intel-family6-model167.md). */
-INL void vmove_large(unsigned char *d, const unsigned char *s, size_t n, const size_t *erms_min)
+OPS_INL void vmove_large(unsigned char *d, const unsigned char *s, size_t n, const size_t *erms_min)
 {
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
     if (__builtin_expect(fwd >= n && n < *erms_min && n < altmem__nt_threshold, 1)) {
@@ -526,7 +416,7 @@ INL void vmove_large(unsigned char *d, const unsigned char *s, size_t n, const s
         vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src: backward, streaming */
     else if (n >= altmem__nt_threshold && bwd >= NT_MIN_AHEAD)
         vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
-    else if (bwd < 64 || n < *erms_min || movsb_short_distance(d, s))
+    else if (bwd < 64 || n < *erms_min || movsb_short_distance((uintptr_t)d, (uintptr_t)s))
         vcopy_fwd(d, s, n);             /* src < 64 B ahead, below the start, short distance */
     else
         rep_movsb(d, s, n);             /* from *erms_min, src 64 B+ ahead or apart: rep movsb */
@@ -537,12 +427,12 @@ INL void vmove_large(unsigned char *d, const unsigned char *s, size_t n, const s
 
 /* memset's byte: c goes into a vector register once (movd); each size class
    then spreads it as wide as it needs (vpbroadcastb with AVX2). */
-INL __m128i set_c(int c) { return _mm_cvtsi32_si128(c); }
+OPS_INL __m128i set_c(int c) { return _mm_cvtsi32_si128(c); }
 #if VEC_BITS >= 256
-INL __m128i spread16(__m128i x) { return _mm_broadcastb_epi8(x); }
-INL __m256i spread32(__m128i x) { return _mm256_broadcastb_epi8(x); }
+OPS_INL __m128i spread16(__m128i x) { return _mm_broadcastb_epi8(x); }
+OPS_INL __m256i spread32(__m128i x) { return _mm256_broadcastb_epi8(x); }
 #else
-INL __m128i spread16(__m128i x)
+OPS_INL __m128i spread16(__m128i x)
 {
     x = _mm_unpacklo_epi8(x, x);
     x = _mm_unpacklo_epi16(x, x);
@@ -551,111 +441,89 @@ INL __m128i spread16(__m128i x)
 #endif
 /* The whole vector (zmm byte broadcast needs BW, not used here: a dword one). */
 #if VEC_BITS == 512
-INL vec vspread(__m128i x) { return _mm512_broadcastd_epi32(_mm_broadcastb_epi8(x)); }
+OPS_INL vec vspread(__m128i x) { return _mm512_broadcastd_epi32(_mm_broadcastb_epi8(x)); }
 #elif VEC_BITS == 256
-INL vec vspread(__m128i x) { return spread32(x); }
+OPS_INL vec vspread(__m128i x) { return spread32(x); }
 #else
-INL vec vspread(__m128i x) { return spread16(x); }
+OPS_INL vec vspread(__m128i x) { return spread16(x); }
 #endif
 
 /* The stores of a set go in ascending order, as a copy's (progress as there). */
 
 /* n in [8, 16]: x holds the byte spread over 16 */
-INL size_t set_8_16(ao_dst d, __m128i x, size_t n)
+OPS_INL size_t set_8_16(const enum ops_access acc, uintptr_t d, __m128i x, size_t n)
 {
-    AO_STQ(d, x, f0);
-    AO_STQ(d + n - 8, x, f8);
-    return AO_OK;
-f0:
-    return 0;
-f8:
-    return 8;
+    size_t k;
+    if ((k = x86_st_low8(acc, d, 0, x)) != OPS_OK)
+        return k;
+    if ((k = x86_st_low8(acc, d, n - 8, x)) != OPS_OK)
+        return ops_fault(8 + k);
+    return OPS_OK;
 }
 
 /* n in [4, 8] */
-INL size_t set_4_8(ao_dst d, __m128i x, size_t n)
+OPS_INL size_t set_4_8(const enum ops_access acc, uintptr_t d, __m128i x, size_t n)
 {
-    AO_STD(d, x, f0);
-    AO_STD(d + n - 4, x, f4);
-    return AO_OK;
-f0:
-    return 0;
-f4:
-    return 4;
-}
-
-/* n in [2, 4]; v is the byte twice */
-INL size_t set_2_4v(ao_dst d, uint16_t v, size_t n)
-{
-    AO_ST16(d, v, f0);
-    AO_ST16(d + n - 2, v, f2);
-    return AO_OK;
-f0:
-    return 0;
-f2:
-    return 2;
+    size_t k;
+    if ((k = x86_st_low4(acc, d, 0, x)) != OPS_OK)
+        return k;
+    if ((k = x86_st_low4(acc, d, n - 4, x)) != OPS_OK)
+        return ops_fault(4 + k);
+    return OPS_OK;
 }
 
 /* n in [2, 4]; c is the byte itself */
-INL size_t set_2_4(ao_dst d, int c, size_t n) { return set_2_4v(d, (uint16_t)(0x0101u * (unsigned char)c), n); }
-
-/* n == 1 */
-INL size_t set_1(ao_dst d, int c)
+OPS_INL size_t set_2_4(const enum ops_access acc, uintptr_t d, int c, size_t n)
 {
-    AO_ST8(d, (unsigned char)c, f0);
-    return AO_OK;
-f0:
-    return 0;
+    return ops_set_2_4(acc, d, 0x0101u * (unsigned char)c, n);
 }
 
 /* n in [2, 3]: bytes 0, 1 and n - 1 from the byte itself, as glibc's less_vec
    stores them (no transfer out of a vector register). */
-INL size_t set_2_3(ao_dst d, int c, size_t n)
+OPS_INL size_t set_2_3(const enum ops_access acc, uintptr_t d, int c, size_t n)
 {
-    AO_ST8(d, (unsigned char)c, f0);
+    size_t k;
+    if ((k = ops_st8(acc, d, 0, (unsigned char)c)) != OPS_OK)
+        return k;
     /* Kept three byte stores: GCC would merge the first two into a 16-bit one
        built in a callee-saved register (a stack frame, 23 instructions). */
     __asm__("" : : : "memory");
-    AO_ST8(d + 1, (unsigned char)c, f1);
-    AO_ST8(d + n - 1, (unsigned char)c, f2);
-    return AO_OK;
-f0:
-    return 0;
-f1:
-    return 1;
-f2:
-    return 2;
+    if ((k = ops_st8(acc, d, 1, (unsigned char)c)) != OPS_OK)
+        return ops_fault(1 + k);
+    if ((k = ops_st8(acc, d, n - 1, (unsigned char)c)) != OPS_OK)
+        return ops_fault(2 + k);
+    return OPS_OK;
 }
 
 /* n < 8; c is the byte itself */
-INL size_t set_lt8(ao_dst d, __m128i x, int c, size_t n)
+OPS_INL size_t set_lt8(const enum ops_access acc, uintptr_t d, __m128i x, int c, size_t n)
 {
-    size_t r = AO_OK;           /* one return, as copy_lt8 */
+    size_t r = OPS_OK;          /* one return, as ops_copy_lt8 */
     if (n >= 4)                 /* [4, 7]: 4 + 4 */
-        r = set_4_8(d, x, n);
+        r = set_4_8(acc, d, x, n);
     else if (n >= 2)            /* [2, 3]: three byte stores */
-        r = set_2_3(d, c, n);
+        r = set_2_3(acc, d, c, n);
     else if (n == 1)            /* 1 */
-        r = set_1(d, c);
+        r = ops_set_1(acc, d, (unsigned char)c);
     return r;
 }
 
 /* n < 16 */
-INL size_t set_lt16(ao_dst d, __m128i x, int c, size_t n)
+OPS_INL size_t set_lt16(const enum ops_access acc, uintptr_t d, __m128i x, int c, size_t n)
 {
     size_t r;
     if (n >= 8)
-        r = set_8_16(d, x, n);  /* [8, 15]: 8 + 8 */
+        r = set_8_16(acc, d, x, n);     /* [8, 15]: 8 + 8 */
     else
-        r = set_lt8(d, x, c, n); /* [0, 7] */
+        r = set_lt8(acc, d, x, c, n);   /* [0, 7] */
     return r;
 }
 
-#if VEC_BITS == 512 && !defined(AO_EXTABLE)
+#if VEC_BITS == 512
 /* 64 bytes from p stay inside p's 4 KiB page: a byte-masked access may then
    cover masked-off bytes without the microcode assist that a masked access
    reaching into the next page costs, mapped or not (docs/perf/variant-figures.md). */
-INL int within_page64(const unsigned char *p) { return ((uintptr_t)p & 4095) <= 4096 - 64; }
+OPS_INL int within_page64(const unsigned char *p) { return ((uintptr_t)p & 4095) <= 4096 - 64; }
 
 /* lowmask64[k]: the low k bytes of a 64-byte vector, k in [0, 64); loaded into
    a mask register (a shift would need BMI2's bzhi or three dependent ops). */
@@ -677,205 +545,34 @@ static const uint64_t lowmask64[64] __attribute__((unused, aligned(64))) = {
 
 /* n < 64, d + 64 within d's page: one byte-masked 64-byte store; bytes at and
    past d + n are masked off and never written. */
-INL void set_lt64_masked(unsigned char *d, int c, size_t n)
+OPS_INL void set_lt64_masked(unsigned char *d, int c, size_t n)
 {
     _mm512_mask_storeu_epi8((void *)d, (__mmask64)lowmask64[n], _mm512_set1_epi8((char)c));
 }
 #endif
 
-/* n in [16, 32] */
-INL size_t set_ht16(ao_dst d, __m128i x, size_t n)
-{
-    AO_ST16V(d, x, f0);
-    AO_ST16V(d + n - 16, x, f16);
-    return AO_OK;
-f0:
-    return 0;
-f16:
-    return 16;
-}
-
-#if VEC_BITS >= 256
-/* n in [32, 64] */
-INL size_t set_ht32(ao_dst d, __m256i y, size_t n)
-{
-    AO_ST32V(d, y, f0);
-    AO_ST32V(d + n - 32, y, f32);
-    return AO_OK;
-f0:
-    return 0;
-f32:
-    return 32;
-}
-#endif
-
-/* n in [W, 2W] */
-INL size_t vset_ht1(ao_dst d, vec x, size_t n)
-{
-    AO_VST(d, x, f0);
-    AO_VST(d + n - W, x, f1);
-    return AO_OK;
-f0:
-    return 0;
-f1:
-    return W;
-}
-
-/* n in [2W, 4W] */
-INL size_t vset_ht2(ao_dst d, vec x, size_t n)
-{
-    AO_VST(d, x, f0);
-    AO_VST(d + W, x, f1);
-    AO_VST(d + n - 2 * W, x, f2);
-    AO_VST(d + n - W, x, fn1);
-    return AO_OK;
-f0:
-    return 0;
-f1:
-    return W;
-f2:
-    return 2 * W;
-fn1:
-    return ao_fault(n - W);
-}
-
-/* n in [4W, 8W] */
-INL size_t vset_ht4(ao_dst d, vec x, size_t n)
-{
-    ao_dst u = d + n - 4 * W;
-    AO_VST(d, x, f0);
-    AO_VST(d + W, x, f1);
-    AO_VST(d + 2 * W, x, f2);
-    AO_VST(d + 3 * W, x, f3);
-    AO_VST(u, x, f4);
-    AO_VST(u + W, x, fn3);
-    AO_VST(u + 2 * W, x, fn2);
-    AO_VST(u + 3 * W, x, fn1);
-    return AO_OK;
-f0:
-    return 0;
-f1:
-    return W;
-f2:
-    return 2 * W;
-f3:
-    return 3 * W;
-f4:
-    return 4 * W;
-fn3:
-    return ao_fault(n - 3 * W);
-fn2:
-    return ao_fault(n - 2 * W);
-fn1:
-    return ao_fault(n - W);
-}
-
-/* One block of the loops: 4 vectors to d (W-aligned; vset_4nt: 64-aligned,
-   non-temporal); the progress is from d. */
-INL size_t vset_4a(ao_dst d, vec x)
-{
-    AO_VSTA(d, x, f0);
-    AO_VSTA(d + W, x, f1);
-    AO_VSTA(d + 2 * W, x, f2);
-    AO_VSTA(d + 3 * W, x, f3);
-    return AO_OK;
-f0:
-    return 0;
-f1:
-    return W;
-f2:
-    return 2 * W;
-f3:
-    return 3 * W;
-}
-
-INL size_t vset_4nt(ao_dst d, vec x)
-{
-    AO_VSTNT(d, x, f0);
-    AO_VSTNT(d + W, x, f1);
-    AO_VSTNT(d + 2 * W, x, f2);
-    AO_VSTNT(d + 3 * W, x, f3);
-    return AO_OK;
-f0:
-    return 0;
-f1:
-    return W;
-f2:
-    return 2 * W;
-f3:
-    return 3 * W;
-}
-
-/* The last 4W bytes before de = d + n, once the bytes below d + done are set
-   (n - 4W <= done). */
-INL size_t vset_last4(ao_dst de, vec x, size_t n, size_t done)
-{
-    AO_VST(de - 4 * W, x, f4);
-    AO_VST(de - 3 * W, x, f3);
-    AO_VST(de - 2 * W, x, f2);
-    AO_VST(de - W, x, f1);
-    return AO_OK;
-f4:
-    return ao_fault(done);
-f3:
-    return ao_fault(ao_max(done, n - 3 * W));
-f2:
-    return ao_fault(ao_max(done, n - 2 * W));
-f1:
-    return ao_fault(ao_max(done, n - W));
-}
-
-/* n > 8W: one unaligned vector, a W-aligned loop of 4W, the last 4W unaligned
-   (shared with clear_user: the stores are in ascending order).  On a fault in
-   the loop, p goes through an empty asm so that GCC keeps no register per
-   store address for the progress. */
-INL size_t vset_loop(ao_dst d, vec x, size_t n)
-{
-    ao_dst de = d + n, p;
-    size_t k;
-    AO_VST(d, x, f0);
-    p = d + (W - ((uintptr_t)d & (W - 1)));
-#ifdef AO_EXTABLE
-    /* clear_user: the bound computed once (callgrind, clear_user_avx2 1 KiB:
-       102 instructions per call, against 117 with the test below; the caller
-       has cut n to what lies below the top of the address space). */
-    for (const ao_dst pend = de - 4 * W; p < pend; p += 4 * W)
-#else
-    for (; (size_t)(de - p) > 4 * W; p += 4 * W)
-#endif
-        if (unlikely((k = vset_4a(p, x)) != AO_OK))
-            goto fl;
-    return vset_last4(de, x, n, ao_max((size_t)(p - d), W));
-f0:
-    return 0;
-fl:
-    AO_LAUNDER(p);
-    return ao_fault(ao_max((size_t)(p - d) + k, W));
-}
-
 /* n > 8W, non-temporal: the first 64 bytes and the last 4W cached, whole lines
    streamed between them; sfence after the streaming stores, also when one of
    them faults. */
-INL size_t vset_nt(ao_dst d, vec x, size_t n)
+OPS_INL size_t vset_nt(const enum ops_access acc, uintptr_t d, vec x, size_t n)
 {
-    ao_dst de = d + n, p;
+    const uintptr_t de = d + n;
+    uintptr_t p;
     size_t j, k;
     for (j = 0; j < 64; j += W)
-        AO_VST(d + j, x, fh);
-    p = d + (64 - ((uintptr_t)d & 63));
-    for (; (size_t)(de - p) > 4 * W; p += 4 * W)
-        if (unlikely((k = vset_4nt(p, x)) != AO_OK))
-            goto fl;
+        if ((k = ops_vst(acc, d, j, x)) != OPS_OK)
+            return ops_fault(j + k);
+    p = d + (64 - (d & 63));
+    for (; de - p > 4 * W; p += 4 * W)
+        if (unlikely((k = ops_vset_block4(acc, OPS_STREAMING, p, x)) != OPS_OK))
+            goto fault_in_loop;
     _mm_sfence();
-    return vset_last4(de, x, n, ao_max((size_t)(p - d), 64));
-fh:
-    return ao_fault(j);
-fl:
+    return ops_vset_last4(acc, de, x, n, ops_max(p - d, 64));
+fault_in_loop:
     _mm_sfence();
-    AO_LAUNDER(p);
-    return ao_fault(ao_max((size_t)(p - d) + k, 64));
+    OPS_LAUNDER(p);
+    return ops_fault(ops_max(p - d + k, 64));
 }
-
 
 /* ---- The entries of the 16- and 32-byte variants ------------------------------------
    Laid out as glibc's mem{move,set}-vec-unaligned-erms of the same width: these
@@ -884,13 +581,13 @@ fl:
    jumps to it (2-3 bytes, and 1 for memset, fall through); above 2W the classes
    are one or two taken jumps away (scripts/small-cost.sh --width W counts them
    against glibc's: no class takes more).  large() is the variant's own. */
-#if VEC_BITS <= 256 && !defined(AO_EXTABLE)
+#if VEC_BITS <= 256
 typedef void *large_copy_fn(void *, const void *, size_t);
 typedef void *large_set_fn(void *, int, size_t);
 
 /* (4W, 8W] stores from the start up and from the end down, 16 stores: the
    sse2 memset's (128, 256], where glibc's loop runs one round. */
-INL void vset_ht8(unsigned char *d, vec x, size_t n)
+OPS_INL void vset_ht8(unsigned char *d, vec x, size_t n)
 {
     unsigned char *u = d + n - 8 * W;
     for (int i = 0; i < 8; i++)
@@ -906,7 +603,7 @@ INL void vset_ht8(unsigned char *d, vec x, size_t n)
    loop (dst aligned first) wins: at 160-256 B dst+3 0.68-0.84x glibc here,
    0.87-0.96x through the loop; aligned, 1.2-1.5x glibc here against ~1.0x
    through the loop (Intel 6/167, docs/perf/intel-family6-model167.md). */
-INL void vcopy_ht8(unsigned char *d, const unsigned char *s, size_t n)
+OPS_INL void vcopy_ht8(unsigned char *d, const unsigned char *s, size_t n)
 {
     vec a[8], b[8];
     for (int i = 0; i < 8; i++)
@@ -921,26 +618,29 @@ INL void vcopy_ht8(unsigned char *d, const unsigned char *s, size_t n)
 
 /* n < 4, as glibc's: 2-3 falls through, 0 and 1 are one taken jump away; the
    first byte is loaded before the tail's two are stored (memmove-safe). */
-INL void copy_lt4(unsigned char *d, const unsigned char *s, size_t n)
+OPS_INL void copy_lt4(unsigned char *d, const unsigned char *s, size_t n)
 {
     if (n == 0)
         return;
     unsigned char b = *s;
+    uint16_t tail;
     if (n == 1)
         goto one;
-    st16(d + n - 2, ld16(s + n - 2));
+    ops_ld16(OPS_PLAIN, &tail, (uintptr_t)s, (ptrdiff_t)n - 2);
+    ops_st16(OPS_PLAIN, (uintptr_t)d, (ptrdiff_t)n - 2, tail);
 one:
     *d = b;
 }
 
 /* Every class loads all it copies before it stores: memcpy and memmove alike. */
-INL void *vcopy_entry(unsigned char *d, const unsigned char *s, size_t n, large_copy_fn *large)
+OPS_INL void *vcopy_entry(unsigned char *d, const unsigned char *s, size_t n, large_copy_fn *large)
 {
+    const uintptr_t ud = (uintptr_t)d, us = (uintptr_t)s;
     if (n < W)
         goto lt_vec;
     if (n > 2 * W)
         goto mid;
-    vcopy_ht1(d, s, n);                 /* [W, 2W]: W + W                  */
+    ops_vcopy_ht1(OPS_PLAIN, ud, us, n);                 /* [W, 2W]: W + W                  */
     return d;
 mid:
 #if VEC_BITS == 128
@@ -952,10 +652,10 @@ mid:
 #endif
     if (n <= 4 * W)
         goto c2;
-    vcopy_ht4(d, s, n);                 /* (4W, 8W]: 4 x W from each end   */
+    ops_vcopy_ht4(OPS_PLAIN, ud, us, n);                 /* (4W, 8W]: 4 x W from each end   */
     return d;
 c2:
-    vcopy_ht2(d, s, n);                 /* (2W, 4W]: 2 x W from each end   */
+    ops_vcopy_ht2(OPS_PLAIN, ud, us, n);                 /* (2W, 4W]: 2 x W from each end   */
     return d;
 #if VEC_BITS == 128
 c8v:
@@ -977,25 +677,26 @@ lt_vec:
     return d;
 #if VEC_BITS == 256
 c16:
-    copy_ht16(d, s, n);                 /* [16, 32): 16 + 16               */
+    ops_copy_ht16(OPS_PLAIN, ud, us, n);                 /* [16, 32): 16 + 16               */
     return d;
 #endif
 c8:
-    copy_8_16(d, s, n);                 /* [8, 16): 8 + 8                  */
+    ops_copy_8_16(OPS_PLAIN, ud, us, n);                 /* [8, 16): 8 + 8                  */
     return d;
 c4:
-    copy_4_8(d, s, n);                  /* [4, 8): 4 + 4                   */
+    ops_copy_4_8(OPS_PLAIN, ud, us, n);                  /* [4, 8): 4 + 4                   */
     return d;
 }
 
-INL void *vset_entry(unsigned char *d, int c, size_t n, large_set_fn *large)
+OPS_INL void *vset_entry(unsigned char *d, int c, size_t n, large_set_fn *large)
 {
+    const uintptr_t ud = (uintptr_t)d;
     __m128i x = set_c(c);
     if (n < W)
         goto lt_vec;
     if (n > 2 * W)
         goto mid;
-    vset_ht1(d, vspread(x), n);         /* [W, 2W]: W + W                  */
+    ops_vset_ht1(OPS_PLAIN, ud, vspread(x), n);         /* [W, 2W]: W + W                  */
     return d;
 mid:
 #if VEC_BITS == 128
@@ -1014,10 +715,10 @@ c4v:
     if (n <= 4 * W)
         goto c2;
 #endif
-    vset_ht4(d, vspread(x), n);         /* (4W, 8W]: 4 x W from each end   */
+    ops_vset_ht4(OPS_PLAIN, ud, vspread(x), n);         /* (4W, 8W]: 4 x W from each end   */
     return d;
 c2:
-    vset_ht2(d, vspread(x), n);         /* (2W, 4W]: 2 x W from each end   */
+    ops_vset_ht2(OPS_PLAIN, ud, vspread(x), n);         /* (2W, 4W]: 2 x W from each end   */
     return d;
 lt_vec:
 #if VEC_BITS == 256
@@ -1032,22 +733,155 @@ lt_vec:
         goto c2b;
     if (n == 0)
         return d;
-    set_1(d, c);                        /* 1: the byte                     */
+    ops_set_1(OPS_PLAIN, ud, (unsigned char)c);                        /* 1: the byte                     */
     return d;
 #if VEC_BITS == 256
 c16:
-    set_ht16(d, spread16(x), n);        /* [16, 32): 16 + 16               */
+    ops_set_ht16(OPS_PLAIN, ud, spread16(x), n);        /* [16, 32): 16 + 16               */
     return d;
 #endif
 c8:
-    set_8_16(d, spread16(x), n);        /* [8, 16): 8 + 8                  */
+    set_8_16(OPS_PLAIN, ud, spread16(x), n);        /* [8, 16): 8 + 8                  */
     return d;
 c4:
-    set_4_8(d, spread16(x), n);         /* [4, 8): 4 + 4                   */
+    set_4_8(OPS_PLAIN, ud, spread16(x), n);         /* [4, 8): 4 + 4                   */
     return d;
 c2b:
-    set_2_3(d, c, n);                   /* [2, 4): bytes 0, 1, n - 1       */
+    set_2_3(OPS_PLAIN, ud, c, n);                   /* [2, 4): bytes 0, 1, n - 1       */
     return d;
+}
+#endif
+
+/* ---- The entries of the 64-byte variants ---------------------------------------------
+   Up to 512 bytes every class loads all it copies before it stores anything,
+   so the same classes serve memcpy and memmove, which differ only in their
+   large() (above 512 bytes); (128, 512] is out of line in the variant's mid()
+   (noinline, a call of vcopy_mid_512 / vset_mid_512 with its large()).  The
+   layout measured in docs/perf/variant-figures.md depends on the order below
+   (built -fno-reorder-blocks). */
+#if VEC_BITS == 512
+/* rep movsb of the 64-byte copies: below altmem__rep_movsb_start[2] the
+   vector loop wins, or, src and dst equally aligned, below MOVSB_MIN_COALIGNED
+   (src/policy.c). */
+#define MOVSB_MIN_COALIGNED altmem__rep_movsb_start_coaligned
+
+/* Where memcpy_avx512 and memmove_avx512 start rep movsb.  (The fast paths
+   test n < MOVSB_MIN_COALIGNED first, which decides most calls without looking
+   at the alignment.) */
+OPS_INL size_t erms_min(const unsigned char *d, const unsigned char *s)
+{
+    return (((uintptr_t)d ^ (uintptr_t)s) & 63) ? altmem__rep_movsb_start[2] : MOVSB_MIN_COALIGNED;
+}
+
+typedef void *large_copy_fn(void *, const void *, size_t);
+typedef void *large_set_fn(void *, int, size_t);
+
+/* (128, ...): the classes of 2 and 4 vectors from each end, then the loops. */
+OPS_INL void *vcopy_mid_512(void *dst, const void *src, size_t n, large_copy_fn *large)
+{
+    const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+    if (n <= 256)
+        ops_vcopy_ht2(OPS_PLAIN, d, s, n);                 /* (128, 256]: 2 x 64 from each end */
+    else if (n <= 512)
+        ops_vcopy_ht4(OPS_PLAIN, d, s, n);                 /* (256, 512]: 4 x 64 from each end */
+    else
+        return large(dst, src, n);          /* (512, ...): the loops above     */
+    return dst;
+}
+
+OPS_INL void *vcopy_entry_512(void *dst, const void *src, size_t n, large_copy_fn *mid)
+{
+    const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+    RETURN_VALUE_IN_RAX(dst);
+    if (n < 16)
+        goto tiny;
+    if (n < 64)
+        goto small;
+    if (n > 128)
+        return mid((void *)d, (const void *)s, n);               /* (128, ...): mid(), above        */
+    ops_vcopy_ht1(OPS_PLAIN, d, s, n);                     /* [64, 128]: 64 + 64              */
+    return dst;
+small:
+    if (n >= 32)
+        ops_copy_ht32(OPS_PLAIN, d, s, n);                 /* [32, 64): 32 + 32               */
+    else
+        ops_copy_ht16(OPS_PLAIN, d, s, n);                 /* [16, 32): 16 + 16               */
+    return dst;
+tiny:
+    if (n >= 8)
+        goto c8;
+    if (n >= 4)
+        goto c4;
+    if (n == 0)
+        return dst;
+    ops_copy_1_3(OPS_PLAIN, d, s, n);                /* [1, 4): bytes 0, n/2, n - 1     */
+    return dst;
+c8:                                     /* [8, 16): 8 + 8                  */
+    ops_copy_8_16(OPS_PLAIN, d, s, n);
+    return dst;
+c4:                                     /* [4, 8): 4 + 4                   */
+    ops_copy_4_8(OPS_PLAIN, d, s, n);
+    return dst;
+}
+
+/* (128, ...): the classes of 2 and 4 vectors from each end, then the loops. */
+OPS_INL void *vset_mid_512(void *dst, int c, size_t n, large_set_fn *large)
+{
+    const uintptr_t d = (uintptr_t)dst;
+    vec x = vspread(set_c(c));
+    if (n <= 256)
+        ops_vset_ht2(OPS_PLAIN, d, x, n);                  /* (128, 256]: 2 x 64 from each end */
+    else if (n <= 512)
+        ops_vset_ht4(OPS_PLAIN, d, x, n);                  /* (256, 512]: 4 x 64 from each end */
+    else
+        return large(dst, c, n);            /* (512, ...): the loops above     */
+    return dst;
+}
+
+OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *mid)
+{
+    const uintptr_t d = (uintptr_t)dst;
+    RETURN_VALUE_IN_RAX(dst);
+    if (n < 64)
+        goto lt64;
+    if (n > 128)
+        return mid((void *)d, c, n);               /* (128, ...): mid(), above        */
+    ops_vset_ht1(OPS_PLAIN, d, _mm512_set1_epi8((char)c), n); /* [64, 128]: 64 + 64           */
+    return dst;
+lt64:
+    if (unlikely(!within_page64((const unsigned char *)d)))
+        goto page_end;
+    set_lt64_masked((unsigned char *)d, c, n);               /* [0, 64): one masked store       */
+    return dst;
+page_end:;                              /* [0, 64) near a page's end: no masks */
+    __m128i x = set_c(c);
+    if (n >= 32) {
+        ops_set_ht32(OPS_PLAIN, d, spread32(x), n);        /* [32, 64): 32 + 32               */
+        return dst;
+    }
+    if (n < 16)
+        goto tiny;
+    ops_set_ht16(OPS_PLAIN, d, spread16(x), n);            /* [16, 32): 16 + 16               */
+    return dst;
+tiny:
+    if (n >= 8)
+        goto c8;
+    if (n >= 4)
+        goto c4;
+    if (n <= 1)
+        goto c1;
+    set_2_4(OPS_PLAIN, d, c, n);                       /* [2, 4): 2 + 2                   */
+    return dst;
+c1:                                     /* 1, or 0: nothing                */
+    if (n)
+        *(unsigned char *)d = (unsigned char)c;
+    return dst;
+c8:                                     /* [8, 16): 8 + 8                  */
+    set_8_16(OPS_PLAIN, d, spread16(x), n);
+    return dst;
+c4:                                     /* [4, 8): 4 + 4                   */
+    set_4_8(OPS_PLAIN, d, spread16(x), n);
+    return dst;
 }
 #endif
 
