@@ -8,16 +8,18 @@
  * progress: each store's progress sits next to it.
  *
  * The including architecture header supplies, before it includes this file:
- *   ops_vec, OPS_W                   its vector type and width in bytes
- *   ops_vld(acc, &v, p, 0)              one unaligned vector load (nonzero: fault)
- *   ops_vst(acc, p, 0, v)               one unaligned vector store (OPS_OK, or the
- *                                    bytes of it known stored)
- *   ops_vstore(acc, how, p, 0, v)       a loop's store (enum ops_store)
- *   OPS_STORE_ORDER()                what keeps a copy block's aligned stores
- *                                    in source order (a compiler barrier)
+ *   ops_vec, OPS_W                     its vector type and width in bytes
+ *   ops_vld(acc, &v, p, off)           one unaligned vector load at p + off
+ *                                      (nonzero: it faulted)
+ *   ops_vst(acc, p, off, v)            one unaligned vector store (OPS_OK, or
+ *                                      how many of its bytes are known stored)
+ *   ops_vstore(acc, how, p, off, v)    a loop's store (enum ops_store)
+ *   OPS_STORE_ORDER()                  what keeps a copy block's aligned stores
+ *                                      in source order (a compiler barrier)
  * and, where it has narrower vectors the classes below W use, ops_v16 with
  * ops_ld16v / ops_st16v (OPS_HAVE_V16), ops_v32 with ops_ld32v / ops_st32v
- * (OPS_HAVE_V32).
+ * (OPS_HAVE_V32), with the same arguments.  Offsets are separate from the base
+ * for the reason given in src/ops/access.h.
  *
  * Assumptions:
  *   - Every class loads all it copies before its first store (the classes up
