@@ -100,3 +100,17 @@ if(TARGET altmem_uaccess_bench)
   add_test(NAME uaccess.bench_fault COMMAND altmem_uaccess_bench --fault --quick)
   set_tests_properties(uaccess.bench_smoke uaccess.bench_fault PROPERTIES LABELS "uaccess;bench" TIMEOUT 300)
 endif()
+
+# uaccess.ops_progress_W  test_ops_progress: every size class of src/ops/ under the
+#                         recording access operation, at every size, dst offset and
+#                         fault point: exact coverage, no access after a fault,
+#                         progress = the prefix stored (vectors of 16 and 64 bytes)
+# uaccess.ops_progress_selftest  ... its check fails on a class with a wrong progress
+foreach(_w 16 64)
+  altmem_test_exe(test_ops_progress_${_w} test_ops_progress.c)
+  target_compile_definitions(test_ops_progress_${_w} PRIVATE TEST_W=${_w})
+  add_test(NAME uaccess.ops_progress_${_w} COMMAND test_ops_progress_${_w})
+  set_tests_properties(uaccess.ops_progress_${_w} PROPERTIES LABELS uaccess)
+endforeach()
+add_test(NAME uaccess.ops_progress_selftest COMMAND test_ops_progress_16 --self-test)
+set_tests_properties(uaccess.ops_progress_selftest PROPERTIES LABELS uaccess)

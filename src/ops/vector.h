@@ -277,7 +277,7 @@ OPS_INL size_t ops_vset_loop(const enum ops_access acc, uintptr_t d, ops_vec x, 
     if ((k = ops_vst(acc, d, 0, x)) != OPS_OK)
         return k;
     p = d + (OPS_W - (d & (OPS_W - 1)));
-    if (acc == OPS_FAULT) {
+    if (acc != OPS_PLAIN) {
         /* clear_user: the bound computed once (callgrind, clear_user_avx2 1 KiB:
            102 instructions per call, against 117 with the test below; the
            caller has cut n to what lies below the top of the address space). */
