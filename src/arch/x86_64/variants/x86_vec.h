@@ -475,7 +475,7 @@ OPS_INL size_t set_4_8(const enum ops_access acc, uintptr_t d, __m128i x, size_t
 /* n in [2, 4]; c is the byte itself */
 OPS_INL size_t set_2_4(const enum ops_access acc, uintptr_t d, int c, size_t n)
 {
-    return ops_set_2_4(acc, d, 0x0101u * (unsigned char)c, n);
+    return ops_set_2_4(acc, d, (uint16_t)(0x0101u * (unsigned char)c), n);
 }
 
 /* n in [2, 3]: bytes 0, 1 and n - 1 from the byte itself, as glibc's less_vec
@@ -797,7 +797,7 @@ OPS_INL void *vcopy_entry_512(void *dst, const void *src, size_t n, large_copy_f
         goto tiny;
     if (n < 64)
         goto small;
-    if (n > 128)
+    if (unlikely(n > 128))
         return mid((void *)d, (const void *)s, n);               /* (128, ...): mid(), above        */
     ops_vcopy_ht1(OPS_PLAIN, d, s, n);                     /* [64, 128]: 64 + 64              */
     return dst;
@@ -844,7 +844,7 @@ OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *mid)
     RETURN_VALUE_IN_RAX(dst);
     if (n < 64)
         goto lt64;
-    if (n > 128)
+    if (unlikely(n > 128))
         return mid((void *)d, c, n);               /* (128, ...): mid(), above        */
     ops_vset_ht1(OPS_PLAIN, d, _mm512_set1_epi8((char)c), n); /* [64, 128]: 64 + 64           */
     return dst;
