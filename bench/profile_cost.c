@@ -9,7 +9,9 @@
 #include <stdio.h>
 
 #include "benchlib.h"
-#include "internal.h"
+#include "profile.h"
+#include "select.h"
+#include "tunables.h"
 #include "os/os.h"
 
 static char buf[ALTMEM__PROFILE_MAX];

@@ -10,7 +10,14 @@
  * that the policy does not rule out; a pin (tunables or profile) replaces
  * the walk when the CPU can run the variant pinned.
  */
-#include "internal.h"
+#include "decide.h"
+#include "altmem.h"
+#include "cpu.h"
+#include "policy.h"
+#include "profile.h"
+#include "text.h"
+#include "tunables.h"
+#include "variant_table.h"
 
 static int generic_index(enum altmem_routine r)
 {
@@ -131,20 +138,8 @@ void altmem__decide_profile(const struct altmem__cpu *cpu, const char *tunables,
     for (size_t i = 0; i < sizeof out->cpu.notes; i++)
         out->cpu.notes[i] = cpu->notes[i];
     out->secure = secure;
-    out->tun.mask = 0;
-    out->tun.force = 0;
-    out->tun.verbose = 0;
-    out->tun.debug = 0;
-    out->tun.no_patch = 0;
-    out->tun.nt_set = 0;
-    out->tun.nt_threshold = 0;
-    out->tun.memset_nt_set = out->tun.movsb_set = out->tun.stosb_set = out->tun.short_set = 0;
-    out->tun.memset_nt_threshold = out->tun.movsb = out->tun.stosb = out->tun.short_distance = 0;
+    altmem__tunables_reset(&out->tun);
     out->patch_note[0] = '\0';
-    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
-        out->tun.pin[r] = -1;
-        out->tun.pin_old[r] = NULL;
-    }
     /* Setuid and other AT_SECURE programs must not let the caller's environment
        steer them (as glibc drops GLIBC_TUNABLES there). */
     if (tunables && !secure)
@@ -310,26 +305,3 @@ void altmem__decide_profile(const struct altmem__cpu *cpu, const char *tunables,
         }
     }
 }
-
-/* ---- Non-temporal threshold --------------------------------------------- */
-
-/*
- * Copies and sets of at least this many bytes bypass the caches (non-temporal
- * stores), where a variant has such a path: the destination would not stay
- * cached anyway, and the stores skip reading each line before writing it.
- * A quarter of the last-level cache (glibc 2.38's rule, after 2.36's 3/4 of a
- * per-thread share proved too small on large servers), but at most 16 times the
- * private L2: a virtual machine reports the host's whole LLC (480 MiB on the
- * machine in docs/performance.md), of which one guest gets a small, contended
- * part.  Unknown caches: 16 MiB.  ALTMEM_TUNABLES nt_threshold=BYTES overrides.
- */
-size_t altmem__nt_default(const struct altmem__cpu *cpu)
-{
-    size_t llc = cpu->l3_bytes ? cpu->l3_bytes : cpu->l2_bytes;
-    size_t t = llc / 4;
-    if (cpu->l3_bytes && cpu->l2_bytes && t > 16 * cpu->l2_bytes)
-        t = 16 * cpu->l2_bytes;
-    return t ? t : (size_t)16 << 20;
-}
-
-

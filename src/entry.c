@@ -4,7 +4,8 @@
  * (whose static library is built from this file in pointer mode).
  * The default build uses the patched-branch stubs of src/arch/<arch>/entry.S.
  */
-#include "internal.h"
+#include "altmem.h"
+#include "bind_mode.h"
 #include "registry.h"
 
 /* One per routine of the registry (src/registry.def). */

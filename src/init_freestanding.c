@@ -5,7 +5,8 @@
  * Linked only into libaltmem-freestanding.a, beside the raw-syscall OS layer
  * (src/os/os_raw.c) that reads the vectors.
  */
-#include "internal.h"
+#include "altmem.h"
+#include "select.h"
 #include "os/os.h"
 
 static void init_with(char *const *envp, const unsigned long *auxv, const char *profile)

@@ -14,7 +14,10 @@
  * docs/tunables.md).  No libc: this runs in the library constructor and in
  * freestanding builds.
  */
-#include "internal.h"
+#include "policy.h"
+#include "altmem.h"
+#include "cpu.h"
+#include "text.h"
 
 #define K ((size_t)1 << 10)
 #define M ((size_t)1 << 20)
@@ -43,6 +46,27 @@ void altmem__policy_install(const struct altmem__policy *p)
     __atomic_store_n(&altmem__rep_movsb_start_coaligned, p->movsb_coaligned, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__movsb_short_distance, p->short_distance, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__zero_block, p->zero_block, __ATOMIC_RELEASE);
+}
+
+/* ---- The non-temporal threshold where glibc's is not known --------------- */
+
+/*
+ * Copies and sets of at least this many bytes bypass the caches (non-temporal
+ * stores), where a variant has such a path: the destination would not stay
+ * cached anyway, and the stores skip reading each line before writing it.
+ * A quarter of the last-level cache (glibc 2.38's rule, after 2.36's 3/4 of a
+ * per-thread share proved too small on large servers), but at most 16 times the
+ * private L2: a virtual machine reports the host's whole LLC (480 MiB on the
+ * machine in docs/performance.md), of which one guest gets a small, contended
+ * part.  Unknown caches: 16 MiB.  ALTMEM_TUNABLES nt_threshold=BYTES overrides.
+ */
+size_t altmem__nt_default(const struct altmem__cpu *cpu)
+{
+    size_t llc = cpu->l3_bytes ? cpu->l3_bytes : cpu->l2_bytes;
+    size_t t = llc / 4;
+    if (cpu->l3_bytes && cpu->l2_bytes && t > 16 * cpu->l2_bytes)
+        t = 16 * cpu->l2_bytes;
+    return t ? t : (size_t)16 << 20;
 }
 
 /* ---- The rules ------------------------------------------------------------ */

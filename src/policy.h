@@ -1,19 +1,30 @@
-/* The policy variables the x86_64 variants read above their small size classes:
-   set once at start-up by the per-CPU rules and ALTMEM_TUNABLES (src/policy.c,
-   docs/tunables.md).  Index 0, 1, 2: the 16-, 32- and 64-byte variants.
-   (size_t)-1 = never.  The one declaration of each. */
+/*
+ * The policy (src/policy.c): *when* the variants switch strategy, set once at
+ * start-up by the per-CPU rules and ALTMEM_TUNABLES (docs/tunables.md).  The
+ * variants read the variables (the x86_64 ones above their small size classes;
+ * the aarch64 and riscv64 memsets the zeroing block); the decision
+ * (src/decide.c) runs the rules, and binding (src/select.c) installs the result.
+ * Depends on no other header of the library: the variants include it alone.
+ */
 #ifndef ALTMEM_POLICY_H
 #define ALTMEM_POLICY_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+/* ---- The variables the variants read ------------------------------------ */
+
+/* Index 0, 1, 2: the 16-, 32- and 64-byte variants.  (size_t)-1 = never.
+   The one declaration of each. */
 
 /* memcpy, memmove, copy_user: non-temporal stores from this size (when source
    and destination do not overlap). */
 extern size_t altmem__nt_threshold __attribute__((visibility("hidden")));
 /* memset, clear_user: the same. */
 extern size_t altmem__memset_nt_threshold __attribute__((visibility("hidden")));
-/* The _erms variants: rep movsb / rep stosb from this size, up to the
-   non-temporal threshold. */
+/* Each width's copies (memcpy, memmove, copy_user) use rep movsb, and its sets
+   (memset, clear_user) rep stosb, from this size up to the non-temporal
+   threshold. */
 extern size_t altmem__rep_movsb_start[3] __attribute__((visibility("hidden")));
 extern size_t altmem__rep_movsb_start_coaligned __attribute__((visibility("hidden"))); /* 64 B, (dst ^ src) % 64 == 0 */
 extern size_t altmem__rep_stosb_start[3] __attribute__((visibility("hidden")));
@@ -23,5 +34,46 @@ extern size_t altmem__movsb_short_distance __attribute__((visibility("hidden")))
 /* aarch64 DC ZVA / riscv64 cbo.zero: the block size in bytes the CPU zeroes
    per instruction (a power of two), or 0: do not use it. */
 extern size_t altmem__zero_block __attribute__((visibility("hidden")));
+
+/* ---- The rules and their choice ------------------------------------------ */
+
+struct altmem__cpu;                       /* cpu.h */
+
+/* The values for the variables above, as one choice.  Widths index 0, 1, 2 =
+   the 16-, 32- and 64-byte variants (sse2, avx2, avx512 and their copy_user /
+   clear_user namesakes).  (size_t)-1 = never. */
+struct altmem__policy {
+    int allow512;                 /* 512-bit variants may be bound by default   */
+    int no512_rule;               /* ... else the rule that said no, or -1      */
+    size_t nt_copy;               /* memcpy, memmove, copy_user: streaming from  */
+    size_t nt_set;                /* memset, clear_user: streaming from          */
+    size_t movsb[3];              /* rep movsb from, per width                   */
+    size_t movsb_coaligned;       /* ... 64-byte width, src, dst equally aligned */
+    size_t stosb[3];              /* rep stosb from, per width                   */
+    size_t short_distance;        /* no rep movsb at (dst - src) mod 4096 in 1..this */
+    size_t zero_block;            /* DC ZVA / cbo.zero block (the CPU's), 0 = none */
+    uint32_t rules;               /* bit i: altmem__policy_rules[i] applied       */
+};
+
+struct altmem__policy_rule {
+    const char *name;             /* "intel-avx512-no-vnni"                          */
+    const char *when;             /* in words: which CPUs, and why                   */
+    const char *changes;          /* what it sets                                    */
+    const char *source;           /* a published rule, or a measurement in docs/perf/ */
+    int (*match)(const struct altmem__cpu *cpu);
+    void (*apply)(const struct altmem__cpu *cpu, struct altmem__policy *p);
+};
+extern const struct altmem__policy_rule altmem__policy_rules[];
+extern const size_t altmem__policy_rule_count;
+
+/* The rules' choice for this CPU: pure, no side effects (tests/test_select.c). */
+void altmem__policy_for(const struct altmem__cpu *cpu, struct altmem__policy *out);
+/* Sets the variables above (altmem__bind does, before binding any variant). */
+void altmem__policy_install(const struct altmem__policy *p);
+
+/* Size from which the SIMD variants use non-temporal stores, derived from the
+   cache sizes, where glibc's own threshold for this CPU is not known (the
+   rule "defaults"); ALTMEM_TUNABLES nt_threshold=BYTES overrides. */
+size_t altmem__nt_default(const struct altmem__cpu *cpu);
 
 #endif

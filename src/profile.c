@@ -17,7 +17,12 @@
  * the first problem ignores it, with one line saying which line and why, and
  * the rules' choices stand.  No libc (freestanding builds link this file).
  */
-#include "internal.h"
+#include "profile.h"
+#include "altmem.h"
+#include "cpu.h"
+#include "text.h"
+#include "tunables.h"
+#include "variant_table.h"
 
 #define LINE_MAX_BYTES 1024
 
@@ -155,14 +160,7 @@ int altmem__profile_parse(const char *text, size_t len, const struct altmem__cpu
     struct altmem__text why = {why_buf, why_len, 0};
     if (why_len)
         why_buf[0] = '\0';
-    out->mask = out->force = 0;
-    out->verbose = out->debug = out->no_patch = 0;
-    out->nt_set = out->memset_nt_set = out->movsb_set = out->stosb_set = out->short_set = 0;
-    out->nt_threshold = out->memset_nt_threshold = out->movsb = out->stosb = out->short_distance = 0;
-    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
-        out->pin[r] = -1;
-        out->pin_old[r] = NULL;
-    }
+    altmem__tunables_reset(out);
     for (size_t i = 0; i < len; i++) {
         if (text[i] == '\0') {
             altmem__text_puts(&why, "byte ");

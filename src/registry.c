@@ -4,8 +4,10 @@
  * This module depends on nothing else in the library; tunables, profile,
  * decision and `altmem info` all name things through it.
  */
-#include "internal.h"
+#include "variant_table.h"
+#include "altmem.h"
 #include "registry.h"
+#include "text.h"
 
 #define VARIANT(routine, name, arch, flags, source, requires, summary)                            \
     ALTMEM__IF_ARCH_##arch({ALTMEM__ID_##routine, #name, summary, requires,                       \

@@ -4,10 +4,19 @@
  * its pointer, and its entry's patched branch.  Also the introspection API
  * that `altmem info` prints from.
  */
-#include "internal.h"
+#include "select.h"
+#include "altmem.h"
+#include "bind_mode.h"
+#include "cpu.h"
+#include "decide.h"
 #include "os/os.h"
 #include "patch/patch.h"
+#include "policy.h"
+#include "profile.h"
 #include "registry.h" /* the generic variants, the pointers' first targets */
+#include "text.h"
+#include "tunables.h"
+#include "variant_table.h"
 
 /* This module's patch sites (the linker defines both symbols when any exist). */
 extern const struct altmem__site __start_altmem_patch_sites[] __attribute__((weak, visibility("hidden")));

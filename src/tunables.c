@@ -10,15 +10,18 @@
  *          bind=patch|pointer                    pointer: never rewrite code
  *          nt_threshold=BYTES[K|M|G]             non-temporal stores from this size (all routines)
  *          memset_nt_threshold=BYTES             ... for memset and clear_user only
- *          rep_movsb_threshold=BYTES             rep movsb from this size (the _erms copies)
- *          rep_stosb_threshold=BYTES             rep stosb from this size (the _erms sets)
+ *          rep_movsb_threshold=BYTES             rep movsb from this size (x86_64 copies)
+ *          rep_stosb_threshold=BYTES             rep stosb from this size (x86_64 sets)
  *          rep_movsb_short_distance=N            no rep movsb at (dst - src) mod 4096 in 1..N (0..4095)
  *          (BYTES: a count up to 2^48 with an optional K, M or G suffix, or "never")
  *
  * Each bad part produces one warning naming it and is skipped; the rest applies.
  * No libc: this runs in the library constructor and in freestanding builds.
  */
-#include "internal.h"
+#include "tunables.h"
+#include "altmem.h"
+#include "text.h"
+#include "variant_table.h"
 
 #define PREFIX "altmem: " ALTMEM_TUNABLES_ENV ": "
 
@@ -280,6 +283,18 @@ static void parse_item(struct parser *p, const char *s, size_t n)
         known_settings(&t);
         known[t.len] = '\0';
         warn3(p, "unknown setting ", s, k, known);
+    }
+}
+
+void altmem__tunables_reset(struct altmem__tunables *t)
+{
+    t->mask = t->force = 0;
+    t->verbose = t->debug = t->no_patch = 0;
+    t->nt_set = t->memset_nt_set = t->movsb_set = t->stosb_set = t->short_set = 0;
+    t->nt_threshold = t->memset_nt_threshold = t->movsb = t->stosb = t->short_distance = 0;
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
+        t->pin[r] = -1;
+        t->pin_old[r] = NULL;
     }
 }
 

@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "altmem.h"
+#include "decide.h"
+#include "policy.h"
+#include "select.h"
 
 static void test_policy_warn(const char *line, size_t len, void *ctx)
 {

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "altmem.h"
+#include "cpu.h"
 #include "arch/aarch64/decode.h"
 #include "arch/loongarch64/decode.h"
 #include "arch/riscv64/decode.h"

@@ -24,7 +24,12 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "internal.h"
+#include "altmem.h"
+#include "cpu.h"
+#include "decide.h"
+#include "profile.h"
+#include "text.h"
+#include "variant_table.h"
 #include "os/os.h"
 
 #define UAL ALTMEM_FEAT_UAL

@@ -8,7 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "altmem.h"
+#include "cpu.h"
+#include "decide.h"
+#include "policy.h"
+#include "tunables.h"
+#include "variant_table.h"
 
 #include "check.h"
 

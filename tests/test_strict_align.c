@@ -31,7 +31,7 @@
 #include <string.h>
 #include <ucontext.h>
 
-#include "internal.h"
+#include "altmem.h"
 
 #ifndef __has_feature
 #define __has_feature(x) 0

@@ -8,7 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "testlib.h"
-#include "internal.h"
+#include "altmem.h"
 #include "policy_set.h"
 
 #include <signal.h>

@@ -1,7 +1,8 @@
 /* An architecture with no folder under src/arch/ (src/CMakeLists.txt builds this
    file instead of its cpu.c): no feature is assumed, so every routine binds
    generic. */
-#include "internal.h"
+#include "cpu.h"
+#include "text.h"
 
 void altmem__cpu_detect(struct altmem__cpu *out)
 {

@@ -2,7 +2,8 @@
  * The notes the architectures' decoders write (src/arch/<arch>/decode.c): what
  * `altmem info` prints after "cpu:", one item per source of a feature.
  */
-#include "internal.h"
+#include "cpu.h"
+#include "text.h"
 
 void altmem__cpu_note(char *notes, size_t len, const char *a, unsigned long long v, const char *b)
 {

@@ -12,7 +12,7 @@
  */
 #include "os.h"
 #include "raw_syscall.h"
-#include "internal.h"
+#include "text.h"
 
 static char *const *raw_envp;
 static const unsigned long *raw_auxv;

@@ -4,7 +4,10 @@
  * active, after ALTMEM_TUNABLES) and the same patcher as altmem's routines.
  */
 #include "altmem_alternative.h"
-#include "internal.h"
+#include "bind_mode.h"
+#include "decide.h"
+#include "select.h"
+#include "text.h"
 #include "patch.h"
 #include "os/os.h"
 

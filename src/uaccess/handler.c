@@ -22,7 +22,7 @@
  * calling altmem_uaccess_install() again puts ours in front of it and chains
  * to it.
  */
-#include "internal.h"
+#include "altmem.h"
 #include "os/os.h"
 #include "extable.h"
 

@@ -34,7 +34,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "altmem.h"
+#include "cpu.h"
+#include "decide.h"
+#include "policy.h"
+#include "select.h"
+#include "tunables.h"
+#include "variant_table.h"
 
 struct fz_in {
     const uint8_t *p;

@@ -1,7 +1,8 @@
 /* aarch64 detection: AT_HWCAP, AT_HWCAP2, DCZID_EL0, the SVE vector length and
    the kernel's release (for the SVE rule); the rules are in decode.c. */
 #if defined(__aarch64__)
-#include "internal.h"
+#include "cpu.h"
+#include "text.h"
 #include "decode.h"
 #include "os/os.h"
 

@@ -2,7 +2,9 @@
  * The pure decoder of aarch64: the AArch64 feature rules (AT_HWCAP, AT_HWCAP2, DCZID_EL0) and glibc's SVE kernel rule (decode.h).
  * No aarch64 instruction here: compiled on every host.
  */
-#include "internal.h"
+#include "altmem.h"
+#include "cpu.h"
+#include "text.h"
 #include "decode.h"
 
 /* AArch64.  The constants are defined here (Debian 12's cross kernel headers

@@ -1,6 +1,6 @@
 /* loongarch64 detection: CPUCFG word 1 bit 20 (UAL), cross-checked with AT_HWCAP. */
 #if defined(__loongarch__) && __loongarch_grlen == 64
-#include "internal.h"
+#include "cpu.h"
 #include "decode.h"
 #include "os/os.h"
 

@@ -2,7 +2,8 @@
  * The pure decoder of loongarch64: the LoongArch feature rules (CPUCFG, AT_HWCAP) (decode.h).
  * No loongarch64 instruction here: compiled on every host.
  */
-#include "internal.h"
+#include "altmem.h"
+#include "cpu.h"
 #include "decode.h"
 
 /* LoongArch: UAL is CPUCFG word 1 bit 20; Linux mirrors it as AT_HWCAP bit 2 and

@@ -1,7 +1,9 @@
 /* riscv64 detection: riscv_hwprobe(2) (misaligned-access performance, V,
    Zicboz and its block size), AT_HWCAP where hwprobe is absent, and VLENB. */
 #if defined(__riscv) && __riscv_xlen == 64
-#include "internal.h"
+#include "altmem.h"
+#include "cpu.h"
+#include "text.h"
 #include "decode.h"
 #include "os/os.h"
 

@@ -2,7 +2,9 @@
  * The pure decoder of riscv64: the RISC-V feature rules (riscv_hwprobe keys, AT_HWCAP) (decode.h).
  * No riscv64 instruction here: compiled on every host.
  */
-#include "internal.h"
+#include "altmem.h"
+#include "cpu.h"
+#include "text.h"
 #include "decode.h"
 
 /* RISC-V (Linux arch/riscv/include/uapi/asm/hwprobe.h; defined here because

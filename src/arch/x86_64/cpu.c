@@ -5,7 +5,9 @@
 #if defined(__x86_64__)
 #include <cpuid.h>
 
-#include "internal.h"
+#include "altmem.h"
+#include "cpu.h"
+#include "text.h"
 #include "decode.h"
 
 static uint64_t xgetbv0(void)

@@ -2,7 +2,7 @@
  * The pure decoder of x86_64: glibc 2.36's cache figures from the CPUID values cpu.c gathers (decode.h).
  * No x86_64 instruction here: compiled on every host.
  */
-#include "internal.h"
+#include "cpu.h"
 #include "decode.h"
 
 /* ---- glibc 2.36's cache figures on x86 ---------------------------------------------

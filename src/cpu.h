@@ -1,0 +1,43 @@
+/*
+ * The CPU description detection fills (src/arch/<arch>/cpu.c, or
+ * src/cpu/cpu_unknown.c) and the architectures' pure decoders annotate
+ * (src/arch/<arch>/decode.c, src/cpu/notes.c); the policy rules, the profile
+ * and the decision read it.
+ */
+#ifndef ALTMEM_CPU_H
+#define ALTMEM_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* x86_64 identity, for the per-CPU rules (src/policy.c); zero elsewhere. */
+enum altmem__vendor { ALTMEM__VENDOR_UNKNOWN, ALTMEM__VENDOR_INTEL, ALTMEM__VENDOR_AMD, ALTMEM__VENDOR_OTHER };
+#define ALTMEM__ID_AVX_VNNI   (1u << 0) /* CPUID.(7,1):EAX[4], the VEX-encoded AVX-VNNI */
+#define ALTMEM__ID_HYPERVISOR (1u << 1) /* CPUID.1:ECX[31]                               */
+
+struct altmem__cpu {
+    const char *arch;
+    uint64_t features;                    /* ALTMEM_FEAT_* bits (altmem.h)      */
+    size_t l1d_bytes, l2_bytes, l3_bytes;
+    int vendor;                           /* enum altmem__vendor                */
+    unsigned family, model, stepping;     /* x86 display family / model          */
+    uint32_t idflags;                     /* ALTMEM__ID_*                        */
+    uint32_t vector_bytes;                /* SVE VL / RVV VLENB / widest SIMD; 0 unknown */
+    uint32_t zero_block;                  /* DC ZVA / cbo.zero block size; 0 = none */
+    size_t glibc_nt;                      /* x86: glibc 2.36's non-temporal threshold here; 0 elsewhere */
+    size_t glibc_movsb_stop;              /* x86: ... and where its rep movsb stops (AMD: the L2) */
+    char notes[256];
+};
+
+/* Implemented once per architecture; the unknown-architecture one reports none. */
+void altmem__cpu_detect(struct altmem__cpu *out);
+
+/* The architectures' pure decoders, compiled on every host so that the tests
+   run them anywhere (src/arch/<arch>/decode.h), write their notes with these
+   (src/cpu/notes.c): cpu_note starts a new item ("; " before it unless notes
+   is empty): a, then v and b when b is not NULL; cpu_note_more appends a with
+   no separator. */
+void altmem__cpu_note(char *notes, size_t len, const char *a, unsigned long long v, const char *b);
+void altmem__cpu_note_more(char *notes, size_t len, const char *a);
+
+#endif

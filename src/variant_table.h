@@ -1,0 +1,40 @@
+/*
+ * The table of variants (src/registry.c, generated from src/registry.def) and
+ * lookup by name, for the decision, ALTMEM_TUNABLES, the profile and the
+ * introspection of src/select.c.  The variants' own prototypes are in
+ * registry.h.
+ */
+#ifndef ALTMEM_VARIANT_TABLE_H
+#define ALTMEM_VARIANT_TABLE_H
+
+#include "altmem.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct altmem__variant {
+    enum altmem_routine routine;
+    const char *name;
+    const char *summary;
+    uint64_t requires;
+    union {
+        altmem_memcpy_fn *memcpy;
+        altmem_memmove_fn *memmove;
+        altmem_memset_fn *memset;
+        altmem_copy_user_fn *copy_user;
+        altmem_clear_user_fn *clear_user;
+    } fn;
+};
+
+/* All variants; within a routine, in preference order (best first). */
+extern const struct altmem__variant altmem__variants[];
+extern const size_t altmem__variant_total;
+
+/* Index of (routine, name) in altmem__variants, or -1. name need not be
+   NUL-terminated: len bytes are compared. */
+int altmem__variant_find(enum altmem_routine r, const char *name, size_t len);
+/* The variant an old name now means (the merged "avx2_erms" -> "avx2"), or
+   NULL; *old (if not NULL) gets the old name's static spelling. */
+const char *altmem__variant_alias(const char *name, size_t len, const char **old);
+
+#endif
