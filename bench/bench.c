@@ -18,9 +18,9 @@
  *   - Pinned to one CPU; buffers mmap'd and written once before timing.
  * Only the public API (altmem.h) is used: variants come from altmem_variant().
  *
- * This file holds the options and the order of a run; measure.c the buffers,
+ * This file holds the options and the order of a run; cells.c the buffers,
  * cells and timed loops; report.c the tables and files; goals.c the goals, as
- * a table; benchlib.c the clock, calibration, rounds and statistics.
+ * a table; benchlib.c the clock, calibration and rounds, stats.c the statistics.
  */
 #define _GNU_SOURCE
 #include "bench.h"
@@ -229,9 +229,9 @@ static int parse_routines(const char *arg, struct options *o)
                 o->routines[r] = 1;
             found = 1;
         }
-        for (int r = 0; r <= ALTMEM_MEMSET; r++) {
+        for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
             const char *name = altmem_routine_name((enum altmem_routine)r);
-            if (strlen(name) == len && !strncmp(p, name, len)) {
+            if (bench_routine_in_libc(r) && strlen(name) == len && !strncmp(p, name, len)) {
                 o->routines[r] = 1;
                 found = 1;
             }
@@ -412,8 +412,8 @@ static int parse_options(int argc, char **argv, struct options *o)
     if (o->width_child) /* altmem's variant of that width, as the one the goals judge */
         o->impls = bench_width_variant(o->width_child);
     if (!o->any_routine)
-        for (int r = 0; r <= ALTMEM_MEMSET; r++)
-            o->routines[r] = 1;
+        for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++)
+            o->routines[r] = bench_routine_in_libc(r);
     /* --quick and --full set what was not given explicitly, wherever they appear. */
     if (!o->set_sizes) {
         if (o->quick)
@@ -635,7 +635,7 @@ int altmem_bench_main(int argc, char **argv)
        and the C library last (always: it is what the ratios are against). */
     for (size_t i = 0; i < altmem_variant_count(); i++) {
         struct altmem_variant_info v;
-        if (altmem_variant(i, &v) != 0 || !v.runnable || (unsigned)v.routine > ALTMEM_MEMSET)
+        if (altmem_variant(i, &v) != 0 || !v.runnable || !bench_routine_in_libc(v.routine))
             continue;
         struct altmem_binding_info bi;
         int bound = o.width_child ? !strcmp(v.name, bench_width_variant(o.width_child))
@@ -647,7 +647,9 @@ int altmem_bench_main(int argc, char **argv)
         /* v.name points into the library's table, which outlives this run. */
         add_impl(run, v.routine, v.name, v.name, IMPL_ALTMEM, bound, fn);
     }
-    for (int r = 0; r <= ALTMEM_MEMSET; r++) {
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
+        if (!bench_routine_in_libc(r))
+            continue;
         union routine_fn byte, lib;
         if (run->nimpl[r] > MAX_IMPLS - 2)
             run->nimpl[r] = MAX_IMPLS - 2;
@@ -671,7 +673,9 @@ int altmem_bench_main(int argc, char **argv)
     print_header(argc, argv, &o, libc, pinned, &b, &h);
     if (o.width_child) {
         printf("glibc's variants in this process (the address glibc bound, found in its __libc_ifunc_impl_list):");
-        for (int r = 0; r <= ALTMEM_MEMSET; r++) {
+        for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
+            if (!bench_routine_in_libc(r))
+                continue;
             char name[96];
             bench_libc_variant(r, name, sizeof name);
             if (o.routines[r])
@@ -692,8 +696,8 @@ int altmem_bench_main(int argc, char **argv)
 
     /* 1. The grid: size x alignment, hot and/or cold. */
     if (o.grid) {
-        for (int r = 0; r <= ALTMEM_MEMSET; r++) {
-            if (!o.routines[r])
+        for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
+            if (!o.routines[r] || !bench_routine_in_libc(r))
                 continue;
             for (int cold = 0; cold < 2; cold++) {
                 if ((cold && !o.cold) || (!cold && !o.hot))
@@ -744,12 +748,13 @@ int altmem_bench_main(int argc, char **argv)
         }
     }
 
-    /* 2. (dst - src) mod 4096 sweeps, memcpy and memmove without overlap. */
+    /* 2. (dst - src) mod 4096 sweeps, memcpy and memmove (the C library's
+       routines that read a source) without overlap. */
     static const int mod_dist[] = {0,  1,  2,   3,   4,   7,    8,    15,   16,   31,   32,   33,   48,  63,
                                    64, 65, 96, 128, 256, 512, 1024, 2048, 3072, 4032, 4064, 4080, 4094, 4095};
     const int nmd = (int)(sizeof mod_dist / sizeof mod_dist[0]);
-    for (int r = 0; r <= ALTMEM_MEMMOVE; r++) {
-        if (!o.routines[r])
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
+        if (!o.routines[r] || !bench_routine_in_libc(r) || !bench_routine_reads_src(r))
             continue;
         for (int m = 0; m < o.nmod; m++) {
             char title[128], s[32];
@@ -781,8 +786,8 @@ int altmem_bench_main(int argc, char **argv)
     static struct dcall calls[DIST_CALLS];
     for (int i = 0; i < o.ndists; i++) {
         run->dist_names[i] = dists[i][0].name;
-        for (int r = 0; r <= ALTMEM_MEMSET; r++) {
-            if (!o.routines[r])
+        for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
+            if (!o.routines[r] || !bench_routine_in_libc(r))
                 continue;
             const struct bench_dist *dd = &dists[i][r == ALTMEM_MEMSET];
             for (int cold = 0; cold < 2; cold++) {
@@ -827,8 +832,8 @@ int altmem_bench_main(int argc, char **argv)
         }
     }
     for (int i = 0; i < o.ndists; i++) {
-        for (int r = 0; r <= ALTMEM_MEMSET; r++) {
-            if (!o.routines[r])
+        for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
+            if (!o.routines[r] || !bench_routine_in_libc(r))
                 continue;
             char title[200];
             snprintf(title, sizeof title,

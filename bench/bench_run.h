@@ -1,6 +1,6 @@
 /*
  * What `altmem bench`'s parts share: bench.c (options, the order of the run),
- * measure.c (buffers, cells, the timed loops, the results), report.c (tables,
+ * cells.c (buffers, cells, the timed loops, the results), report.c (tables,
  * header, CSV, JSON, charts) and goals.c (the project's goals, as a table).
  */
 #ifndef ALTMEM_BENCH_RUN_H
@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "routines.h"
 
 #define MAX_SIZES 96
 #define MAX_IMPLS 16
@@ -89,7 +91,7 @@ int bench_libc_probe(void);
 /* altmem's variant of width W (sse2, avx2, evex, avx512), or NULL. */
 const char *bench_width_variant(const char *width);
 
-/* ---- Buffers and cells (measure.c) ---------------------------------------- */
+/* ---- Buffers and cells (cells.c) ------------------------------------------ */
 
 struct buffers {
     unsigned char *map;
@@ -172,7 +174,7 @@ struct run {
 };
 
 /* Times every implementation of c's routine on c, interleaved, and records
-   the results with the given identity (measure.c). */
+   the results with the given identity (cells.c). */
 void run_cell(struct run *run, struct cell *c, enum rkind kind, int layout, int cold, uint64_t size, int param,
               double bytes, const struct buffers *b);
 

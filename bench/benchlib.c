@@ -61,57 +61,6 @@ void bench_interleave(int n, int reps, enum bench_order order, uint64_t *seed, b
     }
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-void bench_sort(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-}
-
-double bench_quantile(const double *sorted, int n, double q)
-{
-    double pos = q * (n - 1);
-    int i = (int)pos;
-    if (i + 1 >= n)
-        return sorted[n - 1];
-    return sorted[i] + (pos - i) * (sorted[i + 1] - sorted[i]);
-}
-
-double bench_median(double *v, int n)
-{
-    bench_sort(v, n);
-    return bench_quantile(v, n, 0.5);
-}
-
-void bench_summarise(double *v, int n, struct bench_stats *st)
-{
-    bench_sort(v, n);
-    st->min = v[0];
-    st->max = v[n - 1];
-    st->med = bench_quantile(v, n, 0.5);
-    st->q1 = bench_quantile(v, n, 0.25);
-    st->q3 = bench_quantile(v, n, 0.75);
-}
-
-double bench_spread(double *v, int n)
-{
-    struct bench_stats st;
-    bench_summarise(v, n, &st);
-    return st.med > 0 ? (st.q3 - st.q1) / st.med : 0;
-}
-
-double bench_geomean(const double *v, int n)
-{
-    double s = 0;
-    for (int i = 0; i < n; i++)
-        s += log(v[i]);
-    return exp(s / n);
-}
-
 int bench_pin(int want, enum bench_pick pick, int *allowed_out, char *msg, size_t len)
 {
     cpu_set_t allowed, one;

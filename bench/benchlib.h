@@ -1,7 +1,8 @@
 /*
  * The measuring kit every benchmark here shares (bench/benchlib.c): the clock,
- * calibration, pinning, interleaved rounds, statistics, progress on a terminal,
- * and running this program again in a child with a chosen environment.
+ * calibration, pinning, interleaved rounds, statistics (bench/stats.h, included
+ * here), progress on a terminal, and running this program again in a child with
+ * a chosen environment.
  *
  * What is *timed* stays in each benchmark: the loops that call a routine are
  * its own, so their code is exactly what it measures.  Only what happens
@@ -16,6 +17,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include <time.h>
+
+#include "stats.h"
 
 /* ---- Clock and random numbers -------------------------------------------- */
 
@@ -63,22 +66,6 @@ enum bench_order {
    medians comes from one run.  samples[which * reps + round]. */
 void bench_interleave(int n, int reps, enum bench_order order, uint64_t *seed, bench_sample_fn *fn, void *ctx,
                       double *samples);
-
-/* ---- Statistics ------------------------------------------------------------ */
-
-struct bench_stats {
-    double med, min, max, q1, q3;
-};
-
-void bench_sort(double *v, int n);
-/* Linear interpolation between the closest ranks of a sorted array. */
-double bench_quantile(const double *sorted, int n, double q);
-/* These sort v in place. */
-double bench_median(double *v, int n);
-void bench_summarise(double *v, int n, struct bench_stats *st);
-/* Interquartile range / median (0 when the median is not positive). */
-double bench_spread(double *v, int n);
-double bench_geomean(const double *v, int n);
 
 /* ---- Pinning --------------------------------------------------------------- */
 

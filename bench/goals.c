@@ -7,9 +7,11 @@
  */
 #include "bench_run.h"
 
-#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "stats.h"
 
 enum goal_kind {
     /* The bound variant's speed vs the C library over the hot grid cells of
@@ -76,10 +78,13 @@ static int grid_stats(const struct run *run, int r, unsigned mask, uint64_t lo, 
                       double *geo, double *minv, const struct result **worst, int *below)
 {
     int bi = bound_impl(run, r), count = 0;
-    double sum = 0;
+    *geo = 0;
     *minv = 1e300;
     *worst = NULL;
     *below = 0;
+    double *speed = malloc((run->n ? run->n : 1) * sizeof *speed);
+    if (!speed)
+        return 0;
     for (size_t k = 0; k < run->n; k++) {
         const struct result *x = &run->r[k];
         if (!hot_grid(x, r, bi) || !(mask >> x->layout & 1) || x->size < lo || x->size > hi)
@@ -87,15 +92,16 @@ static int grid_stats(const struct run *run, int r, unsigned mask, uint64_t lo, 
         double v = vs_libc(run, x);
         if (v <= 0)
             continue;
-        sum += log(v);
-        count++;
+        speed[count++] = v;
         *below += v < floor;
         if (v < *minv) {
             *minv = v;
             *worst = x;
         }
     }
-    *geo = count ? exp(sum / count) : 0;
+    if (count)
+        *geo = bench_geomean(speed, count);
+    free(speed);
     return count;
 }
 

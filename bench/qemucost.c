@@ -201,7 +201,10 @@ static void run(enum sig sg, const char *routine, const char *impl, void *fn, si
     }
 }
 
-static const enum sig routine_sig[ALTMEM_ROUTINE_COUNT] = {SIG_COPY, SIG_COPY, SIG_SET, SIG_UCOPY, SIG_UCLEAR};
+static const enum sig routine_sig[ALTMEM_ROUTINE_COUNT] = {
+    [ALTMEM_MEMCPY] = SIG_COPY,    [ALTMEM_MEMMOVE] = SIG_COPY,      [ALTMEM_MEMSET] = SIG_SET,
+    [ALTMEM_COPY_USER] = SIG_UCOPY, [ALTMEM_CLEAR_USER] = SIG_UCLEAR,
+};
 
 static int parse_num(const char *p, const char **end, size_t *out)
 {

@@ -252,10 +252,10 @@ void print_header(int argc, char **argv, const struct options *o, const char *li
     snprintf(h->build, sizeof h->build, "%s, %s", ALTMEM_BENCH_CONFIG, compiler());
     size_t used = 0;
     h->bound[0] = '\0';
-    for (int r = 0; r <= ALTMEM_MEMSET; r++) {
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
         struct altmem_binding_info bi;
-        if (altmem_binding((enum altmem_routine)r, &bi) == 0)
-            used += (size_t)snprintf(h->bound + used, sizeof h->bound - used, "%s%s=%s (%s)", r ? " " : "",
+        if (bench_routine_in_libc(r) && altmem_binding((enum altmem_routine)r, &bi) == 0)
+            used += (size_t)snprintf(h->bound + used, sizeof h->bound - used, "%s%s=%s (%s)", used ? " " : "",
                                      altmem_routine_name((enum altmem_routine)r), bi.variant, bi.bound_by);
     }
     snprintf(h->pinned, sizeof h->pinned, "%s", pinned);
@@ -290,7 +290,7 @@ void print_header(int argc, char **argv, const struct options *o, const char *li
     printf("policy:   %s (`altmem info` names the rules)\n", h->nt);
     for (size_t i = 0; i < altmem_variant_count(); i++) {
         struct altmem_variant_info v;
-        if (altmem_variant(i, &v) == 0 && !v.runnable && v.routine <= ALTMEM_MEMSET)
+        if (altmem_variant(i, &v) == 0 && !v.runnable && bench_routine_in_libc(v.routine))
             printf("skipped:  %s %s (needs %s: not runnable here)\n", altmem_routine_name(v.routine), v.name,
                    features(v.requires, f1, sizeof f1));
     }
@@ -424,8 +424,8 @@ int write_plots(const struct run *run)
         return -1;
     int bad = 0, charts = 0;
     (void)charts;
-    for (int r = 0; r <= ALTMEM_MEMSET && bad != -2; r++) {
-        if (!o->routines[r])
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT && bad != -2; r++) {
+        if (!o->routines[r] || !bench_routine_in_libc(r))
             continue;
         const char *rn = altmem_routine_name((enum altmem_routine)r);
         for (int cold = 0; cold < 2 && bad != -2; cold++)

@@ -1,8 +1,8 @@
 # `altmem index` and `altmem compare` (tools/index.c, tools/compare.c; docs/index.md).
 # Label: index (ctest -L index).
 #
-#   index.measure          the signed-rank statistics both report on, against the published
-#                          critical values (n = 6..20), exact p-values and the edges
+#   index.stats            the signed-rank statistics both report on (bench/stats.c), against
+#                          the published critical values (n = 6..20), exact p-values and the edges
 #   index.quick            `altmem index --quick` at 1 and 2 copies: CSV, JSON and text checked
 #                          (tests/test_index.sh: every test x implementation x copies, index =
 #                          100 x result / baseline, score = geometric mean, the seed's layout)
@@ -45,11 +45,10 @@ if(CMAKE_CROSSCOMPILING OR NOT TARGET altmem_cli)
   return()
 endif()
 
-add_executable(test_measure test_measure.c ${PROJECT_SOURCE_DIR}/tools/measure.c)
-target_include_directories(test_measure PRIVATE ${PROJECT_SOURCE_DIR}/tools)
-target_link_libraries(test_measure PRIVATE altmem_benchlib m)
-add_test(NAME index.measure COMMAND test_measure)
-set_tests_properties(index.measure PROPERTIES LABELS index TIMEOUT 30)
+add_executable(test_stats test_stats.c)
+target_link_libraries(test_stats PRIVATE altmem_benchlib m)
+add_test(NAME index.stats COMMAND test_stats)
+set_tests_properties(index.stats PROPERTIES LABELS index TIMEOUT 30)
 
 set(_index_dir ${CMAKE_CURRENT_BINARY_DIR}/index-quick)
 add_test(NAME index.quick COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_index.sh run $<TARGET_FILE:altmem_cli> ${_index_dir})

@@ -12,7 +12,7 @@
 # with positive figures, rate_min <= result <= rate_max and index = 100 x
 # result / baseline; one score row per copy count and implementation, equal to
 # the geometric mean of its indexes; the JSON parses and holds as many results;
-# the text has the seed's BASELINE/RESULT/INDEX header and a score for each table.
+# the text has the seed's (docs/index.md) BASELINE/RESULT/INDEX header and a score for each table.
 set -u
 mode=$1
 fail() { echo "FAIL: $*"; exit 1; }

@@ -12,7 +12,6 @@
  * routine.  `--profile none` runs the bench once with no profile at all.
  */
 #define _GNU_SOURCE
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,7 +204,7 @@ static int profile_main(const char *exe, int argc, char **argv, char **rest)
     printf("%-8s %9s %-10s %-5s | %10s | %-11s %10s | %-11s %10s | %s\n", "routine", "size", "align", "cache",
            "libc ns", "rules", "ns", "profile", "ns", "profile speed / rules speed");
     static const char *const routines[] = {"memcpy", "memmove", "memset"};
-    double logsum[3] = {0, 0, 0};
+    static double speed[3][MAX_ROWS]; /* profile speed / rules speed, per routine */
     int count[3] = {0, 0, 0}, slower[3] = {0, 0, 0};
     for (int i = 0; i < nrows; i++) {
         struct row *r = &rows[i];
@@ -220,14 +219,13 @@ static int profile_main(const char *exe, int argc, char **argv, char **rest)
                r->variant[0], a, r->variant[1], b, a / b);
         for (int k = 0; k < 3; k++)
             if (!strcmp(routine, routines[k])) {
-                logsum[k] += log(a / b);
-                count[k]++;
+                speed[k][count[k]++] = a / b;
                 slower[k] += a / b < 0.97;
             }
     }
     for (int k = 0; k < 3; k++)
         if (count[k])
             printf("%s: profile against rules, geomean %.3fx over %d cells; %d cells more than 3%% slower\n",
-                   routines[k], exp(logsum[k] / count[k]), count[k], slower[k]);
+                   routines[k], bench_geomean(speed[k], count[k]), count[k], slower[k]);
     return 0;
 }

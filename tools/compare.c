@@ -3,7 +3,7 @@
  * program?  CMD runs alternately with the C library's routines and with
  * libaltmem-preload.so preloaded (`altmem run`'s library), in pairs, and the
  * paired wall times are compared with a Wilcoxon signed-rank test
- * (tools/measure.c): median of each arm, the speed-up with its confidence
+ * (bench/stats.c): median of each arm, the speed-up with its confidence
  * interval, and whether the difference is more than noise.  docs/index.md.
  *
  * Why the design:
@@ -59,7 +59,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "measure.h"
+#include "benchlib.h"
+#include "machine.h"
 #include "run.h"
 
 #define MAX_RUNS 1000
@@ -571,7 +572,7 @@ struct look {
     long pairs;                       /* pairs made (warm-up not counted) */
     size_t n;                         /* of them, completed without a failed run */
     int failed;                       /* some run so far failed (warm-up included) */
-    struct measure_signed_rank sr;    /* at the per-look level */
+    struct bench_signed_rank sr;    /* at the per-look level */
     const char *stop;                 /* why the runs stop here, or NULL */
 };
 
@@ -603,7 +604,7 @@ static size_t pair_ratios(const struct run *r, size_t made, long warmup, double 
  * that fails is not one to run hundreds of times); or this is the last look.
  * NULL: go on to the next look.
  */
-static const char *look_stop(const struct measure_signed_rank *sr, double until, int failed, int last)
+static const char *look_stop(const struct bench_signed_rank *sr, double until, int failed, int last)
 {
     double margin = log(1.0 + until / 100.0);
     if (sr->bounded && (sr->lo > 0 || sr->hi < 0))
@@ -784,7 +785,7 @@ static int compare_main(const char *argv0, int argc, char **argv)
             struct look *lk = &looks[looks_made];
             lk->pairs = pair + 1;
             lk->n = pair_ratios(r, made, warmup, look_d, &lk->failed);
-            if (measure_signed_rank(look_d, lk->n, level, &lk->sr) != 0)
+            if (bench_signed_rank(look_d, lk->n, level, &lk->sr) != 0)
                 return 1;
             lk->stop = look_stop(&lk->sr, until, lk->failed, looks_made == nlooks - 1);
             looks_made++;
@@ -808,8 +809,8 @@ static int compare_main(const char *argv0, int argc, char **argv)
         copy_fd(st.err_first, 2);
 
     char cpu[256], load[64], cmdline[512];
-    measure_cpu_model(cpu, sizeof cpu);
-    measure_load(load, sizeof load);
+    machine_cpu_model(cpu, sizeof cpu);
+    machine_load(load, sizeof load);
     size_t used = 0;
     for (char **c = cmd; *c && used < sizeof cmdline; c++)
         used += (size_t)snprintf(cmdline + used, sizeof cmdline - used, "%s%s", c == cmd ? "" : " ", *c);
@@ -937,8 +938,8 @@ static int compare_main(const char *argv0, int argc, char **argv)
         fprintf(stderr, "  result: no pair completed without a failure: nothing to compare\n");
         return first_bad > 0 ? first_bad : 1;
     }
-    struct measure_signed_rank sr;
-    if (measure_signed_rank(d, n, level, &sr) != 0)
+    struct bench_signed_rank sr;
+    if (bench_signed_rank(d, n, level, &sr) != 0)
         return 1;
     fprintf(stderr, "  %-14s %12s %12s %12s %14s\n", "", "median wall", "min", "max", "median cpu");
     for (int a = 0; a < 2; a++) {

@@ -1,5 +1,6 @@
 /*
  * `altmem index`: the seed's before/after table, in user space.
+ * (The seed: the Linux commit altmem renders, "LoongArch: Use alternative to optimize libraries".)
  *
  * The kernel commit behind altmem was judged by UnixBench on a Loongson-3A5000:
  * File Copy and Pipe Throughput moved because read(), write() and page
@@ -28,7 +29,7 @@
  * so a slow phase of a shared machine lands on all three.  RESULT is the median
  * rate over the rounds, INDEX = 100 x RESULT / BASELINE, the score is the
  * geometric mean of the indexes.  Ratios between implementations are estimated
- * from the per-round pairs (tools/measure.c).  docs/index.md.
+ * from the per-round pairs (bench/stats.c).  docs/index.md.
  */
 #define _GNU_SOURCE
 #include "index.h"
@@ -50,8 +51,9 @@
 #include <gnu/libc-version.h>
 #endif
 
+#include "benchlib.h"
 #include "dist.h"
-#include "measure.h"
+#include "machine.h"
 
 /* ---- Implementations ---------------------------------------------------- */
 
@@ -606,26 +608,24 @@ struct cell {
 
 static double geomean_index(struct cell (*cells)[TEST_COUNT], int ci, const int *sel, int impl)
 {
-    double s = 0;
+    double index[TEST_COUNT];
     int n = 0;
     for (size_t t = 0; t < TEST_COUNT; t++)
-        if (sel[t]) {
-            s += log(100 * cells[ci][t].result[impl] / tests[t].baseline);
-            n++;
-        }
-    return n ? exp(s / n) : 0;
+        if (sel[t])
+            index[n++] = 100 * cells[ci][t].result[impl] / tests[t].baseline;
+    return n ? bench_geomean(index, n) : 0;
 }
 
 /* The ratio a/b of implementations over the rounds' pairs, with its interval. */
-static void paired_ratio(const struct cell *c, int a, int b, int rounds, struct measure_signed_rank *sr)
+static void paired_ratio(const struct cell *c, int a, int b, int rounds, struct bench_signed_rank *sr)
 {
     double d[99];
     for (int r = 0; r < rounds; r++)
         d[r] = log(c->rate[a][r] / c->rate[b][r]);
-    measure_signed_rank(d, (size_t)rounds, 0.10, sr);
+    bench_signed_rank(d, (size_t)rounds, 0.10, sr);
 }
 
-static const char *ratio_text(const struct measure_signed_rank *sr, char *buf, size_t len)
+static const char *ratio_text(const struct bench_signed_rank *sr, char *buf, size_t len)
 {
     if (sr->bounded)
         snprintf(buf, len, "%6.3fx [%5.3f..%5.3f]", exp(sr->estimate), exp(sr->lo), exp(sr->hi));
@@ -714,8 +714,8 @@ int altmem_index_main(int argc, char **argv)
     double elapsed = bench_now_s() - t_start;
 
     char cpu[256], load[64], date[64];
-    measure_cpu_model(cpu, sizeof cpu);
-    measure_load(load, sizeof load);
+    machine_cpu_model(cpu, sizeof cpu);
+    machine_load(load, sizeof load);
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
@@ -724,7 +724,7 @@ int altmem_index_main(int argc, char **argv)
     printf("date:     %s; %.0f s\n", date, elapsed);
     printf("cpu:      %s; load average %s at the end\n", cpu, load);
     char emu[4096];
-    if (measure_emulator(emu, sizeof emu))
+    if (machine_emulator(emu, sizeof emu))
         printf("emulated: under %s: emulated timings are not speed (the figures show only that the index runs)\n",
                emu);
     printf("before:   %s\n", im[IMPL_BEFORE].variants);
@@ -787,7 +787,7 @@ int altmem_index_main(int argc, char **argv)
         for (size_t t = 0; t < TEST_COUNT; t++) {
             if (!o.selected[t])
                 continue;
-            struct measure_signed_rank ab, al;
+            struct bench_signed_rank ab, al;
             char b1[64], b2[64];
             paired_ratio(&cells[ci][t], IMPL_AFTER, IMPL_BEFORE, o.rounds, &ab);
             paired_ratio(&cells[ci][t], IMPL_AFTER, IMPL_LIBC, o.rounds, &al);

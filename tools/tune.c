@@ -31,6 +31,7 @@
 
 #include "benchlib.h"
 #include "dist.h"
+#include "routines.h"
 #include "tune.h"
 
 #define MAX_CELLS 16
@@ -447,10 +448,9 @@ int altmem_tune_main(const char *exe, int argc, char **argv)
     for (int i = 0; i < 13; i++)
         cells_small[i] = c_small[i];
 
-    static const char *const routines[] = {"memcpy", "memmove", "memset", "copy_user", "clear_user"};
     double t_start = bench_now_ns();
-    for (int ri = 0; ri < 5; ri++) {
-        const char *r = routines[ri];
+    for (int ri = 0; ri < ALTMEM_ROUTINE_COUNT; ri++) {
+        const char *r = altmem_routine_name((enum altmem_routine)ri);
         struct cand c[MAX_CAND];
         int nc = 0;
         memset(c, 0, sizeof c);
@@ -466,8 +466,9 @@ int altmem_tune_main(const char *exe, int argc, char **argv)
         }
         char what[64];
         snprintf(what, sizeof what, "%s variant (rules: %s)", r, b.variant);
-        int ncells = (ri >= 3 ? 11 : 13) - (quick ? 2 : 0); /* copy_user/clear_user: from 256 B */
-        char **cells = ri >= 3 ? cells_small + 2 : cells_small;
+        int uaccess = bench_routine_uaccess(ri); /* copy_user/clear_user: from 256 B */
+        int ncells = (uaccess ? 11 : 13) - (quick ? 2 : 0);
+        char **cells = uaccess ? cells_small + 2 : cells_small;
         if (decide(r, what, c, nc, cells, ncells, rounds, sample_ns, out) < 0)
             return 1;
     }

@@ -1,6 +1,6 @@
 /*
  * loongarch64 entry points: each public routine is one patchable `b` — the
- * seed's mechanism (Linux's arch/loongarch/lib: `b __memcpy_generic` rewritten
+ * mechanism Linux uses (arch/loongarch/lib: `b __memcpy_generic` rewritten
  * to `b __memcpy_fast` when CPUCFG reports UAL).
  *
  * Assumptions: LP64D ABI ($t8 is a temporary, free at a call's entry); the stubs

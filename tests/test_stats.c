@@ -1,6 +1,6 @@
 /*
  * The statistics `altmem compare` and `altmem index` report on
- * (tools/measure.c), checked against published values: the critical values of
+ * (bench/stats.c), checked against published values: the critical values of
  * the Wilcoxon signed-rank test (two-sided 5%, the tables in every statistics
  * text, e.g. NIST/SEMATECH e-Handbook, 7.2.3), exact p-values that follow from
  * the definition, and the behaviour at the edges (too few pairs, all zero).
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "measure.h"
+#include "stats.h"
 
 static int failures;
 #define CHECK(cond, ...)                                                                                              \
@@ -27,22 +27,22 @@ int main(void)
     /* n = 6..20: reject when W <= this (two-sided 0.05) */
     static const long crit[] = {0, 2, 3, 5, 8, 10, 13, 17, 21, 25, 29, 34, 40, 46, 52};
     double d[100];
-    struct measure_signed_rank sr;
+    struct bench_signed_rank sr;
     for (size_t n = 6; n <= 20; n++) {
         for (size_t i = 0; i < n; i++)
             d[i] = ldexp(1, (int)i) * (i % 2 ? -1 : 1);   /* distinct Walsh averages */
-        measure_signed_rank(d, n, 0.05, &sr);
+        bench_signed_rank(d, n, 0.05, &sr);
         CHECK(sr.exact && sr.bounded && sr.cut == crit[n - 6], "n=%zu: cut %ld, table %ld", n, sr.cut, crit[n - 6]);
         CHECK(sr.coverage >= 0.95 && sr.coverage < 0.99, "n=%zu: coverage %.4f", n, sr.coverage);
     }
     for (size_t n = 1; n <= 5; n++) {
-        measure_signed_rank(d, n, 0.05, &sr);
+        bench_signed_rank(d, n, 0.05, &sr);
         CHECK(!sr.bounded && sr.cut == -1, "n=%zu: an interval from too few pairs", n);
     }
     /* all ten positive: W+ = 55, P = 2 / 2^10 */
     for (size_t i = 0; i < 10; i++)
         d[i] = 0.05 + 0.001 * (double)i;
-    measure_signed_rank(d, 10, 0.05, &sr);
+    bench_signed_rank(d, 10, 0.05, &sr);
     CHECK(fabs(sr.p - 2.0 / 1024) < 1e-12, "all positive: p %.6f, want %.6f", sr.p, 2.0 / 1024);
     CHECK(sr.lo > 0 && sr.lo < sr.estimate && sr.estimate < sr.hi, "all positive: %g [%g, %g]", sr.estimate, sr.lo,
           sr.hi);
@@ -50,25 +50,25 @@ int main(void)
     /* identical arms: nothing to distinguish */
     for (size_t i = 0; i < 10; i++)
         d[i] = 0;
-    measure_signed_rank(d, 10, 0.05, &sr);
+    bench_signed_rank(d, 10, 0.05, &sr);
     CHECK(sr.lo <= 0 && sr.hi >= 0 && sr.p == 1, "all zero: [%g, %g] p %g", sr.lo, sr.hi, sr.p);
     /* alternating signs of growing size (the A/A pattern of test_compare.sh) */
     for (size_t i = 0; i < 10; i++)
         d[i] = (double)(i + 1) * (i % 2 ? 1 : -1);
-    measure_signed_rank(d, 10, 0.05, &sr);
+    bench_signed_rank(d, 10, 0.05, &sr);
     CHECK(sr.lo < 0 && sr.hi > 0 && sr.p > 0.5, "alternating: [%g, %g] p %g", sr.lo, sr.hi, sr.p);
     /* the normal approximation above 60 pairs agrees with the exact test near it */
-    struct measure_signed_rank ex, ap;
+    struct bench_signed_rank ex, ap;
     for (size_t i = 0; i < 61; i++)
         d[i] = (double)i - 20.5;
-    measure_signed_rank(d, 60, 0.05, &ex);
-    measure_signed_rank(d, 61, 0.05, &ap);
+    bench_signed_rank(d, 60, 0.05, &ex);
+    bench_signed_rank(d, 61, 0.05, &ap);
     CHECK(ex.exact && !ap.exact, "exact up to 60 pairs only");
     CHECK(fabs(ex.p - ap.p) < 0.05 && ap.bounded && labs(ap.cut - ex.cut) <= 40, "60 vs 61 pairs: p %g vs %g, cut %ld vs %ld",
           ex.p, ap.p, ex.cut, ap.cut);
     double v[] = {5, 1, 4, 2, 3};
     CHECK(bench_median(v, 5) == 3 && bench_median(v, 4) == 2.5, "median");
     if (!failures)
-        printf("measure: signed-rank critical values n=6..20, p-values, edges: ok\n");
+        printf("stats: signed-rank critical values n=6..20, p-values, edges: ok\n");
     return failures != 0;
 }

@@ -1,27 +1,32 @@
 /*
- * What `altmem index` and `altmem compare` share (tools/measure.c): the
- * machine's description for the report and the paired rank test both use to
- * say whether a difference is more than noise.  The clock and the median are
- * the benchmarks' (bench/benchlib.h, included here for them).
+ * The statistics every benchmark and tool here reports with (bench/stats.c):
+ * order statistics and the summary of a set of samples, the geometric mean,
+ * and the paired rank test `altmem index` and `altmem compare` use to say
+ * whether a difference is more than noise.  Part of the measuring kit
+ * (benchlib.h includes this); nothing here reads a clock.
  */
-#ifndef ALTMEM_TOOLS_MEASURE_H
-#define ALTMEM_TOOLS_MEASURE_H
+#ifndef ALTMEM_BENCH_STATS_H
+#define ALTMEM_BENCH_STATS_H
 
 #include <stddef.h>
 
-#include "benchlib.h"
+/* ---- Order statistics and summaries ------------------------------------- */
 
-/* "AMD EPYC (family 26 model 2 stepping 1), 2 online CPUs" from /proc/cpuinfo
-   (the arch name where it has no model name). */
-void measure_cpu_model(char *buf, size_t len);
+struct bench_stats {
+    double med, min, max, q1, q3;
+};
 
-/* 1 when this process runs under an emulator (qemu-user), its path in buf:
-   qemu shows the guest program as /proc/self/exe but not as
-   /proc/thread-self/exe, which is the emulator itself.  0 otherwise. */
-int measure_emulator(char *buf, size_t len);
+void bench_sort(double *v, int n);
+/* Linear interpolation between the closest ranks of a sorted array. */
+double bench_quantile(const double *sorted, int n, double q);
+/* These sort v in place. */
+double bench_median(double *v, int n);
+void bench_summarise(double *v, int n, struct bench_stats *st);
+/* Interquartile range / median (0 when the median is not positive). */
+double bench_spread(double *v, int n);
+double bench_geomean(const double *v, int n);
 
-/* "0.52 0.61 0.70" (1, 5, 15 min), or "unknown". */
-void measure_load(char *buf, size_t len);
+/* ---- The paired rank test ----------------------------------------------- */
 
 /*
  * Wilcoxon signed-rank analysis of n paired differences d[] (for example log
@@ -33,7 +38,7 @@ void measure_load(char *buf, size_t len);
  * with the rest), so an A/A run of identical values gives a zero-width interval
  * at 0, which does not exclude 0.
  */
-struct measure_signed_rank {
+struct bench_signed_rank {
     size_t n;
     double estimate;     /* Hodges-Lehmann */
     double lo, hi;       /* the interval; -inf/+inf when n is too small to reach it */
@@ -45,6 +50,6 @@ struct measure_signed_rank {
 };
 /* 0, or -1 when out of memory or n > 10000 (n(n+1)/2 Walsh averages must fit
    bench_median's int count). */
-int measure_signed_rank(const double *d, size_t n, double alpha, struct measure_signed_rank *out);
+int bench_signed_rank(const double *d, size_t n, double alpha, struct bench_signed_rank *out);
 
 #endif
