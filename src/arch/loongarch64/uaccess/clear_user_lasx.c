@@ -3,11 +3,11 @@
  *
  * Assumptions:
  *   - UAL and LASX; every store is an extable accessor, stores ascend and each
- *     fault label knows the progress, from which the fix-up finishes byte by
+ *     class returns its progress, from which the fix-up finishes byte by
  *     byte (ua_la_vec.h).
  *   - A faulting vector store may have written part of its bytes: never relied
  *     on either way.
- * Size classes: memset_lasx's (la_vec.h) over the extable accessors, the same
+ * Size classes: memset_lasx's (la_vec.h) with OPS_FAULT (the extable accessors), the same
  * ascending order.
  */
 #define LA_W 32

@@ -3,11 +3,11 @@
  *
  * Assumptions:
  *   - UAL and LSX; src and dst do not overlap; every access is an extable
- *     accessor (extable.h), stores ascend and each fault label knows the
+ *     accessor (extable.h), stores ascend and each class returns its
  *     progress, from which the fix-up finishes byte by byte (ua_la_vec.h).
  *   - A faulting vector store may have written part of its bytes: never relied
  *     on either way (the fix-up rewrites them from the progress).
- * Size classes: memcpy_lsx's (la_vec.h) over the extable accessors; above
+ * Size classes: memcpy_lsx's (la_vec.h) with OPS_FAULT (the extable accessors); above
  * 128 bytes the first vector, aligned blocks of 4 vectors, the last 4
  * vectors, all ascending (memcpy_lsx stores its first vector last).
  */

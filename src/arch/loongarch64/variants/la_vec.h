@@ -1,26 +1,26 @@
 /*
- * The size classes of the LoongArch vector variants (lsx, lasx), one vector
- * width per translation unit: a file defines LA_W (16: LSX vld/vst, 32: LASX
- * xvld/xvst), is built with the matching flag set (-mlsx or -mlasx, that file
- * only: every other file is built -mno-lsx) and includes this header.  The
- * classes are written once over the access operation (as ual_classes.h and
- * x86_vec.h): memcpy / memmove / memset use plain intrinsics, copy_user /
- * clear_user (src/arch/loongarch64/uaccess/ua_la_vec.h) define AO_EXTABLE and the extable
- * accessors first (extable.h: vld/vst/xvld/xvst), and get each class's
- * progress from its labels.
+ * The LoongArch vector width of a variant (lsx, lasx), one width per
+ * translation unit: a file defines LA_W (16: LSX vld/vst, 32: LASX xvld/xvst),
+ * is built with the matching flag set (-mlsx or -mlasx, that file only: every
+ * other file is built -mno-lsx) and includes this header.  It supplies the
+ * vector type and accessors that the shared size classes (src/ops/scalar.h,
+ * src/ops/vector.h) are instantiated with, and what only loongarch64 has: the
+ * dispatch of n <= 8W over those classes, and the loops of memcpy / memmove /
+ * memset above 8W.  memcpy / memmove / memset call the classes with
+ * OPS_PLAIN, copy_user / clear_user (src/arch/loongarch64/uaccess/ua_la_vec.h)
+ * with OPS_FAULT.
  *
  * Assumptions:
  *   - LoongArch64 with UAL: vld/vst (xvld/xvst) and ld.d/st.d at any address
  *     are single instructions (the vector rows require UAL as well as SIMD128,
  *     and lasx SIMD256: hwcaps=-UAL leaves generic, hwcaps=-SIMD256 lsx).
  *   - LASX implies LSX: the lasx files use 16-byte vld/vst for n in [16, 32).
- *   - Every class loads all it copies before its first store and stores in
- *     ascending order, each store beginning at or below the end of those before
- *     it (so the classes serve memmove, and the progress at each label holds).
+ *   - One vector store instruction for every alignment (vst / xvst; no
+ *     non-temporal one): a loop's store (ops_vstore) is ops_vst.
  *   - A vector store is not assumed all-or-nothing: one that faults may have
  *     written its first bytes (qemu 10's xvst and vst do: docs/arch-notes.md).
- *     The progress at its label is where it began; the fix-up redoes those
- *     bytes (the same values).
+ *     Its accessor reports 0 of its bytes stored; the fix-up redoes them (the
+ *     same values).
  *   - Little endian; values are only moved or splatted, never combined.
  */
 #ifndef ALTMEM_LA_VEC_H
@@ -33,13 +33,14 @@
 #error "la_vec.h: LA_W 16 needs -mlsx, LA_W 32 -mlasx (src/CMakeLists.txt flag sets lsx, lasx)"
 #endif
 
+#include <stddef.h>
 #include <stdint.h>
 #include <lsxintrin.h>
 #if LA_W == 32
 #include <lasxintrin.h>
 #endif
 
-#include "variants/ual/ual_classes.h"
+#include "ops/scalar.h"
 
 typedef __m128i la_h; /* 16 bytes */
 #if LA_W == 32
@@ -52,11 +53,12 @@ typedef __m128i la_v;
 #define LA_HSPLAT(c) __lsx_vreplgr2vr_b(c)
 #define W LA_W
 
-#ifndef AO_EXTABLE
-/* Plain: unaligned vector lvalues, a single vld/vst (xvld/xvst) each.  Not
-   the intrinsics __lsx_vld(p, 0): clang-19 does not fold p's constant offset
-   into their immediate, one addi.d per access (measured: memcpy_lsx executed
-   as many instructions per byte as ual). */
+/* ---- One vector ------------------------------------------------------------------
+
+   Plain: unaligned vector lvalues, a single vld/vst (xvld/xvst) each.  Not the
+   intrinsics __lsx_vld(p, 0): clang-19 does not fold p's constant offset into
+   their immediate, one addi.d per access (measured: memcpy_lsx executed as many
+   instructions per byte as ual). */
 typedef __m128i __attribute__((aligned(1), may_alias)) la_hu;
 #define la_hld(p) (*(const la_hu *)(const void *)(p))
 #define la_hst(p, v) (*(la_hu *)(void *)(p) = (v))
@@ -64,276 +66,156 @@ typedef __m128i __attribute__((aligned(1), may_alias)) la_hu;
 typedef __m256i __attribute__((aligned(1), may_alias)) la_vu;
 #define la_vld(p) (*(const la_vu *)(const void *)(p))
 #define la_vst(p, v) (*(la_vu *)(void *)(p) = (v))
+#define LA_UA_VLD(v, p, L) UA_VLD32(v, p, L)
+#define LA_UA_VST(p, v, L) UA_VST32(p, v, L)
+#define LA_UA_VLDX(v, p, i, L) UA_VLDX32(v, p, i, L)
+#define LA_UA_VSTX(p, i, v, L) UA_VSTX32(p, i, v, L)
 #else
 #define la_vld(p) la_hld(p)
 #define la_vst(p, v) la_hst(p, v)
-#endif
-#define AO_HLD(v, p, L) AO_PLAIN((v) = la_hld(p), L)
-#define AO_HST(p, v, L) AO_PLAIN(la_hst(p, v), L)
-#define AO_VLD(v, p, L) AO_PLAIN((v) = la_vld(p), L)
-#define AO_VST(p, v, L) AO_PLAIN(la_vst(p, v), L)
-#else
-#define AO_HLD(v, p, L) UA_VLD16(v, p, L)
-#define AO_HST(p, v, L) UA_VST16(p, v, L)
-#if LA_W == 32
-#define AO_VLD(v, p, L) UA_VLD32(v, p, L)
-#define AO_VST(p, v, L) UA_VST32(p, v, L)
-#else
-#define AO_VLD(v, p, L) UA_VLD16(v, p, L)
-#define AO_VST(p, v, L) UA_VST16(p, v, L)
-#endif
+#define LA_UA_VLD(v, p, L) UA_VLD16(v, p, L)
+#define LA_UA_VST(p, v, L) UA_VST16(p, v, L)
+#define LA_UA_VLDX(v, p, i, L) UA_VLDX16(v, p, i, L)
+#define LA_UA_VSTX(p, i, v, L) UA_VSTX16(p, i, v, L)
 #endif
 
-/* ---- Copies ----------------------------------------------------------------- */
+/* ---- The accessors the shared classes are instantiated with ------------------------
+   Plain: la_vld / la_vst at pointer + offset.  Fault: the extable accessors
+   of src/arch/loongarch64/uaccess/accessors.h, vld / xvld with a constant
+   offset (folded into the immediate), vldx / xvldx with any other (n - W: the
+   index register, no add.d per access, as clang does for the plain ones). */
 
-/* n in [16, 32]: head 16 + tail 16 (the lasx files; for lsx this is la_copy_1v) */
-AO_INL size_t la_copy_16_32(ao_dst d, ao_src s, size_t n)
+typedef la_v ops_vec;
+#define OPS_W W
+
+OPS_INL int ops_vld(const enum ops_access acc, la_v *v, uintptr_t p, ptrdiff_t off)
 {
-    la_h a, z;
-    AO_HLD(a, s, f0);
-    AO_HLD(z, s + n - 16, f0);
-    AO_HST(d, a, f0);
-    AO_HST(d + n - 16, z, f16);
-    return AO_OK;
-f0:
+    if (acc == OPS_FAULT) {
+        if (__builtin_constant_p(off))
+            LA_UA_VLD(*v, p + off, fault);
+        else
+            LA_UA_VLDX(*v, p, off, fault);
+        return 0;
+    fault:
+        return 1;
+    }
+    *v = la_vld((const unsigned char *)p + off);
     return 0;
-f16:
-    return 16;
 }
 
-/* n in [W, 2W]: one vector from each end */
-AO_INL size_t la_copy_1v(ao_dst d, ao_src s, size_t n)
+OPS_INL size_t ops_vst(const enum ops_access acc, uintptr_t p, ptrdiff_t off, la_v v)
 {
-    la_v a, z;
-    AO_VLD(a, s, f0);
-    AO_VLD(z, s + n - W, f0);
-    AO_VST(d, a, f0);
-    AO_VST(d + n - W, z, fw);
-    return AO_OK;
-f0:
-    return 0;
-fw:
-    return W;
+    if (acc == OPS_FAULT) {
+        if (__builtin_constant_p(off))
+            LA_UA_VST(p + off, v, fault);
+        else
+            LA_UA_VSTX(p, off, v, fault);
+        return OPS_OK;
+    fault:
+        return 0;
+    }
+    la_vst((unsigned char *)p + off, v);
+    return OPS_OK;
 }
 
-/* n in [2W, 4W]: two vectors from each end */
-AO_INL size_t la_copy_2v(ao_dst d, ao_src s, size_t n)
+/* A loop's store: vst / xvst at any alignment (no aligned or streaming form). */
+OPS_INL size_t ops_vstore(const enum ops_access acc, const enum ops_store how, uintptr_t p, ptrdiff_t off, la_v v)
 {
-    la_v a, b, y, z;
-    AO_VLD(a, s, f0);
-    AO_VLD(b, s + W, f0);
-    AO_VLD(y, s + n - 2 * W, f0);
-    AO_VLD(z, s + n - W, f0);
-    AO_VST(d, a, f0);
-    AO_VST(d + W, b, f1);
-    AO_VST(d + n - 2 * W, y, f2);
-    AO_VST(d + n - W, z, fz);
-    return AO_OK;
-f0:
-    return 0;
-f1:
-    return W;
-f2:
-    return 2 * W;
-fz:
-    return ao_fault(ao_max(2 * W, n - W));
+    (void)how;
+    return ops_vst(acc, p, off, v);
 }
 
-/* n in [4W, 8W]: four vectors from each end */
-AO_INL size_t la_copy_4v(ao_dst d, ao_src s, size_t n)
+/* What keeps a block's stores in source order: a compiler barrier, as on
+   x86_64 (only copy_user uses ops_vcopy_block4 here, whose extable stores are
+   ordered asm already: the same code without it). */
+#define OPS_STORE_ORDER() __asm__ volatile("" ::: "memory")
+
+/* 16 bytes (LSX, in every file): the lasx files' [16, 32). */
+#define OPS_HAVE_V16 1
+typedef la_h ops_v16;
+OPS_INL int ops_ld16v(const enum ops_access acc, la_h *v, uintptr_t p, ptrdiff_t off)
 {
-    la_v a, b, c, e, w, x, y, z;
-    AO_VLD(a, s, f0);
-    AO_VLD(b, s + W, f0);
-    AO_VLD(c, s + 2 * W, f0);
-    AO_VLD(e, s + 3 * W, f0);
-    AO_VLD(w, s + n - 4 * W, f0);
-    AO_VLD(x, s + n - 3 * W, f0);
-    AO_VLD(y, s + n - 2 * W, f0);
-    AO_VLD(z, s + n - W, f0);
-    AO_VST(d, a, f0);
-    AO_VST(d + W, b, f1);
-    AO_VST(d + 2 * W, c, f2);
-    AO_VST(d + 3 * W, e, f3);
-    AO_VST(d + n - 4 * W, w, f4);
-    AO_VST(d + n - 3 * W, x, fx);
-    AO_VST(d + n - 2 * W, y, fy);
-    AO_VST(d + n - W, z, fz);
-    return AO_OK;
-f0:
+    if (acc == OPS_FAULT) {
+        if (__builtin_constant_p(off))
+            UA_VLD16(*v, p + off, fault);
+        else
+            UA_VLDX16(*v, p, off, fault);
+        return 0;
+    fault:
+        return 1;
+    }
+    *v = la_hld((const unsigned char *)p + off);
     return 0;
-f1:
-    return W;
-f2:
-    return 2 * W;
-f3:
-    return 3 * W;
-f4:
-    return 4 * W;
-fx:
-    return ao_fault(ao_max(4 * W, n - 3 * W));
-fy:
-    return ao_fault(ao_max(4 * W, n - 2 * W));
-fz:
-    return ao_fault(ao_max(4 * W, n - W));
+}
+OPS_INL size_t ops_st16v(const enum ops_access acc, uintptr_t p, ptrdiff_t off, la_h v)
+{
+    if (acc == OPS_FAULT) {
+        if (__builtin_constant_p(off))
+            UA_VST16(p + off, v, fault);
+        else
+            UA_VSTX16(p, off, v, fault);
+        return OPS_OK;
+    fault:
+        return 0;
+    }
+    la_hst((unsigned char *)p + off, v);
+    return OPS_OK;
 }
 
-/* One block of copy_user's loop and its tail (memcpy's loops: LA_COPY_NV
-   below): 4 vectors loaded from s, then stored to d in ascending order;
-   progress from d. */
-AO_INL size_t la_copy_blk(ao_dst d, ao_src s)
-{
-    la_v a, b, c, e;
-    AO_VLD(a, s, f0);
-    AO_VLD(b, s + W, f0);
-    AO_VLD(c, s + 2 * W, f0);
-    AO_VLD(e, s + 3 * W, f0);
-    AO_VST(d, a, f0);
-    AO_VST(d + W, b, f1);
-    AO_VST(d + 2 * W, c, f2);
-    AO_VST(d + 3 * W, e, f3);
-    return AO_OK;
-f0:
-    return 0;
-f1:
-    return W;
-f2:
-    return 2 * W;
-f3:
-    return 3 * W;
-}
+#include "ops/vector.h"
 
-/* n <= 8W, one class per size range (one return at the end: see copy_lt8). */
-AO_INL size_t la_copy_upto8w(ao_dst d, ao_src s, size_t n)
+/* ---- n <= 8W: one class per size range -------------------------------------------
+   (One return at the end: see ops_copy_lt8.)  Every class loads all it copies
+   before its first store: memcpy, memmove and copy_user alike. */
+
+OPS_INL size_t la_copy_upto8w(const enum ops_access acc, uintptr_t d, uintptr_t s, size_t n)
 {
-    size_t r = AO_OK;
+    size_t r;
     if (n >= 4 * W)             /* [4W, 8W]: 4 + 4 vectors */
-        r = la_copy_4v(d, s, n);
+        r = ops_vcopy_ht4(acc, d, s, n);
     else if (n >= 2 * W)        /* [2W, 4W): 2 + 2 vectors */
-        r = la_copy_2v(d, s, n);
+        r = ops_vcopy_ht2(acc, d, s, n);
     else if (n >= W)            /* [W, 2W): 1 + 1 vector */
-        r = la_copy_1v(d, s, n);
+        r = ops_vcopy_ht1(acc, d, s, n);
 #if LA_W == 32
     else if (n >= 16)           /* [16, 32): 16 + 16 (LSX) */
-        r = la_copy_16_32(d, s, n);
+        r = ops_copy_ht16(acc, d, s, n);
 #endif
-    else if (n >= 8)            /* [8, 16): 8 + 8 */
-        r = copy_8_16(d, s, n);
-    else                        /* [0, 8): 4 + 4, 2 + 2, 1 */
-        r = copy_lt8(d, s, n);
+    else                        /* [0, 16): 8 + 8, 4 + 4, 2 + 2, 1 */
+        r = ops_copy_lt16(acc, d, s, n);
     return r;
 }
 
-/* ---- Sets: v the byte in every lane (h: in 16 bytes, x: in 8 bytes) --------- */
-
-/* n in [16, 32]: 16 + 16 */
-AO_INL size_t la_set_16_32(ao_dst d, la_h h, size_t n)
+/* v: the byte in every lane of a vector (h: of 16 bytes, x: of 8 bytes, for
+   the classes below W). */
+OPS_INL size_t la_set_upto8w(const enum ops_access acc, uintptr_t d, la_v v, la_h h, uint64_t x, size_t n)
 {
-    AO_HST(d, h, f0);
-    AO_HST(d + n - 16, h, f16);
-    return AO_OK;
-f0:
-    return 0;
-f16:
-    return 16;
-}
-
-/* n in [W, 2W]: one vector at each end */
-AO_INL size_t la_set_1v(ao_dst d, la_v v, size_t n)
-{
-    AO_VST(d, v, f0);
-    AO_VST(d + n - W, v, fw);
-    return AO_OK;
-f0:
-    return 0;
-fw:
-    return W;
-}
-
-/* n in [2W, 4W]: two vectors at each end */
-AO_INL size_t la_set_2v(ao_dst d, la_v v, size_t n)
-{
-    AO_VST(d, v, f0);
-    AO_VST(d + W, v, f1);
-    AO_VST(d + n - 2 * W, v, f2);
-    AO_VST(d + n - W, v, fz);
-    return AO_OK;
-f0:
-    return 0;
-f1:
-    return W;
-f2:
-    return 2 * W;
-fz:
-    return ao_fault(ao_max(2 * W, n - W));
-}
-
-/* One block of clear_user's loop and of la_set_4v (memset's loop: LA_SET_NV
-   below): 4 vectors to d in ascending order; progress from d. */
-AO_INL size_t la_set_blk(ao_dst d, la_v v)
-{
-    AO_VST(d, v, f0);
-    AO_VST(d + W, v, f1);
-    AO_VST(d + 2 * W, v, f2);
-    AO_VST(d + 3 * W, v, f3);
-    return AO_OK;
-f0:
-    return 0;
-f1:
-    return W;
-f2:
-    return 2 * W;
-f3:
-    return 3 * W;
-}
-
-/* n in [4W, 8W]: four vectors at each end, ascending */
-AO_INL size_t la_set_4v(ao_dst d, la_v v, size_t n)
-{
-    size_t k;
-    if ((k = la_set_blk(d, v)) != AO_OK)
-        return k;
-    if ((k = la_set_blk(d + n - 4 * W, v)) != AO_OK)
-        return ao_fault(ao_max(4 * W, n - 4 * W + k));
-    return AO_OK;
-}
-
-/* n <= 8W; x is the byte 8 times (the scalar classes). */
-AO_INL size_t la_set_upto8w(ao_dst d, la_v v, la_h h, uint64_t x, size_t n)
-{
-    size_t r = AO_OK;
+    size_t r;
     (void)h;
     if (n >= 4 * W)             /* [4W, 8W]: 4 + 4 vectors */
-        r = la_set_4v(d, v, n);
+        r = ops_vset_ht4(acc, d, v, n);
     else if (n >= 2 * W)        /* [2W, 4W): 2 + 2 vectors */
-        r = la_set_2v(d, v, n);
+        r = ops_vset_ht2(acc, d, v, n);
     else if (n >= W)            /* [W, 2W): 1 + 1 vector */
-        r = la_set_1v(d, v, n);
+        r = ops_vset_ht1(acc, d, v, n);
 #if LA_W == 32
     else if (n >= 16)           /* [16, 32): 16 + 16 (LSX) */
-        r = la_set_16_32(d, h, n);
+        r = ops_set_ht16(acc, d, h, n);
 #endif
-    else if (n >= 8)            /* [8, 16): 8 + 8 */
-        r = ual_set_8_16(d, x, n);
-    else if (n >= 4)            /* [4, 8): 4 + 4 */
-        r = ual_set_4_8(d, x, n);
-    else if (n >= 2)            /* [2, 4): 2 + 2 */
-        r = ual_set_2_4(d, x, n);
-    else if (n == 1)            /* 1 */
-        r = ual_set_1(d, x);
+    else                        /* [0, 16): 8 + 8, 4 + 4, 2 + 2, 1 */
+        r = ops_set_lt16(acc, d, x, n);
     return r;
 }
 
-/* ---- Large sizes of memcpy / memmove / memset (plain only) ------------------
+/* ---- Large sizes of memcpy / memmove / memset (plain only) ------------------------
 
-   As ual_classes.h's loops with vectors: the first (last) vector is loaded up
-   front and stored after the loop, which memmove needs; copy_user stores it
-   first instead (src/arch/loongarch64/uaccess/ua_la_vec.h).  A loop block is LA_CPB vectors
-   (copies) or LA_SETB (memset): 16-byte LSX blocks are longer than LASX's so
-   that the loop control (an add per pointer, one compare-and-branch on the
-   destination pointer) is shared by more accesses.  copy_user / clear_user
-   keep their own 4-vector loops (ua_la_vec.h). */
-#ifndef AO_EXTABLE
+   The first (last) vector is loaded up front and stored after the loop, which
+   memmove needs; copy_user stores it first instead, and keeps 4-vector blocks
+   (ops_vcopy_block4, ops_vset_block4: src/arch/loongarch64/uaccess/ua_la_vec.h).
+   A loop block here is LA_CPB vectors (copies) or LA_SETB (memset): 16-byte LSX
+   blocks are longer than LASX's so that the loop control (an add per pointer,
+   one compare-and-branch on the destination pointer) is shared by more
+   accesses.  Plain only: la_vld / la_vst directly, as x86_vec.h's loops. */
 
 #if LA_W == 16
 #define LA_CPB 8   /* 128 bytes */
@@ -377,11 +259,11 @@ static inline void la_copy_fwd_large(unsigned char *d, const unsigned char *s, s
             LA_COPY_NV(d, s, LA_CPB);
             d += LA_CPB * W;
             s += LA_CPB * W;
-            AO_LAUNDER(d); /* as in la_copy_bwd_large */
-            AO_LAUNDER(s);
+            OPS_LAUNDER(d); /* as in la_copy_bwd_large */
+            OPS_LAUNDER(s);
         } while (d < lim);
     }
-    la_copy_upto8w(d, s, (size_t)(e - d)); /* the last 1..LA_CPB vectors */
+    la_copy_upto8w(OPS_PLAIN, (uintptr_t)d, (uintptr_t)s, (size_t)(e - d)); /* the last 1..LA_CPB vectors */
     la_vst(d0, head);
 }
 
@@ -401,12 +283,12 @@ static inline void la_copy_bwd_large(unsigned char *d, const unsigned char *s, s
             /* Opaque to clang's loop strength reduction, which otherwise
                turns the two pointers into one index (vldx/vstx and an add.d
                per pointer on top of the index's add). */
-            AO_LAUNDER(pd);
-            AO_LAUNDER(ps);
+            OPS_LAUNDER(pd);
+            OPS_LAUNDER(ps);
             LA_COPY_NV(pd, ps, LA_CPB);
         } while (pd > lim);
     }
-    la_copy_upto8w(d, s, (size_t)(pd - d)); /* the first 1..LA_CPB vectors */
+    la_copy_upto8w(OPS_PLAIN, (uintptr_t)d, (uintptr_t)s, (size_t)(pd - d)); /* the first 1..LA_CPB vectors */
     la_vst(dend - W, tail);
 }
 
@@ -434,7 +316,5 @@ static inline void la_set_large(unsigned char *d, la_v v, size_t n)
     LA_SET_NV(e - LA_SETB * W, v, LA_SETB);
 #endif
 }
-
-#endif
 
 #endif

@@ -7,7 +7,7 @@
  *   - Every byte of a size class is loaded before any is stored; above 128
  *     bytes, a 128-byte loop (8 vectors, pointer-compare loop control) whose
  *     stores are 16-aligned, the first vector stored last.
- * Size classes (la_vec.h, one line each there):
+ * Size classes (la_vec.h's la_copy_upto8w over src/ops, one line each there):
  *   [0, 8)      4 + 4, 2 + 2, 1 (scalar)
  *   [8, 16)     8 + 8 (scalar)
  *   [16, 32)    1 + 1 vector
@@ -22,7 +22,7 @@
 void *altmem_memcpy_lsx(void *__restrict dst, const void *__restrict src, size_t n)
 {
     if (n <= 8 * LA_W)
-        la_copy_upto8w(dst, src, n);
+        la_copy_upto8w(OPS_PLAIN, (uintptr_t)dst, (uintptr_t)src, n);
     else
         la_copy_fwd_large(dst, src, n);
     return dst;

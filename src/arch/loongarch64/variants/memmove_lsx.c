@@ -19,7 +19,7 @@ void *altmem_memmove_lsx(void *dst, const void *src, size_t n)
     unsigned char *d = dst;
     const unsigned char *s = src;
     if (n <= 8 * LA_W)
-        la_copy_upto8w(d, s, n);
+        la_copy_upto8w(OPS_PLAIN, (uintptr_t)d, (uintptr_t)s, n);
     else if ((uintptr_t)d - (uintptr_t)s >= n) /* dst below src, or no overlap */
         la_copy_fwd_large(d, s, n);
     else if (d != s)

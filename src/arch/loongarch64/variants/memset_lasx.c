@@ -4,7 +4,7 @@
  * Assumptions:
  *   - UAL and LASX, as memcpy_lasx; the byte splatted once
  *     (vreplgr2vr.b), stores in ascending order (the classes are clear_user_lasx's).
- * Size classes (la_vec.h):
+ * Size classes (la_vec.h's la_set_upto8w over src/ops):
  *   [0, 16) 1, 2 + 2, 4 + 4, 8 + 8 (scalar);
  *   [16, 32) 16 + 16 (LSX); [32, 64) 1 + 1 vector; [64, 128) 2 + 2; [128, 256] 4 + 4;
  *   above: the first vector unaligned, aligned blocks of 4 vectors while more
@@ -22,6 +22,6 @@ void *altmem_memset_lasx(void *dst, int c, size_t n)
     if (n > 8 * LA_W)
         la_set_large(dst, v, n);
     else
-        la_set_upto8w(dst, v, LA_HSPLAT(c), UINT64_C(0x0101010101010101) * (unsigned char)c, n);
+        la_set_upto8w(OPS_PLAIN, (uintptr_t)dst, v, LA_HSPLAT(c), UINT64_C(0x0101010101010101) * (unsigned char)c, n);
     return dst;
 }

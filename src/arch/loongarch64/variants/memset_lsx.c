@@ -5,7 +5,7 @@
  *   - UAL and LSX, as memcpy_lsx; the byte splatted once
  *     (vreplgr2vr.b), stores in ascending order (up to 128 bytes the classes
  *     are clear_user_lsx's; its loop keeps 4-vector blocks).
- * Size classes (la_vec.h):
+ * Size classes (la_vec.h's la_set_upto8w over src/ops):
  *   [0, 16)     1, 2 + 2, 4 + 4, 8 + 8 (scalar)
  *   [16, 32)    1 + 1 vector
  *   [32, 64)    2 + 2 vectors
@@ -24,6 +24,6 @@ void *altmem_memset_lsx(void *dst, int c, size_t n)
     if (n > 8 * LA_W)
         la_set_large(dst, v, n);
     else
-        la_set_upto8w(dst, v, LA_HSPLAT(c), UINT64_C(0x0101010101010101) * (unsigned char)c, n);
+        la_set_upto8w(OPS_PLAIN, (uintptr_t)dst, v, LA_HSPLAT(c), UINT64_C(0x0101010101010101) * (unsigned char)c, n);
     return dst;
 }
