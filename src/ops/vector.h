@@ -109,11 +109,13 @@ OPS_INL size_t ops_vcopy_ht2(const enum ops_access acc, uintptr_t d, uintptr_t s
 OPS_INL size_t ops_vcopy_ht4(const enum ops_access acc, uintptr_t d, uintptr_t s, size_t n)
 {
     ops_vec a, b, c, e, w, x, y, z;
-    const uintptr_t t = s + n - 4 * OPS_W, u = d + n - 4 * OPS_W;
+    const uintptr_t se = s + n, de = d + n; /* the last four from the end: one base each */
+    const ptrdiff_t w4 = -4 * (ptrdiff_t)OPS_W, w3 = -3 * (ptrdiff_t)OPS_W;
+    const ptrdiff_t w2 = -2 * (ptrdiff_t)OPS_W, w1 = -(ptrdiff_t)OPS_W;
     size_t k;
     if (ops_vld(acc, &a, s, 0) || ops_vld(acc, &b, s, OPS_W) || ops_vld(acc, &c, s, 2 * OPS_W) ||
-        ops_vld(acc, &e, s, 3 * OPS_W) || ops_vld(acc, &w, t, 0) || ops_vld(acc, &x, t, OPS_W) ||
-        ops_vld(acc, &y, t, 2 * OPS_W) || ops_vld(acc, &z, t, 3 * OPS_W))
+        ops_vld(acc, &e, s, 3 * OPS_W) || ops_vld(acc, &w, se, w4) || ops_vld(acc, &x, se, w3) ||
+        ops_vld(acc, &y, se, w2) || ops_vld(acc, &z, se, w1))
         return 0;
     if ((k = ops_vst(acc, d, 0, a)) != OPS_OK)
         return k;
@@ -123,13 +125,13 @@ OPS_INL size_t ops_vcopy_ht4(const enum ops_access acc, uintptr_t d, uintptr_t s
         return ops_fault(2 * OPS_W + k);
     if ((k = ops_vst(acc, d, 3 * OPS_W, e)) != OPS_OK)
         return ops_fault(3 * OPS_W + k);
-    if ((k = ops_vst(acc, u, 0, w)) != OPS_OK)
+    if ((k = ops_vst(acc, de, w4, w)) != OPS_OK)
         return ops_fault(ops_max(4 * OPS_W, n - 4 * OPS_W + k));
-    if ((k = ops_vst(acc, u, OPS_W, x)) != OPS_OK)
+    if ((k = ops_vst(acc, de, w3, x)) != OPS_OK)
         return ops_fault(ops_max(4 * OPS_W, n - 3 * OPS_W + k));
-    if ((k = ops_vst(acc, u, 2 * OPS_W, y)) != OPS_OK)
+    if ((k = ops_vst(acc, de, w2, y)) != OPS_OK)
         return ops_fault(ops_max(4 * OPS_W, n - 2 * OPS_W + k));
-    if ((k = ops_vst(acc, u, 3 * OPS_W, z)) != OPS_OK)
+    if ((k = ops_vst(acc, de, w1, z)) != OPS_OK)
         return ops_fault(ops_max(4 * OPS_W, n - OPS_W + k));
     return OPS_OK;
 }
