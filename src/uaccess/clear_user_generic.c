@@ -10,12 +10,11 @@
  *   - Addresses are integers (uintptr_t): no C pointer arithmetic on the
  *     caller's pointers, which may be NULL or wild.
  * Size classes: memset_generic's own (word_set, src/variants/generic/word_copy.h)
- * over the exception-table access operation (ua_access.h): < 3 words bytes;
+ * with OPS_FAULT (exception-table accessors): < 3 words bytes;
  * else bytes to word alignment, aligned words (4 per iteration), bytes at the
  * end.
  */
 #include "registry.h"
-#include "ua_access.h"
 #include "variants/generic/word_copy.h"
 
 size_t altmem_clear_user_generic(void *dst, size_t n)
@@ -23,8 +22,8 @@ size_t altmem_clear_user_generic(void *dst, size_t n)
     /* First use: install the fault handler (extable.h). */
     if (UA_NOT_INSTALLED())
         return altmem__clear_user_first(dst, n, altmem_clear_user_generic);
-    const size_t done = word_set((uintptr_t)dst, 0, n);
-    if (__builtin_expect(done != AO_OK, 0))
+    const size_t done = word_set(OPS_FAULT, (uintptr_t)dst, 0, n);
+    if (__builtin_expect(done != OPS_OK, 0))
         return altmem__uaccess_bytes((uintptr_t)dst, 0, n, done, 1);
     return 0;
 }

@@ -13,6 +13,6 @@
 
 void *altmem_memset_generic(void *dst, int c, size_t n)
 {
-    word_set(dst, (unsigned char)c, n);   /* word_copy.h, shared with clear_user_generic */
+    word_set(OPS_PLAIN, (uintptr_t)dst, (unsigned char)c, n); /* word_copy.h, clear_user_generic's too */
     return dst;
 }

@@ -2,8 +2,8 @@
  * Building blocks of the strict-alignment variants (memcpy_generic,
  * memmove_generic, memset_generic): copy forward or backward a word at a time,
  * with every multi-byte access at an address that is a multiple of its size.
- * word_set is written over the access operation (ual_access.h), so that
- * clear_user_generic compiles the same function with extable accessors.
+ * word_set is written over the access operation (src/ops/access.h): memset_generic
+ * calls it with OPS_PLAIN, clear_user_generic with OPS_FAULT.
  *
  * Assumptions:
  *   - Any ISA; word = uintptr_t (8 bytes on 64-bit targets); either byte order.
@@ -23,16 +23,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../ual/ual_access.h" /* the access operation: AO_LD8, AO_ST8, AO_OK, ao_fault */
+#include "ops/word.h" /* the access operation, with the word accessors */
 
-typedef uintptr_t __attribute__((may_alias)) altmem_word;
-#define W ((size_t)sizeof(altmem_word))
-
-/* Aligned words: AO_STW(p, v, L), p a multiple of W (the uaccess variants:
-   an extable accessor of 8 bytes, src/uaccess/ua_access.h). */
-#ifndef AO_EXTABLE
-#define AO_STW(p, v, L) AO_PLAIN(*(altmem_word *)(void *)(p) = (v), L)
-#endif
+typedef ops_word altmem_word;
+#define W OPS_WORD
 
 /* Joins the tail of `lo` (from byte `off` on) with the head of `hi` into the word
    that starts off bytes into lo.  1 <= off < W, so neither shift is by 0 or W*8. */
@@ -61,8 +55,7 @@ static inline void bytes_bwd(unsigned char *d, const unsigned char *s, size_t n)
 
 /* The misaligned loops, forward and backward; inlined into a switch on `off`
    so that each copy sees a constant. */
-static inline __attribute__((always_inline)) void merge_fwd(altmem_word **dwp, const altmem_word **swp,
-                                                            size_t *np, size_t off)
+OPS_INL void merge_fwd(altmem_word **dwp, const altmem_word **swp, size_t *np, size_t off)
 {
     altmem_word *dw = *dwp;
     const altmem_word *sw = *swp;
@@ -86,8 +79,7 @@ static inline __attribute__((always_inline)) void merge_fwd(altmem_word **dwp, c
     *np = n;
 }
 
-static inline __attribute__((always_inline)) void merge_bwd(altmem_word **dwp, const altmem_word **swp,
-                                                            size_t *np, size_t off)
+OPS_INL void merge_bwd(altmem_word **dwp, const altmem_word **swp, size_t *np, size_t off)
 {
     altmem_word *dw = *dwp;
     const altmem_word *sw = *swp;
@@ -223,49 +215,51 @@ static inline void word_copy_bwd(unsigned char *d, const unsigned char *s, size_
 }
 
 /* memset's body: bytes up to 3 words; else bytes to word alignment, aligned
-   words (4 per iteration), bytes at the end.  Stores ascend: on a fault the
-   progress is d - d0 plus the stores of this step before it (i, k). */
-static inline size_t word_set(ao_dst d, unsigned char b, size_t n)
+   words (4 per iteration), bytes at the end.  Stores ascend, each at d + i:
+   on a fault the progress is i plus the stores of this step before it, next
+   to each.  (The index from the fixed d and the count left, not an advancing
+   d: GCC then keeps one induction variable per stream, as with the pointer
+   it had before.) */
+OPS_INL size_t word_set(const enum ops_access acc, uintptr_t d, unsigned char b, size_t n)
 {
-    const ao_dst d0 = d;
-    size_t i, k = 0;
+    size_t i = 0, k;
     /* Fewer than 3 words: bytes. */
     if (n < 3 * W) {
-        for (i = 0; i < n; i++)
-            AO_ST8(d + i, b, fb);
-        return AO_OK;
+        for (; i < n; i++)
+            if ((k = ops_st8(acc, d, i, b)) != OPS_OK)
+                return ops_fault(i + k);
+        return OPS_OK;
     }
-    /* Head: bytes until d is word-aligned. */
-    size_t head = (size_t)(-(uintptr_t)d & (W - 1));
-    for (i = 0; i < head; i++)
-        AO_ST8(d + i, b, fb);
-    d += head;
-    n -= head;
+    /* Head: bytes until d + i is word-aligned. */
+    const size_t head = (size_t)(-d & (W - 1));
+    for (; i < head; i++)
+        if ((k = ops_st8(acc, d, i, b)) != OPS_OK)
+            return ops_fault(i + k);
+    size_t left = n - head;
 
-    altmem_word v = (altmem_word)-1 / 0xff * b;   /* b in every byte */
+    /* b in every byte, in one register (else GCC materialises clear_user's
+       zero again before each store: an asm goto ends a basic block). */
+    altmem_word v = (altmem_word)-1 / 0xff * b;
+    OPS_LAUNDER(v);
     /* Body: 4 aligned words per iteration, then single words. */
-    for (; n >= 4 * W; n -= 4 * W, d += 4 * W) {
-        AO_STW(d, v, fw);
-        AO_STW(d + W, v, fw1);
-        AO_STW(d + 2 * W, v, fw2);
-        AO_STW(d + 3 * W, v, fw3);
+    for (; left >= 4 * W; left -= 4 * W, i += 4 * W) {
+        if ((k = ops_sta_word(acc, d, i, v)) != OPS_OK)
+            return ops_fault(i + k);
+        if ((k = ops_sta_word(acc, d, i + W, v)) != OPS_OK)
+            return ops_fault(i + W + k);
+        if ((k = ops_sta_word(acc, d, i + 2 * W, v)) != OPS_OK)
+            return ops_fault(i + 2 * W + k);
+        if ((k = ops_sta_word(acc, d, i + 3 * W, v)) != OPS_OK)
+            return ops_fault(i + 3 * W + k);
     }
-    for (; n >= W; n -= W, d += W)
-        AO_STW(d, v, fw);
+    for (; left >= W; left -= W, i += W)
+        if ((k = ops_sta_word(acc, d, i, v)) != OPS_OK)
+            return ops_fault(i + k);
     /* Tail: fewer than W bytes. */
-    for (i = 0; i < n; i++)
-        AO_ST8(d + i, b, fb);
-    return AO_OK;
-fb:
-    return ao_fault((size_t)(d - d0) + i);
-fw3:
-    k += W;
-fw2:
-    k += W;
-fw1:
-    k += W;
-fw:
-    return ao_fault((size_t)(d - d0) + k);
+    for (; i < n; i++)
+        if ((k = ops_st8(acc, d, i, b)) != OPS_OK)
+            return ops_fault(i + k);
+    return OPS_OK;
 }
 
 #endif

@@ -29,6 +29,17 @@
 #define UA_ST32(p, v, L) UA_ST("str", "w", (u32_una *)(p), v, L)
 #define UA_ST64(p, v, L) UA_ST("str", "x", (u64_una *)(p), v, L)
 
+/* One q register (Advanced SIMD; unaligned: normal memory): the accessors of
+   a64_simd.h's vector for src/ops/vector.h's classes.  v is a uint8x16_t
+   variable (a local: an asm goto never writes a member of an aggregate). */
+typedef __uint128_t __attribute__((aligned(1), may_alias)) ua_q_una;
+#define UA_LDQ(v, p, L)                                                          \
+    __asm__ goto("1:\tldr %q[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]")     \
+                 : [val] "=w"(v) : [mem] "m"(*(const ua_q_una *)(p)) : : L)
+#define UA_STQ(p, v, L)                                                          \
+    __asm__ goto("1:\tstr %q[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]")     \
+                 : : [mem] "m"(*(ua_q_una *)(p)), [val] "w"(v) : "memory" : L)
+
 /* q-register blocks (Advanced SIMD; unaligned: normal memory).  Each copies
    or zeroes a whole block, every load before the first store; a fault in the
    loads or in the first (or only) store resumes at L0 (nothing of the block

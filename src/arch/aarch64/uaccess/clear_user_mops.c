@@ -1,6 +1,8 @@
 /*
  * clear_user_mops — fault-tolerant zeroing with FEAT_MOPS setp/setm/sete.
  *
+ * No src/ops/ classes: every size is one prologue/main/epilogue sequence.
+ *
  * Assumptions:
  *   - FEAT_MOPS (AT_HWCAP2 bit 43); the sequence is extable.h's UA_MOPS_ZERO
  *     (.inst words, xzr as the value, every instruction with an entry to a

@@ -1,6 +1,8 @@
 /*
  * copy_user_mops — fault-tolerant copy with FEAT_MOPS cpyfp/cpyfm/cpyfe.
  *
+ * No src/ops/ classes: every size is one prologue/main/epilogue sequence.
+ *
  * Assumptions:
  *   - FEAT_MOPS (AT_HWCAP2 bit 43); the sequence is extable.h's UA_MOPS_CPYF
  *     (.inst words, every instruction with an entry to a stub that saves

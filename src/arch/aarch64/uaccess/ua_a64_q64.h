@@ -18,17 +18,17 @@
  * Size classes (n > 64): the first 16 bytes unaligned; 64-byte blocks
  * (ldp/stp q) stored 16-aligned, two per iteration, then one, while more than
  * 64 bytes remain; the last 64 unaligned (they begin inside the stored prefix).
+ * Not src/ops/vector.h's block4: GCC cannot pair two asm accessors into one
+ * ldp/stp, so a 64-byte block is one asm of two pairs (UA_Q64_COPY / ZERO).
  */
 #ifndef ALTMEM_UA_A64_Q64_H
 #define ALTMEM_UA_A64_Q64_H
 
 #include <arm_neon.h>
 
-#include "uaccess/ua_access.h"
+#include "ops/access.h"
 
-#define UA_A64_INL static inline __attribute__((always_inline))
-
-UA_A64_INL size_t ua_a64_copy_q64(uintptr_t d, uintptr_t s, size_t n)
+OPS_INL size_t ua_a64_copy_q64(uintptr_t d, uintptr_t s, size_t n)
 {
     /* [0, 16) first, then blocks from i (1..16) up: [0, MAX(i, 16)) is stored. */
     UA_Q16_COPY(d, s, q0);
@@ -50,24 +50,24 @@ UA_A64_INL size_t ua_a64_copy_q64(uintptr_t d, uintptr_t s, size_t n)
 q0:
     return altmem__uaccess_bytes(d, s, n, 0, 0);
 ql0:
-    return altmem__uaccess_bytes(d, s, n, altmem__ua_max(i, 16), 0);
+    return altmem__uaccess_bytes(d, s, n, ops_max(i, 16), 0);
 ql32:
-    return altmem__uaccess_bytes(d, s, n, altmem__ua_max(i + 32, 16), 0);
+    return altmem__uaccess_bytes(d, s, n, ops_max(i + 32, 16), 0);
 pl0:
-    return altmem__uaccess_bytes(d, s, n, altmem__ua_max(dp - d, 16), 0);
+    return altmem__uaccess_bytes(d, s, n, ops_max(dp - d, 16), 0);
 pl32:
-    return altmem__uaccess_bytes(d, s, n, altmem__ua_max(dp - d + 32, 16), 0);
+    return altmem__uaccess_bytes(d, s, n, ops_max(dp - d + 32, 16), 0);
 pm0:
     return altmem__uaccess_bytes(d, s, n, dp - d + 64, 0);
 pm32:
     return altmem__uaccess_bytes(d, s, n, dp - d + 96, 0);
 qt0:
-    return altmem__uaccess_bytes(d, s, n, altmem__ua_max(i, 16), 0);
+    return altmem__uaccess_bytes(d, s, n, ops_max(i, 16), 0);
 qt32:
-    return altmem__uaccess_bytes(d, s, n, altmem__ua_max(altmem__ua_max(i, 16), n - 32), 0);
+    return altmem__uaccess_bytes(d, s, n, ops_max(ops_max(i, 16), n - 32), 0);
 }
 
-UA_A64_INL size_t ua_a64_zero_q64(uintptr_t d, size_t n)
+OPS_INL size_t ua_a64_zero_q64(uintptr_t d, size_t n)
 {
     /* [0, 16) first, then blocks from i (1..16) up: [0, MAX(i, 16)) is zeroed. */
     const uint8x16_t q = vdupq_n_u8(0);
@@ -89,21 +89,21 @@ UA_A64_INL size_t ua_a64_zero_q64(uintptr_t d, size_t n)
 q0:
     return altmem__uaccess_bytes(d, 0, n, 0, 1);
 ql0:
-    return altmem__uaccess_bytes(d, 0, n, altmem__ua_max(i, 16), 1);
+    return altmem__uaccess_bytes(d, 0, n, ops_max(i, 16), 1);
 ql32:
-    return altmem__uaccess_bytes(d, 0, n, altmem__ua_max(i + 32, 16), 1);
+    return altmem__uaccess_bytes(d, 0, n, ops_max(i + 32, 16), 1);
 pl0:
-    return altmem__uaccess_bytes(d, 0, n, altmem__ua_max(dp - d, 16), 1);
+    return altmem__uaccess_bytes(d, 0, n, ops_max(dp - d, 16), 1);
 pl32:
-    return altmem__uaccess_bytes(d, 0, n, altmem__ua_max(dp - d + 32, 16), 1);
+    return altmem__uaccess_bytes(d, 0, n, ops_max(dp - d + 32, 16), 1);
 pm0:
     return altmem__uaccess_bytes(d, 0, n, dp - d + 64, 1);
 pm32:
     return altmem__uaccess_bytes(d, 0, n, dp - d + 96, 1);
 qt0:
-    return altmem__uaccess_bytes(d, 0, n, altmem__ua_max(i, 16), 1);
+    return altmem__uaccess_bytes(d, 0, n, ops_max(i, 16), 1);
 qt32:
-    return altmem__uaccess_bytes(d, 0, n, altmem__ua_max(altmem__ua_max(i, 16), n - 32), 1);
+    return altmem__uaccess_bytes(d, 0, n, ops_max(ops_max(i, 16), n - 32), 1);
 }
 
 #endif

@@ -28,51 +28,123 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ops/scalar.h"
 #include "policy.h"
 
-#define A64_INL static inline __attribute__((always_inline))
+/* ---- The vector of src/ops/vector.h's classes: one q register ----------------- */
 
-typedef uint64_t __attribute__((aligned(1), may_alias)) a64_u64;
-typedef uint32_t __attribute__((aligned(1), may_alias)) a64_u32;
-typedef uint16_t __attribute__((aligned(1), may_alias)) a64_u16;
+typedef uint8x16_t ops_vec;
+#define OPS_W ((size_t)16)
 
-A64_INL uint8x16_t a64_ld(const unsigned char *p) { return vld1q_u8(p); }
-A64_INL void a64_st(unsigned char *p, uint8x16_t v) { vst1q_u8(p, v); }
-A64_INL uint8x16x4_t a64_ld4(const unsigned char *p) { return vld1q_u8_x4(p); }
-A64_INL void a64_st4(unsigned char *p, uint8x16x4_t v) { vst1q_u8_x4(p, v); }
-
-/* [0, 32]: all loads before all stores. */
-A64_INL void a64_copy_0_32(unsigned char *d, const unsigned char *s, size_t n)
+OPS_INL int ops_vld(const enum ops_access acc, uint8x16_t *v, uintptr_t p, ptrdiff_t off)
 {
-    if (n >= 16) {              /* [16, 32]: 16 + 16 */
-        uint8x16_t a = a64_ld(s), b = a64_ld(s + n - 16);
-        a64_st(d, a);
-        a64_st(d + n - 16, b);
-        return;
+    if (acc == OPS_FAULT) {
+        uint8x16_t x;
+        UA_LDQ(x, p + off, fault);
+        *v = x;
+        return 0;
+    fault:
+        return 1;
     }
-    if (n & 8) {                /* [8, 15]: 8 + 8 */
-        uint64_t a = *(const a64_u64 *)s, b = *(const a64_u64 *)(s + n - 8);
-        *(a64_u64 *)d = a;
-        *(a64_u64 *)(d + n - 8) = b;
-        return;
-    }
-    if (n & 4) {                /* [4, 7]: 4 + 4 */
-        uint32_t a = *(const a64_u32 *)s, b = *(const a64_u32 *)(s + n - 4);
-        *(a64_u32 *)d = a;
-        *(a64_u32 *)(d + n - 4) = b;
-        return;
-    }
-    if (n) {                    /* [1, 3]: bytes 0, n/2, n-1 */
-        unsigned char a = s[0], b = s[n >> 1], c = s[n - 1];
-        d[0] = a;
-        d[n >> 1] = b;
-        d[n - 1] = c;
-    }
+    *v = vld1q_u8(OPS_PLAIN_AT(const uint8_t, p, off));
+    return 0;
 }
 
-/* (32, 64]: 32 + 32, all loads before all stores; the end pair stored first
-   (with restrict, GCC 12 then still pairs each end's loads into one LDP). */
-A64_INL void a64_copy_32_64(unsigned char *d, const unsigned char *s, size_t n)
+OPS_INL size_t ops_vst(const enum ops_access acc, uintptr_t p, ptrdiff_t off, uint8x16_t v)
+{
+    if (acc == OPS_FAULT) {
+        UA_STQ(p + off, v, fault);
+        return OPS_OK;
+    fault:
+        return 0;
+    }
+    vst1q_u8(OPS_PLAIN_AT(uint8_t, p, off), v);
+    return OPS_OK;
+}
+
+/* A loop's store: str q at any address (no streaming form). */
+OPS_INL size_t ops_vstore(const enum ops_access acc, const enum ops_store how, uintptr_t p, ptrdiff_t off, uint8x16_t v)
+{
+    (void)how;
+    return ops_vst(acc, p, off, v);
+}
+
+#define OPS_STORE_ORDER() ((void)0)
+
+#include "ops/vector.h"
+
+/* [0, 32]: the classes of src/ops/ (one q register from each end from 16
+   bytes; below, two scalars, or bytes 0, n/2, n - 1), all loads before all
+   stores.  Tested by bits below 16 (n & 8, n & 4): one tbnz each.  A return
+   per class: GCC then lays out [1, 3] falling through, as before the classes
+   were shared. */
+OPS_INL size_t a64_copy_le32(const enum ops_access acc, uintptr_t d, uintptr_t s, size_t n)
+{
+    if (n >= 16)                /* [16, 32]: 16 + 16 */
+        return ops_vcopy_ht1(acc, d, s, n);
+    if (n & 8)                  /* [8, 15]: 8 + 8 */
+        return ops_copy_8_16(acc, d, s, n);
+    if (n & 4)                  /* [4, 7]: 4 + 4 */
+        return ops_copy_4_8(acc, d, s, n);
+    if (n)                      /* [1, 3]: bytes 0, n/2, n-1 */
+        return ops_copy_1_3(acc, d, s, n);
+    return OPS_OK;
+}
+
+/* n <= 64 of copy_user_advsimd: the classes above, then 32 + 32 stored
+   ascending (ops_vcopy_ht2). */
+OPS_INL size_t a64_copy_le64(const enum ops_access acc, uintptr_t d, uintptr_t s, size_t n)
+{
+    if (n <= 32)
+        return a64_copy_le32(acc, d, s, n);
+    return ops_vcopy_ht2(acc, d, s, n);
+}
+
+/* n in [1, 3]: bytes 0, n/2 and n - 1 (scalar.h has the copy, not the set). */
+OPS_INL size_t a64_set_1_3(const enum ops_access acc, uintptr_t d, unsigned char b, size_t n)
+{
+    size_t k;
+    if ((k = ops_st8(acc, d, 0, b)) != OPS_OK)
+        return k;
+    if ((k = ops_st8(acc, d, n >> 1, b)) != OPS_OK)
+        return ops_fault(1 + k);
+    if ((k = ops_st8(acc, d, n - 1, b)) != OPS_OK)
+        return ops_fault((n >> 1) + 1 + k);
+    return OPS_OK;
+}
+
+/* [0, 32] of a set: x is the byte b in every lane; the scalar classes store
+   x's low 8 or 4 bytes (GCC stores them from the vector register: str d, str
+   s), the bytes b. */
+OPS_INL size_t a64_set_le32(const enum ops_access acc, uintptr_t d, uint8x16_t x, unsigned char b, size_t n)
+{
+    const uint64_t v = vgetq_lane_u64(vreinterpretq_u64_u8(x), 0);
+    if (n >= 16)                /* [16, 32]: 16 + 16 */
+        return ops_vset_ht1(acc, d, x, n);
+    if (n & 8)                  /* [8, 15]: 8 + 8 */
+        return ops_set_8_16(acc, d, v, n);
+    if (n & 4)                  /* [4, 7]: 4 + 4 */
+        return ops_set_4_8(acc, d, v, n);
+    if (n)                      /* [1, 3]: bytes 0, n/2, n-1 */
+        return a64_set_1_3(acc, d, b, n);
+    return OPS_OK;
+}
+
+/* ---- Plain only: the four-register LD1 / ST1 -----------------------------------
+
+   64 bytes in one instruction each way, which no class of src/ops/ has (its
+   blocks are one access per vector): the copies above 64 bytes and their
+   loops, post-indexed. */
+OPS_INL uint8x16_t a64_ld(const unsigned char *p) { return vld1q_u8(p); }
+OPS_INL void a64_st(unsigned char *p, uint8x16_t v) { vst1q_u8(p, v); }
+OPS_INL uint8x16x4_t a64_ld4(const unsigned char *p) { return vld1q_u8_x4(p); }
+OPS_INL void a64_st4(unsigned char *p, uint8x16x4_t v) { vst1q_u8_x4(p, v); }
+
+/* (32, 64]: 32 + 32, all loads before all stores; the end pair stored first,
+   from s + n and d + n (GCC 12 then pairs each end's loads into one LDP;
+   ops_vcopy_ht2's offsets n - 32 and n - 16 take two register-offset ldr q:
+   +2 instructions). */
+OPS_INL void a64_copy_32_64(unsigned char *d, const unsigned char *s, size_t n)
 {
     const unsigned char *se = s + n;
     unsigned char *de = d + n;
@@ -84,7 +156,7 @@ A64_INL void a64_copy_32_64(unsigned char *d, const unsigned char *s, size_t n)
 }
 
 /* (64, 128]: 64 + 64, all loads before all stores. */
-A64_INL void a64_copy_64_128(unsigned char *d, const unsigned char *s, size_t n)
+OPS_INL void a64_copy_64_128(unsigned char *d, const unsigned char *s, size_t n)
 {
     uint8x16x4_t a = a64_ld4(s), z = a64_ld4(s + n - 64);
     a64_st4(d, a);
@@ -94,7 +166,7 @@ A64_INL void a64_copy_64_128(unsigned char *d, const unsigned char *s, size_t n)
 /* n > 128, forward: the first 16 and last 64 bytes loaded up front, 64-byte
    blocks stored 16-aligned (each loaded before stored), then the tail, the
    head last: correct for memmove when dst is below src. */
-A64_INL void a64_copy_fwd(unsigned char *d, const unsigned char *s, size_t n)
+OPS_INL void a64_copy_fwd(unsigned char *d, const unsigned char *s, size_t n)
 {
     uint8x16_t h = a64_ld(s);
     uint8x16x4_t z = a64_ld4(s + n - 64);
@@ -115,7 +187,7 @@ A64_INL void a64_copy_fwd(unsigned char *d, const unsigned char *s, size_t n)
 
 /* n > 128, backward (dst above src, overlapping): the mirror image, the last
    16 and first 64 bytes loaded up front, 64-byte blocks from the end. */
-A64_INL void a64_copy_bwd(unsigned char *d, const unsigned char *s, size_t n)
+OPS_INL void a64_copy_bwd(unsigned char *d, const unsigned char *s, size_t n)
 {
     uint8x16_t t = a64_ld(s + n - 16);
     uint8x16x4_t a = a64_ld4(s);
@@ -137,7 +209,7 @@ A64_INL void a64_copy_bwd(unsigned char *d, const unsigned char *s, size_t n)
 /* n > 32: the classes above 32 bytes, forward or (overlap_ok 1, dst inside
    (src, src + n)) backward.  Also the large path of memcpy_sve/memmove_sve
    when the SVE vector is shorter than 64 bytes (n > 2 VL >= 32 there). */
-A64_INL void a64_copy_gt32(unsigned char *d, const unsigned char *s, size_t n, int overlap_ok)
+OPS_INL void a64_copy_gt32(unsigned char *d, const unsigned char *s, size_t n, int overlap_ok)
 {
     if (n <= 64)
         a64_copy_32_64(d, s, n);
@@ -151,10 +223,10 @@ A64_INL void a64_copy_gt32(unsigned char *d, const unsigned char *s, size_t n, i
 
 /* The class chain of memcpy (overlap_ok 0: always forward) and memmove
    (overlap_ok 1: backward when dst lies inside (src, src + n)). */
-A64_INL void a64_copy(unsigned char *d, const unsigned char *s, size_t n, int overlap_ok)
+OPS_INL void a64_copy(unsigned char *d, const unsigned char *s, size_t n, int overlap_ok)
 {
     if (n <= 32)
-        a64_copy_0_32(d, s, n);
+        a64_copy_le32(OPS_PLAIN, (uintptr_t)d, (uintptr_t)s, n);
     else
         a64_copy_gt32(d, s, n, overlap_ok);
 }
@@ -162,7 +234,7 @@ A64_INL void a64_copy(unsigned char *d, const unsigned char *s, size_t n, int ov
 /* ---- memset ---------------------------------------------------------------------- */
 
 /* 64 bytes from p: two STP q. */
-A64_INL void a64_set64(unsigned char *p, uint8x16_t v)
+OPS_INL void a64_set64(unsigned char *p, uint8x16_t v)
 {
     a64_st(p, v);
     a64_st(p + 16, v);
@@ -173,10 +245,11 @@ A64_INL void a64_set64(unsigned char *p, uint8x16_t v)
 /* n >= 64: 64 + 64 up to 128, 128 + 128 up to 256, above 256-byte blocks
    (eight STP q) stored 16-aligned after 16 unaligned bytes, then the last
    256 bytes unaligned. */
-A64_INL void a64_set_ge64(unsigned char *d, uint8x16_t v, size_t n)
+OPS_INL void a64_set_ge64(unsigned char *d, uint8x16_t v, size_t n)
 {
     unsigned char *const de = d + n;
-    if (n <= 128) {             /* [64, 128]: 64 + 64 */
+    if (n <= 128) {             /* [64, 128]: 64 + 64 (not ops_vset_ht4: its end
+                                   stores, from d + n, pair otherwise, +2) */
         a64_set64(d, v);
         a64_set64(de - 64, v);
         return;
@@ -208,7 +281,7 @@ A64_INL void a64_set_ge64(unsigned char *d, uint8x16_t v, size_t n)
 /* DC ZVA on every block of [p, end) (both zb-aligned, p < end): four blocks
    per iteration while at least four remain, then the rest one by one.  Each
    dc zva zeroes exactly the naturally aligned block holding its address. */
-A64_INL void a64_dc_zva(uintptr_t p, uintptr_t end, size_t zb)
+OPS_INL void a64_dc_zva(uintptr_t p, uintptr_t end, size_t zb)
 {
     const size_t zb4 = 4 * zb;
     if (end - p >= zb4) {
@@ -231,13 +304,10 @@ A64_INL void a64_dc_zva(uintptr_t p, uintptr_t end, size_t zb)
    (at least 64 bytes), DC ZVA for the whole naturally aligned blocks inside
    [d, d + n), vectors for the rest; otherwise a64_set_ge64.  memset_advsimd
    above 32 bytes, and memset_sve above 2 VL when VL < 64. */
-A64_INL void a64_set_gt32(unsigned char *d, uint8x16_t v, uint8_t b, size_t n)
+OPS_INL void a64_set_gt32(unsigned char *d, uint8x16_t v, uint8_t b, size_t n)
 {
-    if (n <= 64) {              /* (32, 64] */
-        a64_st(d + n - 32, v);
-        a64_st(d + n - 16, v);
-        a64_st(d, v);
-        a64_st(d + 16, v);
+    if (n <= 64) {              /* (32, 64]: 32 + 32 */
+        ops_vset_ht2(OPS_PLAIN, (uintptr_t)d, v, n);
         return;
     }
     if (b == 0 && n > 256) {

@@ -1,6 +1,9 @@
 /*
  * memcpy_sve — SVE, vector-length agnostic (any VL from 16 to 256 bytes).
  *
+ * Not src/ops/'s classes up to 2 VL: one predicated vector (whilelo) covers any
+ * size at any vector length.
+ *
  * Assumptions:
  *   - SVE (AT_HWCAP bit 22) on a kernel that keeps it enabled across system
  *     calls (detection's rule); built with SVE enabled for this file only.

@@ -2,6 +2,8 @@
  * memmove_mops — FEAT_MOPS memory move: CPYP, CPYM, CPYE (either direction:
  * the instructions pick it from the overlap).
  *
+ * No src/ops/ classes: every size is one prologue/main/epilogue sequence.
+ *
  * Assumptions:
  *   - FEAT_MOPS (AT_HWCAP2 bit 43); the three instructions run back to back on
  *     the same registers.

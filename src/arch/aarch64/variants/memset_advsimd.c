@@ -18,7 +18,8 @@
  *             2 DC ZVA blocks: vectors up to the first block boundary (at least
  *             64 bytes), DC ZVA for the whole blocks (four per iteration, then
  *             one by one), vectors for the rest
- * The classes above 32 bytes are a64_set_gt32 (a64_simd.h).
+ * The classes: a64_set_le32 and a64_set_gt32 (a64_simd.h), src/ops/'s where
+ * they have the shape.
  */
 #include "registry.h"
 #include "a64_simd.h"
@@ -29,20 +30,7 @@ void *altmem_memset_advsimd(void *dst, int c, size_t n)
     const uint8_t b = (uint8_t)c;
     const uint8x16_t v = vdupq_n_u8(b);
     if (n <= 32) {
-        if (n >= 16) {          /* [16, 32] */
-            a64_st(d, v);
-            a64_st(d + n - 16, v);
-        } else if (n & 8) {     /* [8, 15] */
-            vst1_u8(d, vget_low_u8(v));
-            vst1_u8(d + n - 8, vget_low_u8(v));
-        } else if (n & 4) {     /* [4, 7] */
-            vst1q_lane_u32((uint32_t *)(void *)d, vreinterpretq_u32_u8(v), 0);
-            vst1q_lane_u32((uint32_t *)(void *)(d + n - 4), vreinterpretq_u32_u8(v), 0);
-        } else if (n) {         /* [1, 3] */
-            d[0] = b;
-            d[n >> 1] = b;
-            d[n - 1] = b;
-        }
+        a64_set_le32(OPS_PLAIN, (uintptr_t)d, v, b, n);
         return dst;
     }
     a64_set_gt32(d, v, b, n);

@@ -1,6 +1,8 @@
 /*
  * memset_mops — FEAT_MOPS memory set: SETP, SETM, SETE.
  *
+ * No src/ops/ classes: every size is one prologue/main/epilogue sequence.
+ *
  * Assumptions:
  *   - FEAT_MOPS (AT_HWCAP2 bit 43); the three instructions run back to back on
  *     the same registers.

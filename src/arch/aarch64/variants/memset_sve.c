@@ -28,8 +28,9 @@
 #include "registry.h"
 #include "a64_simd.h"
 
-/* Any n: the classes above, without DC ZVA. */
-static inline __attribute__((always_inline)) void sve_set(uint8_t *d, svuint8_t v, uint64_t n)
+/* Any n: the classes above, without DC ZVA.  Not src/ops/'s classes: one
+   predicated store (whilelo) covers a whole tail at any vector length. */
+OPS_INL void sve_set(uint8_t *d, svuint8_t v, uint64_t n)
 {
     const uint64_t vl = svcntb();
     if (n <= 2 * vl) {

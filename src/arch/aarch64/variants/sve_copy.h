@@ -3,6 +3,9 @@
  * does not lie inside (src, src + n)), written once; their large sizes use it
  * from VL 64 on (below, a64_simd.h's classes).
  *
+ * Not src/ops/'s classes: a predicated vector of any length covers [i, n) in
+ * one access (whilelo), where a fixed-width class needs a head and a tail.
+ *
  * Assumptions:
  *   - Built with SVE enabled (the file's flag set sve); vector-length agnostic.
  *   - Predicated ld1b/st1b never touch an inactive element.
@@ -16,9 +19,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ops/access.h"
+
 /* [i, min(i + 2 VL, n)): one or two predicated vectors. */
-static inline __attribute__((always_inline)) void sve_copy_2v_from(uint8_t *d, const uint8_t *s, uint64_t i,
-                                                                  uint64_t n, uint64_t vl)
+OPS_INL void sve_copy_2v_from(uint8_t *d, const uint8_t *s, uint64_t i, uint64_t n, uint64_t vl)
 {
     const svbool_t p0 = svwhilelt_b8_u64(i, n), p1 = svwhilelt_b8_u64(i + vl, n);
     const svuint8_t a = svld1_u8(p0, s + i), b = svld1_vnum_u8(p1, s + i, 1);
@@ -27,8 +31,7 @@ static inline __attribute__((always_inline)) void sve_copy_2v_from(uint8_t *d, c
 }
 
 /* n > 2 VL: two whole vectors per iteration, then the rest predicated. */
-static inline __attribute__((always_inline)) void sve_copy_fwd(uint8_t *d, const uint8_t *s, uint64_t n,
-                                                              uint64_t vl)
+OPS_INL void sve_copy_fwd(uint8_t *d, const uint8_t *s, uint64_t n, uint64_t vl)
 {
     const svbool_t all = svptrue_b8();
     uint64_t i = 0;

@@ -5,37 +5,45 @@
  * Assumptions:
  *   - Zicboz (ALTMEM_FEAT_ZICBOZ) with altmem__zero_block, the policy's block
  *     size (a power of two in 16..4096, so an aligned block lies in one page;
- *     0 when masked: then this is clear_user_ual).  cbo.zero is written as
- *     .insn (extable.h), so no flag set.
+ *     0 when masked: then this is clear_user_ual's body).  cbo.zero is
+ *     written as .insn (extable.h).
  *   - Fast unaligned scalar access (ALTMEM_FEAT_UAL): the head before the
- *     first block and the tail after the last are clear_user_ual's, which
- *     returns its own exact count.
+ *     first block and the tail after the last are clear_user_ual's body
+ *     (ual_classes.h), which returns its own exact count.
  *   - Blocks ascend after the head; a cbo.zero that faults lies in one
  *     inaccessible page and has zeroed nothing, so the progress is that
  *     block's start and the fix-up goes on from there byte by byte.
  *   - Addresses are integers (uintptr_t), as in every uaccess variant.
  * Size classes:
- *   - n >= max(4 blocks, 256 B): clear_user_ual up to the first block
- *     boundary, cbo.zero over the whole blocks, clear_user_ual for the tail.
- *   - anything else: clear_user_ual.
+ *   - n >= max(4 blocks, 256 B): clear_user_ual's body up to the first block
+ *     boundary, cbo.zero over the whole blocks, the same for the tail.
+ *   - anything else: clear_user_ual's body.
  */
 #include "registry.h"
-#include "uaccess/extable.h"
 #include "../variants/rvv.h"
+#include "variants/ual/ual_classes.h"
+
+/* clear_user_ual's body (ual_classes.h), once in this file: the sizes
+   without whole blocks, and the head and tail around them; the bytes not
+   zeroed, exact. */
+static __attribute__((noinline)) size_t zicboz_clear_ual(uintptr_t d, size_t n)
+{
+    return ual_clear_user(d, n);
+}
 
 size_t altmem_clear_user_zicboz(void *dst, size_t n)
 {
     const uintptr_t d = (uintptr_t)dst;
-    const size_t zb = rv_zero_block();
-    if (!zb || n < rv_zero_from(zb))
-        return altmem_clear_user_ual(dst, n);
     /* First use: install the fault handler (extable.h). */
     if (UA_NOT_INSTALLED())
         goto first_use;
+    const size_t zb = rv_zero_block();
+    if (!zb || n < rv_zero_from(zb))
+        return zicboz_clear_ual(d, n);
     const size_t head = (size_t)-d & (zb - 1);
     size_t blocks = (n - head) / zb;
     if (head) {
-        const size_t left = altmem_clear_user_ual(dst, head);
+        const size_t left = zicboz_clear_ual(d, head);
         if (left)
             return left + (n - head);
     }
@@ -45,7 +53,7 @@ size_t altmem_clear_user_zicboz(void *dst, size_t n)
         p += zb;
     } while (--blocks);
     if (p - d < n)
-        return altmem_clear_user_ual((void *)p, n - (p - d));
+        return zicboz_clear_ual(p, n - (p - d));
     return 0;
 fault:
     return altmem__uaccess_bytes(d, 0, n, p - d, 1);

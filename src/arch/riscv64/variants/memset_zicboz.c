@@ -4,31 +4,42 @@
  * Assumptions:
  *   - Zicboz (ALTMEM_FEAT_ZICBOZ) with altmem__zero_block, the policy's copy of
  *     its block size (a power of two in 16..4096; 0 when masked: then this is
- *     memset_ual); cbo.zero zeroes exactly the aligned block holding its
- *     address.  The mnemonic is written as .insn (rvv.h), so no flag set.
+ *     memset_ual's body); cbo.zero zeroes exactly the aligned block holding
+ *     its address.  The mnemonic is written as .insn (rvv.h).
  *   - Fast unaligned scalar access (ALTMEM_FEAT_UAL): everything that is not
- *     whole blocks is memset_ual's.
+ *     whole blocks is memset_ual's body (ual_classes.h, built with the ual
+ *     flag set's -mno-strict-align).
  * Size classes:
- *   - c == 0, n >= max(4 blocks, 256 B): memset_ual up to the first block
- *     boundary, cbo.zero over the whole blocks, memset_ual for the tail.
- *   - anything else: memset_ual.
+ *   - c == 0, n >= max(4 blocks, 256 B): memset_ual's body up to the first
+ *     block boundary, cbo.zero over the whole blocks, the same for the tail.
+ *   - anything else: memset_ual's body.
  * Below rvv in the preference order: where V is there, memset_rvv does the
  * same whole-block zeroing with vector heads and tails.
  */
 #include "registry.h"
 #include "rvv.h"
+#include "variants/ual/ual_classes.h"
+
+/* memset_ual's body (ual_classes.h), once in this file: the sizes without
+   whole blocks, and the head and tail around them. */
+static __attribute__((noinline)) void zicboz_set_ual(uintptr_t d, unsigned char c, size_t n)
+{
+    ual_memset(d, c, n);
+}
 
 void *altmem_memset_zicboz(void *dst, int c, size_t n)
 {
     const uintptr_t d = (uintptr_t)dst;
     const size_t zb = rv_zero_block();
-    if ((unsigned char)c != 0 || !zb || n < rv_zero_from(zb))
-        return altmem_memset_ual(dst, c, n);
+    if ((unsigned char)c != 0 || !zb || n < rv_zero_from(zb)) {
+        zicboz_set_ual(d, (unsigned char)c, n);
+        return dst;
+    }
     const size_t head = (size_t)-d & (zb - 1), blocks = (n - head) / zb, tail = n - head - blocks * zb;
     if (head)
-        altmem_memset_ual(dst, 0, head);
+        zicboz_set_ual(d, 0, head);
     rv_cbo_zero(d + head, blocks, zb);
     if (tail)
-        altmem_memset_ual((void *)(d + head + blocks * zb), 0, tail);
+        zicboz_set_ual(d + head + blocks * zb, 0, tail);
     return dst;
 }

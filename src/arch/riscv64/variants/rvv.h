@@ -16,24 +16,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ops/access.h"
 #include "policy.h"
-#include "uaccess/extable.h"
-
-#define RV_INL static inline __attribute__((always_inline))
 
 /* Whole-block zeroing from 4 blocks or 256 bytes, whichever is more: below,
    the head and tail around the blocks are most of the work.  A guess, not a
    measurement (under qemu timing means nothing): the kernel zeroes whole
    pages with cbo.zero (clear_page), glibc and bionic do not use it in memset. */
-RV_INL size_t rv_zero_from(size_t zb) { return zb * 4 > 256 ? zb * 4 : 256; }
+OPS_INL size_t rv_zero_from(size_t zb) { return zb * 4 > 256 ? zb * 4 : 256; }
 
 /* The policy's Zicboz block size (0: do not use cbo.zero).  Written once at
    start-up before any variant is bound. */
-RV_INL size_t rv_zero_block(void) { return __atomic_load_n(&altmem__zero_block, __ATOMIC_RELAXED); }
+OPS_INL size_t rv_zero_block(void) { return __atomic_load_n(&altmem__zero_block, __ATOMIC_RELAXED); }
 
 #if defined(__riscv_vector)
 /* dst[0, n) = src[0, n), ascending, each step loaded before it is stored. */
-RV_INL void rvv_copy_fwd(uintptr_t d, uintptr_t s, size_t n)
+OPS_INL void rvv_copy_fwd(uintptr_t d, uintptr_t s, size_t n)
 {
     size_t vl;
     __asm__ volatile("1:\tvsetvli %[vl], %[n], e8, m8, ta, ma\n\t"
@@ -50,7 +48,7 @@ RV_INL void rvv_copy_fwd(uintptr_t d, uintptr_t s, size_t n)
 
 /* The same from the end down: each step's source is loaded before its store,
    which only reaches source bytes already loaded (dst above src). */
-RV_INL void rvv_copy_bwd(uintptr_t d, uintptr_t s, size_t n)
+OPS_INL void rvv_copy_bwd(uintptr_t d, uintptr_t s, size_t n)
 {
     size_t vl;
     d += n;
@@ -68,7 +66,7 @@ RV_INL void rvv_copy_bwd(uintptr_t d, uintptr_t s, size_t n)
 }
 
 /* dst[0, n) = c: the byte splatted once at VLMAX, then one store per step. */
-RV_INL void rvv_set(uintptr_t d, int c, size_t n)
+OPS_INL void rvv_set(uintptr_t d, int c, size_t n)
 {
     size_t vl;
     __asm__ volatile("vsetvli %[vl], zero, e8, m8, ta, ma\n\t"
@@ -87,7 +85,7 @@ RV_INL void rvv_set(uintptr_t d, int c, size_t n)
 /* cbo.zero of `count` (> 0) whole blocks of zb bytes from p (zb-aligned).
    In `.insn i 0x0f, 2, x0, 4(rs1)` the 4 is cbo.zero's function code in the
    immediate field, not an offset: the block is the one holding rs1. */
-RV_INL void rv_cbo_zero(uintptr_t p, size_t count, size_t zb)
+OPS_INL void rv_cbo_zero(uintptr_t p, size_t count, size_t zb)
 {
     __asm__ volatile("1:\t.insn i 0x0f, 2, x0, 4(%[p])\n\t"
                      "addi %[c], %[c], -1\n\t"

@@ -105,23 +105,22 @@
                  : : [dd] "r"(d), [nn] "r"(n), [lp] "r"(leftp)                    \
                  : "rdi", "rcx", "rax", "memory" : L)
 
-/* 16-byte blocks of the shared classes (src/uaccess/ua_access.h): one SSE2
-   register, one access.  UA_B16_ST(p, v, L, L8): L8, the label of a block's
-   second half on the architectures that store it as two words, is never taken. */
-#define UA_B16_ONE_ACCESS 1
+/* The 16-byte block of src/ops/block16.h where faults are caught
+   (copy_user_ual, clear_user_ual): one SSE2 register, one access (a store
+   that faults reports 0 bytes known stored).  UA_B16_SPLAT(x, v): the 64-bit
+   v twice in x, made opaque so that GCC keeps it in one register instead of
+   materialising it again inside a loop. */
+typedef __m128i ua_b16;
+#define UA_B16_LD(v, p, L) UA_VLD16(v, p, L)
+#define UA_B16_ST(p, v, L) UA_VST16(p, v, L)
+#define UA_B16_SPLAT(x, v)                                                       \
+    do {                                                                         \
+        (x) = _mm_set1_epi64x((long long)(v));                                   \
+        __asm__("" : "+x"(x));                                                   \
+    } while (0)
 /* A variant's return value 0 goes to %rax on entry (an empty asm pins it
    there), so that each size class can end in its own ret rather than jump to
    a shared "xor; ret". */
 #define UA_ZERO_IN_RET(v) __asm__("" : "+a"(v))
-typedef __m128i ua_b16_setv;
-#define UA_B16_DECL(v) __m128i v
-/* 16 zero bytes in one SSE2 register, made opaque so that GCC keeps it in one
-   register instead of materialising it again inside a loop. */
-#define UA_ZERO_B16(v)                                                           \
-    ua_b16_setv v = _mm_setzero_si128();                                         \
-    __asm__("" : "+x"(v))
-#define UA_B16_ST(p, v, L, L8)                                                   \
-    __asm__ goto("1:\tmovdqu %[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]")  \
-                 : : [mem] "m"(*(__m128i_u *)(p)), [val] "x"(v) : "memory" : L, L8)
 
 #endif
