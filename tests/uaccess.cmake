@@ -104,7 +104,8 @@ endif()
 # uaccess.ops_progress_W  test_ops_progress: every size class of src/ops/ under the
 #                         recording access operation, at every size, dst offset and
 #                         fault point: exact coverage, no access after a fault,
-#                         progress = the prefix stored (vectors of 16 and 64 bytes)
+#                         progress = the prefix stored (vectors of 16 and 64 bytes;
+#                         _block16: the ual variants' two-word block)
 # uaccess.ops_progress_selftest  ... its check fails on a class with a wrong progress
 foreach(_w 16 64)
   altmem_test_exe(test_ops_progress_${_w} test_ops_progress.c)
@@ -112,5 +113,9 @@ foreach(_w 16 64)
   add_test(NAME uaccess.ops_progress_${_w} COMMAND test_ops_progress_${_w})
   set_tests_properties(uaccess.ops_progress_${_w} PROPERTIES LABELS uaccess)
 endforeach()
+altmem_test_exe(test_ops_progress_block16 test_ops_progress.c)
+target_compile_definitions(test_ops_progress_block16 PRIVATE TEST_W=16 TEST_BLOCK16=1)
+add_test(NAME uaccess.ops_progress_block16 COMMAND test_ops_progress_block16)
+set_tests_properties(uaccess.ops_progress_block16 PROPERTIES LABELS uaccess)
 add_test(NAME uaccess.ops_progress_selftest COMMAND test_ops_progress_16 --self-test)
 set_tests_properties(uaccess.ops_progress_selftest PROPERTIES LABELS uaccess)

@@ -31,7 +31,7 @@
  *   - Unaligned scalar accesses are single instructions where a class uses
  *     them (feature UAL; riscv64 and loongarch64 files are built
  *     -mno-strict-align); the strict-alignment variants use only ops_ld8,
- *     ops_st8 and ops_sta_word.
+ *     ops_st8 and src/ops/word.h's aligned-word accessors.
  */
 #ifndef ALTMEM_OPS_ACCESS_H
 #define ALTMEM_OPS_ACCESS_H
