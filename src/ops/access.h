@@ -123,6 +123,40 @@ OPS_SCALAR_ACCESSORS(32, uint32_t, u32_una)
 OPS_SCALAR_ACCESSORS(64, uint64_t, u64_una)
 #undef OPS_SCALAR_ACCESSORS
 
+/* An architecture's accessors of one vector type, written once: name_ld(acc,
+   &v, p, off) and name_st(acc, p, off, v) as the scalar ones above.  plain_ld(q)
+   / plain_st(q, v): the plain access at the pointer q; fault_ld(v, p, off, L) /
+   fault_st(p, off, v, L): the exception-table access at p + off, which resumes
+   at label L if it faults (it may pick its addressing form from off).  The
+   fault load goes to a local first: GCC 12 crashes splitting a struct or union
+   that an asm goto writes. */
+#define OPS_VECTOR_LOAD(type, name, plain_ld, fault_ld)                          \
+    OPS_INL int name(const enum ops_access acc, type *v, uintptr_t p, ptrdiff_t off) \
+    {                                                                            \
+        if (acc == OPS_FAULT) {                                                  \
+            type x_;                                                             \
+            fault_ld(x_, p, off, fault);                                         \
+            *v = x_;                                                             \
+            return 0;                                                            \
+        fault:                                                                   \
+            return 1;                                                            \
+        }                                                                        \
+        *v = plain_ld(OPS_PLAIN_AT(const unsigned char, p, off));                \
+        return 0;                                                                \
+    }
+#define OPS_VECTOR_STORE(type, name, plain_st, fault_st)                         \
+    OPS_INL size_t name(const enum ops_access acc, uintptr_t p, ptrdiff_t off, type v) \
+    {                                                                            \
+        if (acc == OPS_FAULT) {                                                  \
+            fault_st(p, off, v, fault);                                          \
+            return OPS_OK;                                                       \
+        fault:                                                                   \
+            return 0;                                                            \
+        }                                                                        \
+        plain_st(OPS_PLAIN_AT(unsigned char, p, off), v);                        \
+        return OPS_OK;                                                           \
+    }
+
 /* A 64-bit word to an 8-aligned address (the loops of the word and block
    classes): the same instruction as ops_st64 where faults are recorded. */
 OPS_INL size_t ops_sta64(const enum ops_access acc, uintptr_t p, ptrdiff_t off, uint64_t v)

@@ -36,31 +36,10 @@
 typedef uint8x16_t ops_vec;
 #define OPS_W ((size_t)16)
 
-OPS_INL int ops_vld(const enum ops_access acc, uint8x16_t *v, uintptr_t p, ptrdiff_t off)
-{
-    if (acc == OPS_FAULT) {
-        uint8x16_t x;
-        UA_LDQ(x, p + off, fault);
-        *v = x;
-        return 0;
-    fault:
-        return 1;
-    }
-    *v = vld1q_u8(OPS_PLAIN_AT(const uint8_t, p, off));
-    return 0;
-}
-
-OPS_INL size_t ops_vst(const enum ops_access acc, uintptr_t p, ptrdiff_t off, uint8x16_t v)
-{
-    if (acc == OPS_FAULT) {
-        UA_STQ(p + off, v, fault);
-        return OPS_OK;
-    fault:
-        return 0;
-    }
-    vst1q_u8(OPS_PLAIN_AT(uint8_t, p, off), v);
-    return OPS_OK;
-}
+#define A64_FAULT_LDQ(v, p, off, L) UA_LDQ(v, (p) + (off), L)
+#define A64_FAULT_STQ(p, off, v, L) UA_STQ((p) + (off), v, L)
+OPS_VECTOR_LOAD(uint8x16_t, ops_vld, vld1q_u8, A64_FAULT_LDQ)
+OPS_VECTOR_STORE(uint8x16_t, ops_vst, vst1q_u8, A64_FAULT_STQ)
 
 /* A loop's store: str q at any address (no streaming form). */
 OPS_INL size_t ops_vstore(const enum ops_access acc, const enum ops_store how, uintptr_t p, ptrdiff_t off, uint8x16_t v)

@@ -88,35 +88,21 @@ typedef __m256i __attribute__((aligned(1), may_alias)) la_vu;
 typedef la_v ops_vec;
 #define OPS_W W
 
-OPS_INL int ops_vld(const enum ops_access acc, la_v *v, uintptr_t p, ptrdiff_t off)
-{
-    if (acc == OPS_FAULT) {
-        if (__builtin_constant_p(off))
-            LA_UA_VLD(*v, p + off, fault);
-        else
-            LA_UA_VLDX(*v, p, off, fault);
-        return 0;
-    fault:
-        return 1;
-    }
-    *v = la_vld((const unsigned char *)p + off);
-    return 0;
-}
-
-OPS_INL size_t ops_vst(const enum ops_access acc, uintptr_t p, ptrdiff_t off, la_v v)
-{
-    if (acc == OPS_FAULT) {
-        if (__builtin_constant_p(off))
-            LA_UA_VST(p + off, v, fault);
-        else
-            LA_UA_VSTX(p, off, v, fault);
-        return OPS_OK;
-    fault:
-        return 0;
-    }
-    la_vst((unsigned char *)p + off, v);
-    return OPS_OK;
-}
+/* The exception-table access with an immediate offset when it is a constant,
+   else with the index register. */
+#define LA_FAULT_AT(off, imm_form, idx_form)                                     \
+    do {                                                                         \
+        if (__builtin_constant_p(off))                                           \
+            imm_form;                                                            \
+        else                                                                     \
+            idx_form;                                                            \
+    } while (0)
+#define LA_FAULT_VLD(v, p, off, L) LA_FAULT_AT(off, LA_UA_VLD(v, (p) + (off), L), LA_UA_VLDX(v, p, off, L))
+#define LA_FAULT_VST(p, off, v, L) LA_FAULT_AT(off, LA_UA_VST((p) + (off), v, L), LA_UA_VSTX(p, off, v, L))
+#define LA_PLAIN_VLD(q) la_vld(q)
+#define LA_PLAIN_VST(q, v) la_vst(q, v)
+OPS_VECTOR_LOAD(la_v, ops_vld, LA_PLAIN_VLD, LA_FAULT_VLD)
+OPS_VECTOR_STORE(la_v, ops_vst, LA_PLAIN_VST, LA_FAULT_VST)
 
 /* A loop's store: vst / xvst at any alignment (no aligned or streaming form). */
 OPS_INL size_t ops_vstore(const enum ops_access acc, const enum ops_store how, uintptr_t p, ptrdiff_t off, la_v v)
@@ -133,34 +119,12 @@ OPS_INL size_t ops_vstore(const enum ops_access acc, const enum ops_store how, u
 /* 16 bytes (LSX, in every file): the lasx files' [16, 32). */
 #define OPS_HAVE_V16 1
 typedef la_h ops_v16;
-OPS_INL int ops_ld16v(const enum ops_access acc, la_h *v, uintptr_t p, ptrdiff_t off)
-{
-    if (acc == OPS_FAULT) {
-        if (__builtin_constant_p(off))
-            UA_VLD16(*v, p + off, fault);
-        else
-            UA_VLDX16(*v, p, off, fault);
-        return 0;
-    fault:
-        return 1;
-    }
-    *v = la_hld((const unsigned char *)p + off);
-    return 0;
-}
-OPS_INL size_t ops_st16v(const enum ops_access acc, uintptr_t p, ptrdiff_t off, la_h v)
-{
-    if (acc == OPS_FAULT) {
-        if (__builtin_constant_p(off))
-            UA_VST16(p + off, v, fault);
-        else
-            UA_VSTX16(p, off, v, fault);
-        return OPS_OK;
-    fault:
-        return 0;
-    }
-    la_hst((unsigned char *)p + off, v);
-    return OPS_OK;
-}
+#define LA_FAULT_VLD16(v, p, off, L) LA_FAULT_AT(off, UA_VLD16(v, (p) + (off), L), UA_VLDX16(v, p, off, L))
+#define LA_FAULT_VST16(p, off, v, L) LA_FAULT_AT(off, UA_VST16((p) + (off), v, L), UA_VSTX16(p, off, v, L))
+#define LA_PLAIN_HLD(q) la_hld(q)
+#define LA_PLAIN_HST(q, v) la_hst(q, v)
+OPS_VECTOR_LOAD(la_h, ops_ld16v, LA_PLAIN_HLD, LA_FAULT_VLD16)
+OPS_VECTOR_STORE(la_h, ops_st16v, LA_PLAIN_HST, LA_FAULT_VST16)
 
 #include "ops/vector.h"
 

@@ -109,29 +109,10 @@ typedef vec ops_vec;
 #define X86_UA_VST(p, v, L) UA_VST16(p, v, L)
 #endif
 
-OPS_INL int ops_vld(const enum ops_access acc, vec *v, uintptr_t p, ptrdiff_t off)
-{
-    if (acc == OPS_FAULT) {
-        X86_UA_VLD(*v, p + off, fault);
-        return 0;
-    fault:
-        return 1;
-    }
-    *v = vld((const unsigned char *)p + off);
-    return 0;
-}
-
-OPS_INL size_t ops_vst(const enum ops_access acc, uintptr_t p, ptrdiff_t off, vec v)
-{
-    if (acc == OPS_FAULT) {
-        X86_UA_VST(p + off, v, fault);
-        return OPS_OK;
-    fault:
-        return 0;
-    }
-    vst((unsigned char *)p + off, v);
-    return OPS_OK;
-}
+#define X86_FAULT_VLD(v, p, off, L) X86_UA_VLD(v, (p) + (off), L)
+#define X86_FAULT_VST(p, off, v, L) X86_UA_VST((p) + (off), v, L)
+OPS_VECTOR_LOAD(vec, ops_vld, vld, X86_FAULT_VLD)
+OPS_VECTOR_STORE(vec, ops_vst, vst, X86_FAULT_VST)
 
 /* Where faults are recorded, the aligned store is vmovdqu (as fast at an
    aligned address), the streaming one vmovntdq with its own entry. */
@@ -159,78 +140,26 @@ OPS_INL size_t ops_vstore(const enum ops_access acc, const enum ops_store how, u
 /* 16 bytes (SSE2) and, with AVX2, 32 bytes: the classes below W. */
 #define OPS_HAVE_V16 1
 typedef __m128i ops_v16;
-OPS_INL int ops_ld16v(const enum ops_access acc, __m128i *v, uintptr_t p, ptrdiff_t off)
-{
-    if (acc == OPS_FAULT) {
-        UA_VLD16(*v, p + off, fault);
-        return 0;
-    fault:
-        return 1;
-    }
-    *v = ld16v((const unsigned char *)p + off);
-    return 0;
-}
-OPS_INL size_t ops_st16v(const enum ops_access acc, uintptr_t p, ptrdiff_t off, __m128i v)
-{
-    if (acc == OPS_FAULT) {
-        UA_VST16(p + off, v, fault);
-        return OPS_OK;
-    fault:
-        return 0;
-    }
-    st16v((unsigned char *)p + off, v);
-    return OPS_OK;
-}
+#define X86_FAULT_VLD16(v, p, off, L) UA_VLD16(v, (p) + (off), L)
+#define X86_FAULT_VST16(p, off, v, L) UA_VST16((p) + (off), v, L)
+OPS_VECTOR_LOAD(__m128i, ops_ld16v, ld16v, X86_FAULT_VLD16)
+OPS_VECTOR_STORE(__m128i, ops_st16v, st16v, X86_FAULT_VST16)
 #if VEC_BITS >= 256
 #define OPS_HAVE_V32 1
 typedef __m256i ops_v32;
-OPS_INL int ops_ld32v(const enum ops_access acc, __m256i *v, uintptr_t p, ptrdiff_t off)
-{
-    if (acc == OPS_FAULT) {
-        UA_VLD32(*v, p + off, fault);
-        return 0;
-    fault:
-        return 1;
-    }
-    *v = ld32v((const unsigned char *)p + off);
-    return 0;
-}
-OPS_INL size_t ops_st32v(const enum ops_access acc, uintptr_t p, ptrdiff_t off, __m256i v)
-{
-    if (acc == OPS_FAULT) {
-        UA_VST32(p + off, v, fault);
-        return OPS_OK;
-    fault:
-        return 0;
-    }
-    st32v((unsigned char *)p + off, v);
-    return OPS_OK;
-}
+#define X86_FAULT_VLD32(v, p, off, L) UA_VLD32(v, (p) + (off), L)
+#define X86_FAULT_VST32(p, off, v, L) UA_VST32((p) + (off), v, L)
+OPS_VECTOR_LOAD(__m256i, ops_ld32v, ld32v, X86_FAULT_VLD32)
+OPS_VECTOR_STORE(__m256i, ops_st32v, st32v, X86_FAULT_VST32)
 #endif
 
 /* The low 8 / 4 bytes of an xmm register (memset's classes below 16 bytes). */
-OPS_INL size_t x86_st_low8(const enum ops_access acc, uintptr_t p, ptrdiff_t off, __m128i x)
-{
-    if (acc == OPS_FAULT) {
-        UA_VSTQ(p + off, x, fault);
-        return OPS_OK;
-    fault:
-        return 0;
-    }
-    _mm_storel_epi64((__m128i *)((unsigned char *)p + off), x);
-    return OPS_OK;
-}
-OPS_INL size_t x86_st_low4(const enum ops_access acc, uintptr_t p, ptrdiff_t off, __m128i x)
-{
-    if (acc == OPS_FAULT) {
-        UA_VSTD(p + off, x, fault);
-        return OPS_OK;
-    fault:
-        return 0;
-    }
-    _mm_storeu_si32((unsigned char *)p + off, x);
-    return OPS_OK;
-}
+OPS_INL void st_low8(unsigned char *q, __m128i x) { _mm_storel_epi64((__m128i *)(void *)q, x); }
+OPS_INL void st_low4(unsigned char *q, __m128i x) { _mm_storeu_si32(q, x); }
+#define X86_FAULT_STQ(p, off, x, L) UA_VSTQ((p) + (off), x, L)
+#define X86_FAULT_STD(p, off, x, L) UA_VSTD((p) + (off), x, L)
+OPS_VECTOR_STORE(__m128i, x86_st_low8, st_low8, X86_FAULT_STQ)
+OPS_VECTOR_STORE(__m128i, x86_st_low4, st_low4, X86_FAULT_STD)
 
 #include "ops/vector.h"
 
