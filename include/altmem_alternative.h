@@ -24,6 +24,28 @@
 #ifndef ALTMEM_ALTERNATIVE_H
 #define ALTMEM_ALTERNATIVE_H
 
+/* The patch-site record (struct altmem__site, src/patch/patch.h), written once,
+   here: four PC-relative words in the section altmem_patch_sites (the branch, the
+   slot, the routine's name, the probe block) and the name itself.  Used by
+   ALTMEM__STUB_ASM below, and by altmem's own entry points (src/arch/stubs.inc,
+   which includes this header from assembly: the part for assembly is these
+   three macros).  F gets the assembler text, its statements separated by `;`
+   (every target's assembler takes it): ALTMEM__ASM_STR makes it a C string for
+   __asm__ (stringified, never macro-expanded: the program's macros cannot change
+   it), ALTMEM__ASM_TEXT leaves it as text for a .S file.  name_label defines the
+   name's label, name_ref refers to it from the record. */
+#define ALTMEM__SITE_RECORD(F, site, slot, probe, name_label, name_ref, name)     \
+    F(.pushsection altmem_patch_sites, "a", %progbits;                              \
+      .balign 4;                                                                   \
+      .long site - .; .long slot - .; .long name_ref - .; .long probe - .;         \
+      .popsection;                                                                 \
+      .pushsection .rodata.altmem_names, "a", %progbits;                           \
+      name_label: .asciz name;                                                     \
+      .popsection)
+#define ALTMEM__ASM_STR(...) #__VA_ARGS__ "\n"
+#define ALTMEM__ASM_TEXT(...) __VA_ARGS__
+
+#ifndef __ASSEMBLER__
 #include <altmem.h>
 
 #ifdef __cplusplus
@@ -80,8 +102,8 @@ ALTMEM_API void altmem_alternative_bind(void (**slot)(void), const struct altmem
 #error "altmem_alternative.h: no patch stub for this architecture"
 #endif
 
-/* The entry `sym`, isolated in its own block and followed by a probe block, and
-   its record in this module's altmem_patch_sites section (src/patch/patch.h). */
+/* The entry `sym`, isolated in its own block (the branch at 3:) and followed by
+   a probe block (1:); its record (ALTMEM__SITE_RECORD) follows it. */
 #define ALTMEM__STUB_ASM(sym, slot)                                                  \
     ".pushsection altmem_user_text, \"ax\", %progbits\n"                             \
     "\t.balign " ALTMEM__ISO "\n"                                                    \
@@ -90,11 +112,6 @@ ALTMEM_API void altmem_alternative_bind(void (**slot)(void), const struct altmem
     "\t.size " sym ", . - " sym "\n"                                                 \
     "\t.balign " ALTMEM__ISO ", " ALTMEM__FILL "\n"                                  \
     "1:\t.fill " ALTMEM__ISO ", 1, " ALTMEM__FILL "\n"                               \
-    ".popsection\n"                                                                  \
-    ".pushsection altmem_patch_sites, \"a\", %progbits\n\t.balign 4\n"               \
-    "\t.long 3b - .\n\t.long " slot " - .\n\t.long 2f - .\n\t.long 1b - .\n"         \
-    ".popsection\n"                                                                  \
-    ".pushsection .rodata.altmem_names, \"a\", %progbits\n2:\t.asciz \"" sym "\"\n"  \
     ".popsection\n"
 
 extern const char __start_altmem_patch_sites[] __attribute__((weak, visibility("hidden")));
@@ -104,7 +121,8 @@ extern const char __stop_altmem_patch_sites[] __attribute__((weak, visibility("h
     __attribute__((visibility("hidden"))) void (*name##__altmem_slot)(void) =        \
         (void (*)(void))(fallback);                                                   \
     struct altmem_alternative_info name##__altmem_info = {#fallback, "pointer"};    \
-    __asm__(ALTMEM__STUB_ASM(#name, ALTMEM__STR(name##__altmem_slot)));             \
+    __asm__(ALTMEM__STUB_ASM(#name, ALTMEM__STR(name##__altmem_slot))               \
+            ALTMEM__SITE_RECORD(ALTMEM__ASM_STR, 3b, name##__altmem_slot, 1b, 2, 2f, #name)); \
     __attribute__((constructor)) static void name##__altmem_bind(void)              \
     {                                                                                \
         static const struct altmem_choice choices[] = {__VA_ARGS__,                  \
@@ -123,4 +141,5 @@ extern const char __stop_altmem_patch_sites[] __attribute__((weak, visibility("h
 #ifdef __cplusplus
 }
 #endif
+#endif /* !__ASSEMBLER__ */
 #endif

@@ -12,6 +12,9 @@
  * rewrites the branch to reach the slot's current target directly.  A record per
  * site, in the read-only section altmem_patch_sites (PC-relative fields, so the
  * section needs no run-time relocation), tells the engine where each site is.
+ * The record is emitted by one macro, ALTMEM__SITE_RECORD
+ * (include/altmem_alternative.h), for altmem's stubs (src/arch/stubs.inc) and
+ * for a program's own ALTMEM_ALTERNATIVE routines alike.
  */
 #ifndef ALTMEM_PATCH_H
 #define ALTMEM_PATCH_H

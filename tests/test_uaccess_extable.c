@@ -1,0 +1,399 @@
+/*
+ * The exception table's sort and binary search (src/uaccess/handler.c:
+ * altmem__extable_copy, _sort, _search, _fixup), on synthetic tables made at
+ * run time, whose PC-relative fields are relative to their own addresses as in
+ * the section altmem_extable, and on this program's real table.
+ *
+ *   synthetic   10 000 entries (and small ones: 0, 1, 2, all equal, sorted,
+ *               reversed) in a shuffled order, with adjacent instructions
+ *               (1 byte apart), duplicates (same instruction and fix-up, and
+ *               same instruction with two fix-ups: the lower one is found),
+ *               gaps; copied (each field made relative to its new place) and
+ *               sorted, and also sorted in place: the result is in order, holds
+ *               the same (instruction, fix-up) pairs, every instruction finds
+ *               its fix-up, and every address between, below and above the
+ *               entries, 0 and UINTPTR_MAX find none;
+ *   reach       a copy to an array more than 2 GiB away from the targets fails
+ *               (-1) instead of truncating the offsets (skipped if no mapping
+ *               that far can be had);
+ *   real        after altmem_uaccess_install(), the handler bisects a sorted
+ *               copy of the whole table (altmem__extable_sorted), and
+ *               altmem__extable_fixup gives, for
+ *               every entry of this program's table, what a linear search of
+ *               the section gives, and 0 for the addresses next to them; and
+ *               prints the table's size and what sorting it costs (the copy and
+ *               sort altmem_uaccess_install does once: as linked, and shuffled).
+ *
+ *   test_uaccess_extable              the checks; exit 0 if all pass
+ *   test_uaccess_extable --self-test  negative control: the same checker on a
+ *                                     shuffled table that is not sorted must
+ *                                     report misses (exit 0 if it does)
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "altmem.h"
+#include "uaccess/extable.h"
+
+typedef struct altmem__extable_entry entry;
+
+extern const entry __start_altmem_extable[] __attribute__((weak, visibility("hidden")));
+extern const entry __stop_altmem_extable[] __attribute__((weak, visibility("hidden")));
+
+static unsigned long failures, search_failures;
+static int self_test;
+
+/* The tables live in .bss, next to the synthetic targets and to the program's
+   text: int32 offsets reach (a heap, e.g. AddressSanitizer's, may be too far). */
+enum { CAP = 16384 };
+static entry table_a[CAP], table_b[CAP];
+
+#define FAIL(...)                                                                                                      \
+    do {                                                                                                               \
+        if (failures++ < 20 && !self_test)                                                                             \
+            printf("FAIL: " __VA_ARGS__);                                                                              \
+    } while (0)
+
+struct pair {
+    uintptr_t insn, fixup;
+};
+
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+static uint64_t next_rand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static void shuffle(struct pair *p, size_t n)
+{
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)(next_rand() % i);
+        struct pair t = p[i - 1];
+        p[i - 1] = p[j];
+        p[j] = t;
+    }
+}
+
+/* Entries at e[0..n) for the pairs, each field relative to its own address. */
+static void make_table(entry *e, const struct pair *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        e[i].insn = (int32_t)(intptr_t)(p[i].insn - (uintptr_t)&e[i].insn);
+        e[i].fixup = (int32_t)(intptr_t)(p[i].fixup - (uintptr_t)&e[i].fixup);
+    }
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const struct pair *x = a, *y = b;
+    if (x->insn != y->insn)
+        return x->insn < y->insn ? -1 : 1;
+    return x->fixup < y->fixup ? -1 : x->fixup > y->fixup;
+}
+
+/* The fix-up pc must find among the pairs (sorted): the lowest of its entries. */
+static uintptr_t expected(const struct pair *sorted, size_t n, uintptr_t pc)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sorted[mid].insn < pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && sorted[lo].insn == pc ? sorted[lo].fixup : 0;
+}
+
+/* Checks a table that was sorted (or, in the self-test, was not) against the
+   pairs it was made from. */
+static void check_table(const char *what, const entry *e, size_t n, const struct pair *pairs)
+{
+    struct pair *want = malloc((n ? n : 1) * sizeof *want), *got = malloc((n ? n : 1) * sizeof *got);
+    if (!want || !got) {
+        FAIL("%s: malloc\n", what);
+        exit(1);
+    }
+    memcpy(want, pairs, n * sizeof *want);
+    qsort(want, n, sizeof *want, cmp_pair);
+    for (size_t i = 0; i < n; i++) {
+        got[i].insn = ALTMEM__EXTABLE_ADDR(&e[i], insn);
+        got[i].fixup = ALTMEM__EXTABLE_ADDR(&e[i], fixup);
+        if (i > 0 && cmp_pair(&got[i - 1], &got[i]) > 0)
+            FAIL("%s: entries %zu and %zu out of order\n", what, i - 1, i);
+    }
+    if (!self_test) {
+        struct pair *s = malloc((n ? n : 1) * sizeof *s);
+        memcpy(s, got, n * sizeof *s);
+        qsort(s, n, sizeof *s, cmp_pair);
+        if (memcmp(s, want, n * sizeof *s) != 0)
+            FAIL("%s: the sorted table does not hold the same entries\n", what);
+        free(s);
+    }
+    for (size_t i = 0; i < n; i++) {
+        /* every instruction, and the addresses around it */
+        for (int d = -1; d <= 1; d++) {
+            uintptr_t pc = want[i].insn + (uintptr_t)(intptr_t)d;
+            uintptr_t f = altmem__extable_search(e, e + n, pc), x = expected(want, n, pc);
+            if (f != x && ++search_failures)
+                FAIL("%s: pc %#lx: fix-up %#lx, want %#lx\n", what, (unsigned long)pc, (unsigned long)f,
+                     (unsigned long)x);
+        }
+    }
+    const uintptr_t outside[] = {0, 1, UINTPTR_MAX, UINTPTR_MAX - 1, n ? want[0].insn - 1000 : 12345,
+                                 n ? want[n - 1].insn + 1000 : 54321};
+    for (size_t k = 0; k < sizeof outside / sizeof outside[0]; k++) {
+        uintptr_t f = altmem__extable_search(e, e + n, outside[k]);
+        if (f != expected(want, n, outside[k]) && ++search_failures)
+            FAIL("%s: pc %#lx outside the table found %#lx\n", what, (unsigned long)outside[k], (unsigned long)f);
+    }
+    free(want);
+    free(got);
+}
+
+/* Builds a table of the pairs (in their order) in one array, copies it to a
+   second one with altmem__extable_copy and sorts that, and sorts the first in
+   place; checks both. */
+static void run_case(const char *what, const struct pair *pairs, size_t n)
+{
+    entry *a = table_a, *b = table_b;
+    make_table(a, pairs, n);
+    if (altmem__extable_copy(b, a, a + n) != 0)
+        FAIL("%s: copy refused\n", what);
+    char name[128];
+    if (!self_test) {
+        altmem__extable_sort(b, b + n);
+        altmem__extable_sort(a, a + n);
+    }
+    snprintf(name, sizeof name, "%s (copied)", what);
+    check_table(name, b, n, pairs);
+    snprintf(name, sizeof name, "%s (in place)", what);
+    check_table(name, a, n, pairs);
+}
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median over runs of copy + sort of the table t[0..n) (what the handler's
+   installation does once). */
+static double time_sort(const entry *t, size_t n, entry *scratch)
+{
+    enum { RUNS = 51 };
+    double ns[RUNS];
+    for (int r = 0; r < RUNS; r++) {
+        double t0 = now_ns();
+        if (altmem__extable_copy(scratch, t, t + n) != 0)
+            return -1;
+        altmem__extable_sort(scratch, scratch + n);
+        ns[r] = now_ns() - t0;
+    }
+    qsort(ns, RUNS, sizeof ns[0], cmp_double);
+    return ns[RUNS / 2];
+}
+
+static void synthetic(void)
+{
+    enum { N = 10000 };
+    static struct pair p[N + 8];
+    /* Targets near the arrays (within a few MiB of the heap: in reach of any
+       int32 offset from them) but never dereferenced. */
+    static char anchor[1];
+    const uintptr_t base = (uintptr_t)anchor + (1u << 20);
+    size_t n = 0;
+    uintptr_t at = base;
+    for (size_t k = 0; k < N; k++) {
+        /* gaps of 1 (adjacent), 2, 3 and 37 bytes; */
+        at += (k % 7 == 0) ? 1 : (k % 5 == 0) ? 37 : 2 + k % 2;
+        p[n].insn = at;
+        p[n].fixup = base + 0x400000 + (next_rand() % 0x100000);
+        n++;
+    }
+    /* duplicates: an entry repeated exactly, and one instruction with two fix-ups */
+    p[n++] = p[17];
+    p[n++] = p[4242];
+    p[n] = p[9000];
+    p[n].fixup -= 3; /* the lower one must be found */
+    n++;
+    shuffle(p, n);
+    run_case("synthetic 10003", p, n);
+
+    /* sorted, reversed */
+    qsort(p, n, sizeof p[0], cmp_pair);
+    run_case("synthetic sorted", p, n);
+    for (size_t i = 0; i < n / 2; i++) {
+        struct pair t = p[i];
+        p[i] = p[n - 1 - i];
+        p[n - 1 - i] = t;
+    }
+    run_case("synthetic reversed", p, n);
+
+    /* small tables */
+    run_case("empty", p, 0);
+    struct pair one[1] = {{base + 8, base + 100}};
+    run_case("one entry", one, 1);
+    struct pair two[2] = {{base + 9, base + 101}, {base + 8, base + 100}};
+    run_case("two, reversed", two, 2);
+    struct pair same[5] = {{base + 8, base + 104}, {base + 8, base + 100}, {base + 8, base + 103},
+                           {base + 8, base + 101}, {base + 8, base + 102}};
+    run_case("all one instruction", same, 5);
+    /* instructions far apart (up to +-1 GiB around the arrays) */
+    struct pair far[4] = {{base + (1u << 30), base}, {base - (1u << 30), base + 4},
+                          {base, base + (1u << 30)}, {base + 1, base - (1u << 30)}};
+    run_case("far apart", far, 4);
+}
+
+/* A copy whose destination is more than 2 GiB from the targets must fail. */
+static void reach(void)
+{
+    const size_t len = 1 << 16;
+    char *near = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (near == MAP_FAILED) {
+        printf("reach: skipped (mmap)\n");
+        return;
+    }
+    char *far = MAP_FAILED;
+    uintptr_t dist = 0;
+    for (uintptr_t d = (uintptr_t)3 << 30; d <= (uintptr_t)64 << 30; d += (uintptr_t)1 << 30) {
+        for (int sign = 0; sign < 2 && far == MAP_FAILED; sign++) {
+            uintptr_t want = sign ? (uintptr_t)near - d : (uintptr_t)near + d;
+            if (sign ? want > (uintptr_t)near : want < (uintptr_t)near)
+                continue;
+            void *m = mmap((void *)want, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (m == MAP_FAILED)
+                continue;
+            uintptr_t got = (uintptr_t)m, gap = got > (uintptr_t)near ? got - (uintptr_t)near : (uintptr_t)near - got;
+            if (gap > ((uintptr_t)5 << 29)) {
+                far = m;
+                dist = gap;
+            } else {
+                munmap(m, len);
+            }
+        }
+        if (far != MAP_FAILED)
+            break;
+    }
+    if (far == MAP_FAILED) {
+        printf("reach: skipped (no mapping more than 2.5 GiB away)\n");
+        munmap(near, len);
+        return;
+    }
+    /* source table next to its targets; copy far away */
+    entry *src = (entry *)near;
+    struct pair p[2] = {{(uintptr_t)near + 4096, (uintptr_t)near + 8192}, {(uintptr_t)near + 100, (uintptr_t)near + 200}};
+    make_table(src, p, 2);
+    entry *dst = (entry *)far;
+    int r = altmem__extable_copy(dst, src, src + 2);
+    if (r != -1)
+        FAIL("reach: copy %#lx bytes away returned %d, want -1\n", (unsigned long)dist, r);
+    /* and in reach: fine */
+    entry *dst2 = (entry *)(near + len / 2);
+    if (altmem__extable_copy(dst2, src, src + 2) != 0)
+        FAIL("reach: copy next to the targets refused\n");
+    else if (ALTMEM__EXTABLE_ADDR(&dst2[1], fixup) != p[1].fixup || ALTMEM__EXTABLE_ADDR(&dst2[0], insn) != p[0].insn)
+        FAIL("reach: copy moved the targets\n");
+    munmap(far, len);
+    munmap(near, len);
+}
+
+static void real(void)
+{
+    /* A call links the library's copy_user/clear_user and, through the variant
+       table, every variant: the table is the whole library's. */
+    char src[64] = "exception table", dst[64];
+    if (altmem_copy_user(dst, src, sizeof dst) != 0 || memcmp(dst, src, sizeof dst) != 0 ||
+        altmem_clear_user(dst, sizeof dst) != 0)
+        FAIL("real: copy_user / clear_user\n");
+    const entry *b = __start_altmem_extable, *e = __stop_altmem_extable;
+    if (!b || b == e) {
+        FAIL("real: this program has no exception table\n");
+        return;
+    }
+    const size_t n = (size_t)(e - b);
+    if (altmem_uaccess_install() != 0)
+        FAIL("real: altmem_uaccess_install failed\n");
+    if (altmem__extable_sorted() != (long)n)
+        FAIL("real: the handler searches %ld sorted entries, want all %zu\n", altmem__extable_sorted(), n);
+    size_t descents = 0;
+    for (size_t i = 0; i < n; i++) {
+        uintptr_t insn = ALTMEM__EXTABLE_ADDR(&b[i], insn);
+        if (i > 0 && insn < ALTMEM__EXTABLE_ADDR(&b[i - 1], insn))
+            descents++;
+        for (int d = -1; d <= 1; d++) {
+            uintptr_t pc = insn + (uintptr_t)(intptr_t)d, lin = 0;
+            for (const entry *x = b; x < e; x++)
+                if (ALTMEM__EXTABLE_ADDR(x, insn) == pc) {
+                    lin = ALTMEM__EXTABLE_ADDR(x, fixup);
+                    break;
+                }
+            uintptr_t f = altmem__extable_fixup(pc);
+            if (f != lin)
+                FAIL("real: pc %#lx: fix-up %#lx, linear search %#lx\n", (unsigned long)pc, (unsigned long)f,
+                     (unsigned long)lin);
+        }
+    }
+    /* The cost of the sort at installation: this table as linked, and shuffled. */
+    if (n > CAP) {
+        printf("real table: %zu entries, more than this test times\n", n);
+        return;
+    }
+    entry *scratch = table_a, *shuffled = table_b;
+    struct pair *p = malloc(n * sizeof *p);
+    for (size_t i = 0; i < n; i++) {
+        p[i].insn = ALTMEM__EXTABLE_ADDR(&b[i], insn);
+        p[i].fixup = ALTMEM__EXTABLE_ADDR(&b[i], fixup);
+    }
+    shuffle(p, n);
+    make_table(shuffled, p, n);
+    double as_linked = time_sort(b, n, scratch), mixed = time_sort(shuffled, n, scratch);
+    printf("real table: %zu entries (%zu out of order as linked); copy + sort: %.1f us as linked, %.1f us shuffled "
+           "(median of 51)\n",
+           n, descents, as_linked / 1e3, mixed / 1e3);
+    free(p);
+}
+
+int main(int argc, char **argv)
+{
+    self_test = argc > 1 && strcmp(argv[1], "--self-test") == 0;
+    if (self_test) {
+        synthetic();
+        printf("self-test: the search missed %lu times on unsorted tables: %s\n", search_failures,
+               search_failures ? "as it must" : "NOT DETECTED");
+        return search_failures ? 0 : 1;
+    }
+    synthetic();
+    reach();
+    real();
+    {
+        enum { N = 10000 };
+        static struct pair p[N];
+        entry *t = table_a, *s = table_b;
+        static char anchor[1];
+        for (size_t i = 0; i < N; i++) {
+            p[i].insn = (uintptr_t)anchor + 16 * i;
+            p[i].fixup = (uintptr_t)anchor + 16 * i + 8;
+        }
+        shuffle(p, N);
+        make_table(t, p, N);
+        printf("10000 shuffled entries: copy + sort %.1f us (median of 51)\n", time_sort(t, N, s) / 1e3);
+    }
+    printf("%s: %lu failures\n", failures ? "FAIL" : "ok", failures);
+    return failures ? 1 : 0;
+}
