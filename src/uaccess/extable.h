@@ -113,10 +113,6 @@ typedef uint16_t __attribute__((aligned(1), may_alias)) u16_una;
    the end of the address space. */
 size_t altmem__uaccess_bytes(uintptr_t dst, uintptr_t src, size_t n, size_t done, int clear);
 
-/* The larger of the two: a fault label's progress when an unaligned head block
-   of h bytes was stored before a loop that starts at i <= h. */
-static inline size_t altmem__ua_max(size_t a, size_t b) { return a > b ? a : b; }
-
 /* How many of the n bytes from address a lie past the last byte of the address
    space that can be touched: 0 for every region that fits below UINTPTR_MAX.
    The top of the address space is never accessible from user space on any

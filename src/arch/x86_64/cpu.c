@@ -103,7 +103,11 @@ void altmem__cpu_detect(struct altmem__cpu *out)
     unsigned max, a, b, c, d;
     char vendor[13];
     struct altmem__x86_cache_raw raw;
-    __builtin_memset(&raw, 0, sizeof raw);
+    /* Zeroed byte by byte through a volatile pointer: clang makes
+       __builtin_memset of a struct this size a call of memset, which the core
+       may not make (tests/check_nolibc.sh; its native clang build failed it). */
+    for (size_t i = 0; i < sizeof raw; i++)
+        ((volatile unsigned char *)&raw)[i] = 0;
     __cpuid(0, max, b, c, d);
     __builtin_memcpy(vendor, &b, 4);
     __builtin_memcpy(vendor + 4, &d, 4);
