@@ -281,4 +281,42 @@ static inline void la_set_large(unsigned char *d, la_v v, size_t n)
 #endif
 }
 
+/* ---- The variants' bodies, one per routine for both widths ---------------------
+   (memcpy_lsx.c and memcpy_lasx.c are this with LA_W 16 and 32; the same for
+   memmove and memset.) */
+
+OPS_INL void *la_memcpy(void *dst, const void *src, size_t n)
+{
+    if (n <= 8 * LA_W)
+        la_copy_upto8w(OPS_PLAIN, (uintptr_t)dst, (uintptr_t)src, n);
+    else
+        la_copy_fwd_large(dst, src, n);
+    return dst;
+}
+
+/* Up to 8W every byte is loaded before any store, so overlap needs no test;
+   above, the direction by overlap (forward unless dst lies inside (src, src + n)). */
+OPS_INL void *la_memmove(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    if (n <= 8 * LA_W)
+        la_copy_upto8w(OPS_PLAIN, (uintptr_t)d, (uintptr_t)s, n);
+    else if ((uintptr_t)d - (uintptr_t)s >= n) /* dst below src, or no overlap */
+        la_copy_fwd_large(d, s, n);
+    else if (d != s)
+        la_copy_bwd_large(d, s, n);
+    return dst;
+}
+
+OPS_INL void *la_memset(void *dst, int c, size_t n)
+{
+    const la_v v = LA_SPLAT(c);
+    if (n > 8 * LA_W)
+        la_set_large(dst, v, n);
+    else
+        la_set_upto8w(OPS_PLAIN, (uintptr_t)dst, v, LA_HSPLAT(c), UINT64_C(0x0101010101010101) * (unsigned char)c, n);
+    return dst;
+}
+
 #endif

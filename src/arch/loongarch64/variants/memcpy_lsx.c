@@ -21,9 +21,5 @@
 
 void *altmem_memcpy_lsx(void *__restrict dst, const void *__restrict src, size_t n)
 {
-    if (n <= 8 * LA_W)
-        la_copy_upto8w(OPS_PLAIN, (uintptr_t)dst, (uintptr_t)src, n);
-    else
-        la_copy_fwd_large(dst, src, n);
-    return dst;
+    return la_memcpy(dst, src, n);
 }

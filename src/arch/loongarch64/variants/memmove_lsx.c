@@ -9,20 +9,10 @@
  * Size classes: memcpy_lsx's (la_vec.h).
  */
 #define LA_W 16
-#include <stdint.h>
-
 #include "registry.h"
 #include "la_vec.h"
 
 void *altmem_memmove_lsx(void *dst, const void *src, size_t n)
 {
-    unsigned char *d = dst;
-    const unsigned char *s = src;
-    if (n <= 8 * LA_W)
-        la_copy_upto8w(OPS_PLAIN, (uintptr_t)d, (uintptr_t)s, n);
-    else if ((uintptr_t)d - (uintptr_t)s >= n) /* dst below src, or no overlap */
-        la_copy_fwd_large(d, s, n);
-    else if (d != s)
-        la_copy_bwd_large(d, s, n);
-    return dst;
+    return la_memmove(dst, src, n);
 }

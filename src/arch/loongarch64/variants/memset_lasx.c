@@ -11,17 +11,10 @@
  *   than 4 remain, the last 4 vectors unaligned.
  */
 #define LA_W 32
-#include <stdint.h>
-
 #include "registry.h"
 #include "la_vec.h"
 
 void *altmem_memset_lasx(void *dst, int c, size_t n)
 {
-    const la_v v = LA_SPLAT(c);
-    if (n > 8 * LA_W)
-        la_set_large(dst, v, n);
-    else
-        la_set_upto8w(OPS_PLAIN, (uintptr_t)dst, v, LA_HSPLAT(c), UINT64_C(0x0101010101010101) * (unsigned char)c, n);
-    return dst;
+    return la_memset(dst, c, n);
 }

@@ -26,14 +26,7 @@
    no registers saved or copied on entry. */
 static __attribute__((noinline)) void *large(void *__restrict dst, const void *__restrict src, size_t n)
 {
-    unsigned char *d = dst;
-    const unsigned char *s = src;
-    if (n >= altmem__nt_threshold)
-        vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
-    else if (n >= ERMS_MIN && !movsb_short_distance((uintptr_t)d, (uintptr_t)s))
-        rep_movsb(d, s, n);             /* [ERMS_MIN, nt): rep movsb          */
-    else
-        vcopy_fwd(d, s, n);             /* (128, ERMS_MIN), short distance: 64 B loop */
+    vcopy_large(dst, src, n, &ERMS_MIN); /* x86_vec.h: streaming, rep movsb, the loop */
     return dst;
 }
 

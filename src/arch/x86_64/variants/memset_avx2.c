@@ -23,14 +23,7 @@
    no registers saved or copied on entry. */
 static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
 {
-    unsigned char *d = dst;
-    __m128i x = set_c(c);
-    if (likely(n < ERMS_MIN) && n < altmem__memset_nt_threshold)  /* nt_threshold=0: every loop streams */
-        ops_vset_loop(OPS_PLAIN, (uintptr_t)d, vspread(x), n);    /* (256, ERMS_MIN): 128 B loop        */
-    else if (n < altmem__memset_nt_threshold)
-        rep_stosb(d, c, n);             /* [ERMS_MIN, nt): rep stosb          */
-    else
-        vset_nt(OPS_PLAIN, (uintptr_t)d, vspread(x), n);      /* [nt, ...): streaming stores        */
+    vset_large(dst, c, n, &ERMS_MIN);   /* x86_vec.h: the loop, rep stosb, streaming */
     return dst;
 }
 

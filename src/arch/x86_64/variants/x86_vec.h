@@ -352,6 +352,22 @@ OPS_INL void vmove_large(unsigned char *d, const unsigned char *s, size_t n, con
 }
 #endif
 
+/* memcpy above the classes, for the 16- and 32-byte widths (memcpy_avx512 has
+   its own: the 4 KiB-alias test and the co-aligned rep movsb start): streaming
+   from the threshold, rep movsb from *erms_min (not at short distances), else
+   the vector loop. */
+#if VEC_BITS < 512
+OPS_INL void vcopy_large(unsigned char *d, const unsigned char *s, size_t n, const size_t *erms_min)
+{
+    if (n >= altmem__nt_threshold)
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
+    else if (n >= *erms_min && !movsb_short_distance((uintptr_t)d, (uintptr_t)s))
+        rep_movsb(d, s, n);             /* [*erms_min, nt): rep movsb         */
+    else
+        vcopy_fwd(d, s, n);             /* (8W, *erms_min), short distance: 4W loop */
+}
+#endif
+
 /* ---- Sets ------------------------------------------------------------------------ */
 
 /* memset's byte: c goes into a vector register once (movd); each size class
@@ -501,6 +517,20 @@ fault_in_loop:
     _mm_sfence();
     OPS_LAUNDER(p);
     return ops_fault(ops_max(p - d + k, 64));
+}
+
+/* memset above the classes, every width: the loop below *erms_min, rep stosb
+   up to the streaming threshold, streaming from it (memset_nt_threshold=0:
+   every loop streams). */
+OPS_INL void vset_large(unsigned char *d, int c, size_t n, const size_t *erms_min)
+{
+    __m128i x = set_c(c);
+    if (likely(n < *erms_min) && n < altmem__memset_nt_threshold)
+        ops_vset_loop(OPS_PLAIN, (uintptr_t)d, vspread(x), n);  /* (8W, *erms_min): 4W loop */
+    else if (n < altmem__memset_nt_threshold)
+        rep_stosb(d, c, n);             /* [*erms_min, nt): rep stosb         */
+    else
+        vset_nt(OPS_PLAIN, (uintptr_t)d, vspread(x), n);        /* [nt, ...): streaming stores */
 }
 
 /* ---- The entries of the 16- and 32-byte variants ------------------------------------
