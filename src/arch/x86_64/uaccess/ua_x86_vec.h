@@ -135,6 +135,20 @@ OPS_INL size_t zfix(uintptr_t d, size_t n, size_t done)
    jump to a shared "xor; ret" (as RETURN_VALUE_IN_RAX in x86_vec.h). */
 #define ZERO_IN_RAX(v) __asm__("" : "+a"(v))
 
+/* The first tests of both entries, in this order: the first-use check
+   (extable.h; the entry's label first_use calls the installer and self), the
+   return value 0 in %rax, then n below 16 (label tiny) and below W (label
+   small); what falls through is [W, ...). */
+#define UA_ENTRY_TESTS(ok)                                                       \
+    if (UA_NOT_INSTALLED())                                                      \
+        goto first_use;                                                          \
+    size_t ok = 0;                                                               \
+    ZERO_IN_RAX(ok);                                                             \
+    if (n < 16)                                                                  \
+        goto tiny;                                                               \
+    if (n < W)                                                                   \
+        goto small
+
 /* ---- copy_user ------------------------------------------------------------------- */
 
 /* rep movsb, out of line: its progress comes back through memory. */
@@ -293,14 +307,7 @@ two:
 OPS_INL size_t cu_small(uintptr_t d, uintptr_t s, size_t n, size_t (*mid)(uintptr_t, uintptr_t, size_t),
                     size_t (*large)(uintptr_t, uintptr_t, size_t), size_t (*self)(void *, const void *, size_t))
 {
-    if (UA_NOT_INSTALLED())
-        goto first_use;
-    size_t ok = 0;
-    ZERO_IN_RAX(ok);
-    if (n < 16)
-        goto tiny;
-    if (n < W)
-        goto small;
+    UA_ENTRY_TESTS(ok);
     if (n > 2 * W) {
 #if UA_W == 32
         (void)mid;
@@ -403,14 +410,7 @@ two:
 OPS_INL size_t cl_small(uintptr_t d, size_t n, size_t (*mid)(uintptr_t, size_t), size_t (*large)(uintptr_t, size_t),
                     size_t (*self)(void *, size_t))
 {
-    if (UA_NOT_INSTALLED())     /* first use (extable.h); self is the variant */
-        goto first_use;
-    size_t ok = 0;
-    ZERO_IN_RAX(ok);
-    if (n < 16)
-        goto tiny;
-    if (n < W)
-        goto small;
+    UA_ENTRY_TESTS(ok);
     if (n > 2 * W) {
 #if UA_W == 32
         (void)mid;
