@@ -533,6 +533,26 @@ OPS_INL void vset_large(unsigned char *d, int c, size_t n, const size_t *erms_mi
         vset_nt(OPS_PLAIN, (uintptr_t)d, vspread(x), n);        /* [nt, ...): streaming stores */
 }
 
+/* Below W (below 16), in every entry: [16, 32) with AVX2 (label c16), [8, 16)
+   (c8), [4, 8) (c4), each one compare; what falls through is below 4. */
+#if VEC_BITS == 256
+#define BELOW_W_TESTS()                                                          \
+    do {                                                                         \
+        if (n >= 16)                                                             \
+            goto c16;                                                            \
+        BELOW_16_TESTS();                                                        \
+    } while (0)
+#else
+#define BELOW_W_TESTS() BELOW_16_TESTS()
+#endif
+#define BELOW_16_TESTS()                                                         \
+    do {                                                                         \
+        if (n >= 8)                                                              \
+            goto c8;                                                             \
+        if (n >= 4)                                                              \
+            goto c4;                                                             \
+    } while (0)
+
 /* ---- The entries of the 16- and 32-byte variants ------------------------------------
    Laid out as glibc's mem{move,set}-vec-unaligned-erms of the same width: these
    files are built -fno-reorder-blocks, so the code's order is the source's.
@@ -624,14 +644,7 @@ c8v:
     return d;
 #endif
 lt_vec:
-#if VEC_BITS == 256
-    if (n >= 16)
-        goto c16;
-#endif
-    if (n >= 8)
-        goto c8;
-    if (n >= 4)
-        goto c4;
+    BELOW_W_TESTS();
     copy_lt4(d, s, n);                  /* [0, 4): 2-3 from each end, 1, 0 */
     return d;
 #if VEC_BITS == 256
@@ -680,14 +693,7 @@ c2:
     ops_vset_ht2(OPS_PLAIN, ud, vspread(x), n);         /* (2W, 4W]: 2 x W from each end   */
     return d;
 lt_vec:
-#if VEC_BITS == 256
-    if (n >= 16)
-        goto c16;
-#endif
-    if (n >= 8)
-        goto c8;
-    if (n >= 4)
-        goto c4;
+    BELOW_W_TESTS();
     if (n >= 2)
         goto c2b;
     if (n == 0)
@@ -767,10 +773,7 @@ small:
         ops_copy_ht16(OPS_PLAIN, d, s, n);                 /* [16, 32): 16 + 16               */
     return dst;
 tiny:
-    if (n >= 8)
-        goto c8;
-    if (n >= 4)
-        goto c4;
+    BELOW_16_TESTS();
     if (n == 0)
         return dst;
     ops_copy_1_3(OPS_PLAIN, d, s, n);                /* [1, 4): bytes 0, n/2, n - 1     */
@@ -823,10 +826,7 @@ page_end:;                              /* [0, 64) near a page's end: no masks *
     ops_set_ht16(OPS_PLAIN, d, spread16(x), n);            /* [16, 32): 16 + 16               */
     return dst;
 tiny:
-    if (n >= 8)
-        goto c8;
-    if (n >= 4)
-        goto c4;
+    BELOW_16_TESTS();
     if (n <= 1)
         goto c1;
     set_2_4(OPS_PLAIN, d, c, n);                       /* [2, 4): 2 + 2                   */
