@@ -17,6 +17,7 @@
 #include "text.h"
 #include "tunables.h"
 #include "variant_table.h"
+#include <arch.h> /* altmem__arch_cpu_relax: src/arch/<arch>/arch.h */
 
 /* This module's patch sites (the linker defines both symbols when any exist). */
 extern const struct altmem__site __start_altmem_patch_sites[] __attribute__((weak, visibility("hidden")));
@@ -128,9 +129,7 @@ void altmem_init(void)
     if (!__atomic_compare_exchange_n(&init_state, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
         /* Someone else is initialising (or has): wait for the result. */
         while (__atomic_load_n(&init_state, __ATOMIC_ACQUIRE) != 2) {
-#if defined(__x86_64__) || defined(__i386__)
-            __builtin_ia32_pause();
-#endif
+            altmem__arch_cpu_relax();
         }
         return;
     }

@@ -11,8 +11,15 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <sys/syscall.h>
 #include <unistd.h>
+
+/* The architecture's part: the program counter in ucontext_t and the numbers of
+   the system calls only some architectures have (src/arch/<arch>/os_arch.h). */
+#if __has_include(<os_arch.h>)
+#include <os_arch.h>
+#else
+#error "OS layer: no src/arch/<arch>/os_arch.h for this architecture (docs/architecture.md, \"Adding an architecture\")"
+#endif
 
 extern char **environ;
 
@@ -104,15 +111,9 @@ void altmem__os_write_err(const char *buf, size_t n)
 
 long altmem__os_riscv_hwprobe(void *pairs, size_t pair_count)
 {
-#ifdef __NR_riscv_hwprobe
+#ifdef ALTMEM_NR_riscv_hwprobe
     int saved = errno;
-    long r = syscall(__NR_riscv_hwprobe, pairs, pair_count, 0L, 0L, 0L);
-    r = r < 0 ? -(long)errno : r;
-    errno = saved;
-    return r;
-#elif defined(__riscv)
-    int saved = errno;
-    long r = syscall(258, pairs, pair_count, 0L, 0L, 0L); /* __NR_riscv_hwprobe */
+    long r = syscall(ALTMEM_NR_riscv_hwprobe, pairs, pair_count, 0L, 0L, 0L);
     r = r < 0 ? -(long)errno : r;
     errno = saved;
     return r;
@@ -151,9 +152,9 @@ int altmem__os_mprotect(void *addr, size_t len, int prot)
 
 long altmem__os_riscv_flush_icache(void *start, void *end)
 {
-#if defined(__riscv)
+#ifdef ALTMEM_NR_riscv_flush_icache
     int saved = errno;
-    long r = syscall(259 /* __NR_riscv_flush_icache */, start, end, 0L);
+    long r = syscall(ALTMEM_NR_riscv_flush_icache, start, end, 0L);
     r = r < 0 ? -(long)errno : r;
     errno = saved;
     return r;
@@ -279,17 +280,7 @@ void altmem__os_fault_chain(int sig, void *info, void *ucontext)
 uintptr_t *altmem__os_fault_pc(void *ucontext)
 {
     ucontext_t *uc = ucontext;
-#if defined(__x86_64__)
-    return (uintptr_t *)&uc->uc_mcontext.gregs[REG_RIP];
-#elif defined(__aarch64__)
-    return (uintptr_t *)&uc->uc_mcontext.pc;
-#elif defined(__riscv)
-    return (uintptr_t *)&uc->uc_mcontext.__gregs[REG_PC];
-#elif defined(__loongarch__)
-    return (uintptr_t *)&uc->uc_mcontext.__pc;
-#else
-#error "altmem__os_fault_pc: unknown architecture"
-#endif
+    return ALTMEM_ARCH_UC_PC(uc);
 }
 
 int altmem__os_fault_code(void *info)

@@ -1,6 +1,7 @@
 /*
- * OS interface, freestanding flavour: raw Linux system calls (raw_syscall.h), no
- * C library, for programs built with -ffreestanding -nostdlib (docs/freestanding.md).
+ * OS interface, freestanding flavour: raw Linux system calls (raw_syscall.h;
+ * what differs between architectures is in src/arch/<arch>/os_arch.h), no C
+ * library, for programs built with -ffreestanding -nostdlib (docs/freestanding.md).
  *
  * A hosted program's C library finds the environment and the auxiliary vector
  * itself; here the program's start-up code hands them over with
@@ -87,10 +88,14 @@ void altmem__os_write_err(const char *buf, size_t n)
 
 long altmem__os_riscv_hwprobe(void *pairs, size_t pair_count)
 {
-    if (ALTMEM_NR_riscv_hwprobe < 0)
-        return -38; /* ENOSYS */
+#ifdef ALTMEM_NR_riscv_hwprobe
     /* riscv_hwprobe(pairs, count, cpusetsize 0, cpus NULL, flags 0): all CPUs. */
     return altmem__syscall6(ALTMEM_NR_riscv_hwprobe, (long)pairs, (long)pair_count, 0, 0, 0, 0);
+#else
+    (void)pairs;
+    (void)pair_count;
+    return -38; /* ENOSYS */
+#endif
 }
 
 int altmem__os_uname_release(char *buf, size_t cap)
@@ -116,15 +121,21 @@ int altmem__os_mprotect(void *addr, size_t len, int prot)
 
 long altmem__os_riscv_flush_icache(void *start, void *end)
 {
-    if (ALTMEM_NR_riscv_flush_icache < 0)
-        return -38; /* ENOSYS */
+#ifdef ALTMEM_NR_riscv_flush_icache
     return altmem__syscall3(ALTMEM_NR_riscv_flush_icache, start, end, 0);
+#else
+    (void)start;
+    (void)end;
+    return -38; /* ENOSYS */
+#endif
 }
 
 /* ---- Faults: the kernel's own rt_sigaction and ucontext layouts ---- */
 
+/* The flags and signals, the same on every architecture os_arch.h exists for;
+   struct altmem__k_sigaction (the kernel's struct sigaction), the filling of one
+   to install (altmem__k_sigaction_init) and the restorer come from os_arch.h. */
 #define K_SA_SIGINFO 0x00000004ul
-#define K_SA_RESTORER 0x04000000ul
 #define K_SA_ONSTACK 0x08000000ul
 #define K_SA_RESTART 0x10000000ul
 #define K_SA_NODEFER 0x40000000ul
@@ -134,44 +145,26 @@ long altmem__os_riscv_flush_icache(void *start, void *end)
 #define K_SIG_DFL 0ul
 #define K_SIG_IGN 1ul
 
-/* struct sigaction as the kernel takes it: x86_64 and aarch64 have sa_restorer
-   (SA_RESTORER); riscv64 and loongarch64 (asm-generic) do not. */
-struct k_sigaction {
-    unsigned long handler;
-    unsigned long flags;
-#if defined(__x86_64__) || defined(__aarch64__)
-    unsigned long restorer;
-#endif
-    unsigned long mask;          /* 64 signals */
-#if defined(__loongarch__)
-    /* Room, kept zero, for qemu-user 7.2 (Debian 12), whose loongarch64
-       rt_sigaction reads and writes 32 bytes, with a restorer before the mask:
-       without it the old action overran the caller's stack (docs/arch-notes.md).
-       The kernel reads and writes the first 24. */
-    unsigned long qemu72_spare;
-#endif
-};
-
-#if defined(__x86_64__)
-/* x86_64 returns from a handler only through a restorer that calls rt_sigreturn. */
-void altmem__rt_sigreturn(void);
+#ifdef ALTMEM_ARCH_SIGRETURN_ASM
+/* The architecture's signal restorer (os_arch.h declares it; its
+   altmem__k_sigaction_init puts it in the actions we install). */
 __asm__(".pushsection .text\n\t.balign 16\n\t.hidden altmem__rt_sigreturn\n"
-        "altmem__rt_sigreturn:\n\tmovq $15, %rax\n\tsyscall\n\t.popsection");
+        "altmem__rt_sigreturn:\n\t" ALTMEM_ARCH_SIGRETURN_ASM "\n\t.popsection");
 #endif
 
-static struct k_sigaction raw_prev_segv, raw_prev_bus;
+static struct altmem__k_sigaction raw_prev_segv, raw_prev_bus;
 
-static struct k_sigaction *raw_prev(int sig)
+static struct altmem__k_sigaction *raw_prev(int sig)
 {
     return sig == K_SIGBUS ? &raw_prev_bus : &raw_prev_segv;
 }
 
-static long k_sigaction(int sig, const struct k_sigaction *sa, struct k_sigaction *old)
+static long k_sigaction(int sig, const struct altmem__k_sigaction *sa, struct altmem__k_sigaction *old)
 {
     return altmem__syscall6(ALTMEM_NR_rt_sigaction, sig, (long)sa, (long)old, 8, 0, 0);
 }
 
-static int raw_is_ours(const struct k_sigaction *sa, altmem__fault_fn *fn)
+static int raw_is_ours(const struct altmem__k_sigaction *sa, altmem__fault_fn *fn)
 {
     return (sa->flags & K_SA_SIGINFO) && sa->handler == (unsigned long)fn;
 }
@@ -180,25 +173,16 @@ int altmem__os_fault_install(altmem__fault_fn *fn)
 {
     static const int sigs[2] = {K_SIGSEGV, K_SIGBUS};
     for (int i = 0; i < 2; i++) {
-        struct k_sigaction cur, ours, old;
+        struct altmem__k_sigaction cur, ours, old;
         long r = k_sigaction(sigs[i], 0, &cur);
         if (r < 0)
             return (int)r;
         if (raw_is_ours(&cur, fn))
             continue;
         *raw_prev(sigs[i]) = cur;
-        ours.handler = (unsigned long)fn;
-        ours.flags = K_SA_SIGINFO | K_SA_ONSTACK | K_SA_RESTART | K_SA_NODEFER;   /* see os_libc.c */
-#if defined(__x86_64__)
-        ours.flags |= K_SA_RESTORER;
-        ours.restorer = (unsigned long)altmem__rt_sigreturn;
-#elif defined(__aarch64__)
-        ours.restorer = 0;   /* the kernel uses the vDSO's sigreturn trampoline */
-#endif
-        ours.mask = 0;
-#if defined(__loongarch__)
-        ours.qemu72_spare = 0;
-#endif
+        altmem__k_sigaction_init(&ours, (unsigned long)fn,
+                                 K_SA_SIGINFO | K_SA_ONSTACK | K_SA_RESTART | K_SA_NODEFER,   /* see os_libc.c */
+                                 0);
         r = k_sigaction(sigs[i], &ours, &old);
         if (r < 0)
             return (int)r;
@@ -210,7 +194,7 @@ int altmem__os_fault_install(altmem__fault_fn *fn)
 
 void altmem__os_fault_chain(int sig, void *info, void *ucontext)
 {
-    struct k_sigaction *p = raw_prev(sig);
+    struct altmem__k_sigaction *p = raw_prev(sig);
     int code = altmem__os_fault_code(info);
     if (p->handler != K_SIG_DFL && p->handler != K_SIG_IGN) {
         unsigned long bit = 1ul << (sig - 1), mask = p->mask, old;
@@ -221,7 +205,7 @@ void altmem__os_fault_chain(int sig, void *info, void *ucontext)
         altmem__syscall6(ALTMEM_NR_rt_sigprocmask, 0 /* SIG_BLOCK */, (long)&mask, (long)&old, 8, 0, 0);
         if (p->flags & K_SA_NODEFER)
             altmem__syscall6(ALTMEM_NR_rt_sigprocmask, 1 /* SIG_UNBLOCK */, (long)&bit, 0, 8, 0, 0);
-        struct k_sigaction h = *p;
+        struct altmem__k_sigaction h = *p;
         if (p->flags & K_SA_RESETHAND) {
             p->handler = K_SIG_DFL;
             p->flags = 0;
@@ -235,26 +219,18 @@ void altmem__os_fault_chain(int sig, void *info, void *ucontext)
     }
     if (p->handler == K_SIG_IGN && code <= 0)
         return;
-    struct k_sigaction dfl = {0};
+    struct altmem__k_sigaction dfl = {0};
     dfl.handler = K_SIG_DFL;
     k_sigaction(sig, &dfl, 0);
     if (code <= 0)
         altmem__syscall3(ALTMEM_NR_kill, altmem__syscall0(ALTMEM_NR_getpid), sig, 0);
 }
 
-/* Offsets of the interrupted PC in the kernel's struct ucontext (uc_mcontext
-   after uc_flags, uc_link, uc_stack and, except on x86_64, the 128-byte sigmask
-   block, 16-aligned): x86_64 rip is gregs[16]; aarch64 sigcontext.pc follows
-   fault_address, regs[31] and sp; riscv64 and loongarch64 put the pc first. */
+/* The interrupted PC in the kernel's struct ucontext, at the architecture's
+   offset (os_arch.h). */
 uintptr_t *altmem__os_fault_pc(void *ucontext)
 {
-#if defined(__x86_64__)
-    return (uintptr_t *)((char *)ucontext + 40 + 16 * 8);
-#elif defined(__aarch64__)
-    return (uintptr_t *)((char *)ucontext + 176 + 8 + 31 * 8 + 8);
-#else
-    return (uintptr_t *)((char *)ucontext + 176);
-#endif
+    return (uintptr_t *)((char *)ucontext + ALTMEM_ARCH_KUC_PC_OFFSET);
 }
 
 int altmem__os_fault_code(void *info)

@@ -321,7 +321,7 @@ struct fs_ksigaction {
 #endif
     unsigned long mask;
 #if defined(__loongarch__)
-    unsigned long qemu72_spare; /* qemu-user 7.2 reads 32 bytes here (see os_raw.c) */
+    unsigned long qemu72_spare; /* qemu-user 7.2 reads 32 bytes here (see src/arch/loongarch64/os_arch.h) */
 #endif
 };
 

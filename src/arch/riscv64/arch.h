@@ -1,0 +1,14 @@
+/*
+ * riscv64's inline helpers for the generic core: included as <arch.h> through
+ * the include directory src/arch/riscv64.  The interface is described in
+ * src/arch/x86_64/arch.h and docs/architecture.md, "Adding an architecture".
+ */
+#ifndef ALTMEM_ARCH_H
+#define ALTMEM_ARCH_H
+
+/* None used: the loop spins on its load alone. */
+static inline void altmem__arch_cpu_relax(void)
+{
+}
+
+#endif
