@@ -16,7 +16,8 @@
  *   - Reported: the median over --reps samples, and the interquartile range as
  *     a percentage of it (quartiles, min and max go to the CSV/JSON).
  *   - Pinned to one CPU; buffers mmap'd and written once before timing.
- * Only the public API (altmem.h) is used: variants come from altmem_variant().
+ * The public API (altmem.h) for the variants (altmem_variant()); the routines'
+ * properties from the registry (routines.c).
  *
  * This file holds the options and the order of a run; cells.c the buffers,
  * cells and timed loops; report.c the tables and files; goals.c the goals, as
