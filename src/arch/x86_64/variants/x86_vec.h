@@ -218,7 +218,7 @@ OPS_INL void vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
         const unsigned char *p = s + n - 4 * W;
         unsigned char *q = d + n - 4 * W;
         vec e = vld(p + 3 * W), c = vld(p + 2 * W), b = vld(p + W), a = vld(p);
-        vsta(q + 3 * W, e);             /* from the top down (STORE_IN_ORDER) */
+        vsta(q + 3 * W, e);             /* from the top down (OPS_STORE_ORDER) */
         OPS_STORE_ORDER();
         vsta(q + 2 * W, c);
         OPS_STORE_ORDER();
