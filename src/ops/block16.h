@@ -85,9 +85,9 @@ OPS_INL int ops_vld(const enum ops_access acc, ops_b16 *v, uintptr_t p, ptrdiff_
     return 0;
 }
 
-/* Plain: one 16-byte store; else st64 each word (aligned: the address is
-   16-aligned, sta64). */
-OPS_INL size_t ops_b16_store(const enum ops_access acc, const int aligned, uintptr_t p, ptrdiff_t off, ops_b16 v)
+/* Plain: one 16-byte store; else the two words, the second reporting 8 bytes
+   stored when it faults. */
+OPS_INL size_t ops_vst(const enum ops_access acc, uintptr_t p, ptrdiff_t off, ops_b16 v)
 {
     size_t k;
 #if defined(UA_B16_ST)
@@ -100,20 +100,14 @@ OPS_INL size_t ops_b16_store(const enum ops_access acc, const int aligned, uintp
 #endif
     if (acc == OPS_PLAIN) {
         const ops_b16_plain x = {v.w[0], v.w[1]};
-        (void)aligned;
         *OPS_PLAIN_AT(ops_b16_plain, p, off) = x;
         return OPS_OK;
     }
-    if ((k = aligned ? ops_sta64(acc, p, off, v.w[0]) : ops_st64(acc, p, off, v.w[0])) != OPS_OK)
+    if ((k = ops_st64(acc, p, off, v.w[0])) != OPS_OK)
         return k;
-    if ((k = aligned ? ops_sta64(acc, p, off + 8, v.w[1]) : ops_st64(acc, p, off + 8, v.w[1])) != OPS_OK)
+    if ((k = ops_st64(acc, p, off + 8, v.w[1])) != OPS_OK)
         return 8 + k;           /* the first word is stored */
     return OPS_OK;
-}
-
-OPS_INL size_t ops_vst(const enum ops_access acc, uintptr_t p, ptrdiff_t off, ops_b16 v)
-{
-    return ops_b16_store(acc, 0, p, off, v);
 }
 
 /* The loops' stores: to 16-aligned addresses.  There is no streaming form
@@ -121,7 +115,7 @@ OPS_INL size_t ops_vst(const enum ops_access acc, uintptr_t p, ptrdiff_t off, op
 OPS_INL size_t ops_vstore(const enum ops_access acc, const enum ops_store how, uintptr_t p, ptrdiff_t off, ops_b16 v)
 {
     (void)how;
-    return ops_b16_store(acc, 1, p, off, v);
+    return ops_vst(acc, p, off, v);
 }
 
 /* A block's four stores go in whatever order GCC schedules them. */
