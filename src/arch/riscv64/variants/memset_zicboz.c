@@ -21,25 +21,25 @@
 #include "variants/ual/ual_classes.h"
 
 /* memset_ual's body (ual_classes.h), once in this file: the sizes without
-   whole blocks, and the head and tail around them. */
-static __attribute__((noinline)) void zicboz_set_ual(uintptr_t d, unsigned char c, size_t n)
+   whole blocks, and the head and tail around them.  It returns dst so that
+   the entry's common case is a tail call. */
+static __attribute__((noinline)) void *zicboz_set_ual(void *dst, unsigned char c, size_t n)
 {
-    ual_memset(d, c, n);
+    ual_memset((uintptr_t)dst, c, n);
+    return dst;
 }
 
 void *altmem_memset_zicboz(void *dst, int c, size_t n)
 {
     const uintptr_t d = (uintptr_t)dst;
     const size_t zb = rv_zero_block();
-    if ((unsigned char)c != 0 || !zb || n < rv_zero_from(zb)) {
-        zicboz_set_ual(d, (unsigned char)c, n);
-        return dst;
-    }
+    if ((unsigned char)c != 0 || !zb || n < rv_zero_from(zb))
+        return zicboz_set_ual(dst, (unsigned char)c, n);
     const size_t head = (size_t)-d & (zb - 1), blocks = (n - head) / zb, tail = n - head - blocks * zb;
     if (head)
-        zicboz_set_ual(d, 0, head);
+        zicboz_set_ual(dst, 0, head);
     rv_cbo_zero(d + head, blocks, zb);
     if (tail)
-        zicboz_set_ual(d + head + blocks * zb, 0, tail);
+        zicboz_set_ual((unsigned char *)dst + head + blocks * zb, 0, tail);
     return dst;
 }
