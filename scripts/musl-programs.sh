@@ -208,7 +208,7 @@ if [ "$sqlite_kind" = tree ]; then
 fi
 read -r -a compare_args <<<"${COMPARE_ARGS:-}"
 case " ${COMPARE_ARGS:-} " in
-*" --runs"*|*" --until"*) runs_args=() ;;
+*" --runs"*|*" --until"*|*" --max-pairs"*) runs_args=() ;;
 *) runs_args=(--runs "$runs") ;;
 esac
 
@@ -830,6 +830,8 @@ compare() {  # NAME A-BUILD TAG -> cmp_cell cmp_pairs cmp_verdict
         /^result:/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
         END {
             verdict = v["distinguishable"] == "yes" ? (v["ratio"] > 1 ? "musl+altmem~faster" : "musl+altmem~slower") : "not~distinguishable"
+            if (v["stopped"] == "width")
+                verdict = "no~difference~above~" v["until"] "%"
             if (v["failed_runs"] > 0) verdict = verdict "~(" v["failed_runs"] "~failed~runs)"
             gsub(" ", "~", a); gsub(" ", "~", b)
             printf "%.3fx~[%.3f..%.3f]~(%s~/~%s) %s %s\n", v["ratio"], v["lo"], v["hi"], a, b, v["pairs"], verdict
