@@ -17,19 +17,23 @@ static uint64_t xgetbv0(void)
     return ((uint64_t)hi << 32) | lo;
 }
 
-/* Deterministic cache parameters (Intel leaf 4, AMD leaf 0x8000001D).  With raw,
-   leaf 4's rows are kept for glibc_cache(): in a virtual machine every CPUID
-   exits to the hypervisor (about 10 us each on the 2-vCPU KVM guests measured,
-   docs/dropin.md, "Start-up cost"), so none is executed twice. */
-static void caches_from_leaf(unsigned leaf, struct altmem__cpu *out, struct altmem__x86_cache_raw *raw)
+/* Deterministic cache parameters (Intel leaf 4, AMD leaf 0x8000001D); what
+   glibc_cache() reads of them is kept in raw (leaf 4's rows; 0x8000001D
+   subleaf 3's EAX): in a virtual machine every CPUID exits to the hypervisor
+   (about 10 us each on the 2-vCPU KVM guests measured, docs/dropin.md,
+   "Start-up cost"), so none is executed twice.  Returns the subleaves read. */
+static unsigned caches_from_leaf(unsigned leaf, struct altmem__cpu *out, struct altmem__x86_cache_raw *raw)
 {
-    for (unsigned sub = 0; sub < 16; sub++) {
+    unsigned sub;
+    for (sub = 0; sub < 16; sub++) {
         unsigned a, b, c, d;
         __cpuid_count(leaf, sub, a, b, c, d);
-        if (raw && sub < 8) {
+        if (leaf == 4 && sub < 8) {
             raw->leaf4[sub][0] = a, raw->leaf4[sub][1] = b, raw->leaf4[sub][2] = c, raw->leaf4[sub][3] = d;
             raw->n_leaf4 = sub + 1;
         }
+        if (leaf == 0x8000001du && sub == 3)
+            raw->e1d3_eax = a;
         unsigned type = a & 0x1f, level = (a >> 5) & 7;
         if (type == 0)
             break;
@@ -42,14 +46,16 @@ static void caches_from_leaf(unsigned leaf, struct altmem__cpu *out, struct altm
         else if (level == 3 && type != 2)
             out->l3_bytes = size;
     }
+    return sub < 16 ? sub + 1 : 16;
 }
 
 /* What glibc 2.36 reads for its cache figures (decode.c), each leaf only
    where glibc's decoding for this vendor uses it.  The caller has put leaf 1's
-   EBX/EDX in r, and (Intel leaf 4 only) its rows up to and with the first null
-   one (glibc reads that one too); the rest of r is zero. */
+   EBX/EDX in r, (Intel) leaf 4's rows up to and with the first null one (glibc
+   reads that one too), (AMD) CPUID 0x80000006 and, when amd_subleaves shows it
+   read subleaf 3 of 0x8000001D, that one's EAX; the rest of r is zero. */
 static void glibc_cache(struct altmem__cpu *out, struct altmem__x86_cache_raw *r, unsigned max, unsigned maxext,
-                        int amd, const char *vendor)
+                        int amd, unsigned amd_subleaves, const char *vendor)
 {
     unsigned a, b, c, d;
     r->vendor = amd ? ALTMEM__VENDOR_AMD : out->vendor;
@@ -72,16 +78,11 @@ static void glibc_cache(struct altmem__cpu *out, struct altmem__x86_cache_raw *r
         }
     }
     r->ext_max = maxext;
-    if (amd && maxext >= 0x80000006u) {
-        __cpuid(0x80000006u, a, b, c, d);
-        r->e6_ecx = c;
-        r->e6_edx = d;
-    }
     if (amd && maxext >= 0x80000008u) {
         __cpuid(0x80000008u, a, b, c, d);
         r->e8_ecx = c;
     }
-    if (amd && maxext >= 0x8000001du) {
+    if (amd && maxext >= 0x8000001du && amd_subleaves <= 3) {
         __cpuid_count(0x8000001du, 3, a, b, c, d);
         r->e1d3_eax = a;
     }
@@ -165,21 +166,23 @@ void altmem__cpu_detect(struct altmem__cpu *out)
     unsigned maxext = 0, e1, e2, e3;
     if (amd)    /* the extended leaves are read only for AMD's caches (and glibc's) */
         __cpuid(0x80000000u, maxext, e1, e2, e3);
+    unsigned amd_subleaves = 0;
+    if (amd && maxext >= 0x80000006u)      /* glibc's L2 / L3 (and ours below) */
+        __cpuid(0x80000006u, a, b, raw.e6_ecx, raw.e6_edx);
     if (!amd && max >= 4) {
         caches_from_leaf(4, out, &raw);
     } else if (amd && maxext >= 0x8000001du) {
-        caches_from_leaf(0x8000001du, out, NULL);
+        amd_subleaves = caches_from_leaf(0x8000001du, out, &raw);
     } else if (amd && maxext >= 0x80000006u) {
         __cpuid(0x80000005u, a, b, c, d);
         out->l1d_bytes = (size_t)(c >> 24) << 10;
-        __cpuid(0x80000006u, a, b, c, d);
-        out->l2_bytes = (size_t)(c >> 16) << 10;
-        out->l3_bytes = (size_t)(d >> 18) << 19;
+        out->l2_bytes = (size_t)(raw.e6_ecx >> 16) << 10;
+        out->l3_bytes = (size_t)(raw.e6_edx >> 18) << 19;
     }
 
     out->family = family;
     out->model = model;
-    glibc_cache(out, &raw, max, maxext, amd, vendor);
+    glibc_cache(out, &raw, max, maxext, amd, amd_subleaves, vendor);
     struct altmem__text t = {out->notes, sizeof out->notes, 0};
     altmem__text_puts(&t, vendor);
     altmem__text_puts(&t, " family ");
