@@ -77,6 +77,13 @@ typedef uint16_t __attribute__((aligned(1), may_alias)) u16_una;
    one, and what its own variants use. */
 #include <uaccess/accessors.h>
 
+/* A variant's return value 0 pinned in its return register on entry, so that
+   each size class can end in its own return (x86_64's accessors.h: %rax);
+   nothing elsewhere. */
+#ifndef UA_ZERO_IN_RET
+#define UA_ZERO_IN_RET(v) ((void)0)
+#endif
+
 /* The scalar accessors of the architectures whose loads and stores take a base
    register (riscv64, loongarch64): their accessors.h defines UA_ADDR (the
    address operand with no offset, in its assembler's spelling) and the

@@ -169,14 +169,6 @@ OPS_INL void ual_memset(uintptr_t d, unsigned char c, size_t n)
    They return the bytes not copied (zeroed): 0, or the fix-up's exact count
    from a class's progress.  The first-use check is their caller's. */
 
-/* x86_64's accessors pin the return value 0 in %rax on entry, so that each
-   class ends in its own ret. */
-#if defined(UA_ZERO_IN_RET)
-#define UAL_ZERO_IN_RET(v) UA_ZERO_IN_RET(v)
-#else
-#define UAL_ZERO_IN_RET(v) ((void)0)
-#endif
-
 /* [0, 64] as memcpy_ual; above, the first 16 bytes unaligned and stored first
    (memcpy_ual stores them last, for memmove), 64-byte blocks stored 16-aligned
    while more than 64 bytes remain, then the last 64 bytes unaligned (the
@@ -187,7 +179,7 @@ OPS_INL size_t ual_copy_user(uintptr_t d, uintptr_t s, size_t n)
 {
     const enum ops_access acc = OPS_FAULT;
     size_t k, ok = 0;
-    UAL_ZERO_IN_RET(ok);
+    UA_ZERO_IN_RET(ok);   /* extable.h */
     /* As memcpy_ual: above 64 out of the way, [32, 64] falls through. */
     if (n > 64)
         goto large;
@@ -244,7 +236,7 @@ OPS_INL size_t ual_clear_user(uintptr_t d, size_t n)
 {
     const enum ops_access acc = OPS_FAULT;
     size_t k, ok = 0;
-    UAL_ZERO_IN_RET(ok);
+    UA_ZERO_IN_RET(ok);   /* extable.h */
     if (n <= 16) {
         if (n >= 8) {           /* [8, 16] */
             if (__builtin_expect((k = ops_set_8_16(acc, d, 0, n)) != OPS_OK, 0))

@@ -130,11 +130,6 @@ OPS_INL size_t zfix(uintptr_t d, size_t n, size_t done)
 
 #define MAX ops_max
 
-/* The return value 0 goes to %rax on entry (an empty asm pins it there; the
-   xor is free), so that each small class can end in its own ret rather than
-   jump to a shared "xor; ret" (as RETURN_VALUE_IN_RAX in x86_vec.h). */
-#define ZERO_IN_RAX(v) __asm__("" : "+a"(v))
-
 /* The first tests of both entries, in this order: the first-use check
    (extable.h; the entry's label first_use calls the installer and self), the
    return value 0 in %rax, then n below 16 (label tiny) and below W (label
@@ -143,7 +138,7 @@ OPS_INL size_t zfix(uintptr_t d, size_t n, size_t done)
     if (UA_NOT_INSTALLED())                                                      \
         goto first_use;                                                          \
     size_t ok = 0;                                                               \
-    ZERO_IN_RAX(ok);                                                             \
+    UA_ZERO_IN_RET(ok);  /* in %rax (accessors.h) */                             \
     if (n < 16)                                                                  \
         goto tiny;                                                               \
     if (n < W)                                                                   \
