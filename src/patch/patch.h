@@ -31,7 +31,7 @@ struct altmem__site {
 
 #define ALTMEM_SITE_FIELD(rec, f) ((uintptr_t)&(rec)->f + (intptr_t)(rec)->f)
 
-/* Per architecture (src/arch/<arch>/patch_<arch>.c). */
+/* Per architecture (src/arch/<arch>/patch.c). */
 
 /* Bytes rewritten at each site. */
 extern const size_t altmem__arch_site_len;

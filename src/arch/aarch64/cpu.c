@@ -2,7 +2,6 @@
    the kernel's release (for the SVE rule); the rules are in decode.c. */
 #if defined(__aarch64__)
 #include "cpu.h"
-#include "text.h"
 #include "decode.h"
 #include "os/os.h"
 
@@ -32,10 +31,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
     }
     out->features = altmem__decode_aarch64(&raw, &out->zero_block, out->notes, sizeof out->notes);
     if (sve) {
-        struct altmem__text t = {out->notes, sizeof out->notes, altmem__strlen(out->notes)};
-        altmem__text_puts(&t, "; SVE VL ");
-        altmem__text_putu(&t, out->vector_bytes);
-        altmem__text_puts(&t, " B");
+        altmem__cpu_note(out->notes, sizeof out->notes, "SVE VL ", out->vector_bytes, " B");
     }
 }
 #endif

@@ -3,7 +3,6 @@
 #if defined(__riscv) && __riscv_xlen == 64
 #include "altmem.h"
 #include "cpu.h"
-#include "text.h"
 #include "decode.h"
 #include "os/os.h"
 
@@ -46,10 +45,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
         unsigned long vlenb;
         __asm__ volatile("csrr %0, 0xc22" : "=r"(vlenb));
         out->vector_bytes = (uint32_t)vlenb;
-        struct altmem__text t = {out->notes, sizeof out->notes, altmem__strlen(out->notes)};
-        altmem__text_puts(&t, "; VLENB ");
-        altmem__text_putu(&t, vlenb);
-        altmem__text_puts(&t, " B");
+        altmem__cpu_note(out->notes, sizeof out->notes, "VLENB ", vlenb, " B");
     }
 }
 #endif
