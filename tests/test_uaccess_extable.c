@@ -1,6 +1,6 @@
 /*
  * The exception table's sort and binary search (src/uaccess/handler.c:
- * altmem__extable_copy, _sort, _search, _fixup), on synthetic tables made at
+ * altmem__extable_decode, _sort, _search, _fixup), on synthetic tables made at
  * run time, whose PC-relative fields are relative to their own addresses as in
  * the section altmem_extable, and on this program's real table.
  *
@@ -8,21 +8,18 @@
  *               reversed) in a shuffled order, with adjacent instructions
  *               (1 byte apart), duplicates (same instruction and fix-up, and
  *               same instruction with two fix-ups: the lower one is found),
- *               gaps; copied (each field made relative to its new place) and
- *               sorted, and also sorted in place: the result is in order, holds
- *               the same (instruction, fix-up) pairs, every instruction finds
- *               its fix-up, and every address between, below and above the
+ *               gaps; decoded and sorted: the result is in order, holds the
+ *               same (instruction, fix-up) pairs, every instruction finds its
+ *               fix-up, and every address between, below and above the
  *               entries, 0 and UINTPTR_MAX find none;
- *   reach       a copy to an array more than 2 GiB away from the targets fails
- *               (-1) instead of truncating the offsets (skipped if no mapping
- *               that far can be had);
  *   real        after altmem_uaccess_install(), the handler bisects a sorted
  *               copy of the whole table (altmem__extable_sorted), and
  *               altmem__extable_fixup gives, for
  *               every entry of this program's table, what a linear search of
  *               the section gives, and 0 for the addresses next to them; and
- *               prints the table's size and what sorting it costs (the copy and
- *               sort altmem_uaccess_install does once: as linked, and shuffled).
+ *               prints the table's size and what sorting it costs (the decode
+ *               and sort altmem_uaccess_install does once: as linked, and
+ *               shuffled).
  *
  *   test_uaccess_extable              the checks; exit 0 if all pass
  *   test_uaccess_extable --self-test  negative control: the same checker on a
@@ -34,7 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 
 #include "altmem.h"
@@ -48,10 +44,12 @@ extern const entry __stop_altmem_extable[] __attribute__((weak, visibility("hidd
 static unsigned long failures, search_failures;
 static int self_test;
 
-/* The tables live in .bss, next to the synthetic targets and to the program's
-   text: int32 offsets reach (a heap, e.g. AddressSanitizer's, may be too far). */
+/* The entry table lives in .bss, next to the synthetic targets and to the
+   program's text: int32 offsets reach (a heap, e.g. AddressSanitizer's, may be
+   too far). */
 enum { CAP = 16384 };
-static entry table_a[CAP], table_b[CAP];
+static entry table[CAP];
+static struct altmem__extable_pair decoded[CAP];
 
 #define FAIL(...)                                                                                                      \
     do {                                                                                                               \
@@ -62,6 +60,7 @@ static entry table_a[CAP], table_b[CAP];
 struct pair {
     uintptr_t insn, fixup;
 };
+_Static_assert(sizeof(struct pair) == sizeof(struct altmem__extable_pair), "one layout");
 
 static uint64_t rng = 0x9e3779b97f4a7c15u;
 static uint64_t next_rand(void)
@@ -114,7 +113,7 @@ static uintptr_t expected(const struct pair *sorted, size_t n, size_t i, uintptr
 
 /* Checks a table that was sorted (or, in the self-test, was not) against the
    pairs it was made from. */
-static void check_table(const char *what, const entry *e, size_t n, const struct pair *pairs)
+static void check_table(const char *what, const struct altmem__extable_pair *e, size_t n, const struct pair *pairs)
 {
     struct pair *want = malloc((n ? n : 1) * sizeof *want), *got = malloc((n ? n : 1) * sizeof *got);
     if (!want || !got) {
@@ -124,8 +123,8 @@ static void check_table(const char *what, const entry *e, size_t n, const struct
     memcpy(want, pairs, n * sizeof *want);
     qsort(want, n, sizeof *want, cmp_pair);
     for (size_t i = 0; i < n; i++) {
-        got[i].insn = ALTMEM__EXTABLE_ADDR(&e[i], insn);
-        got[i].fixup = ALTMEM__EXTABLE_ADDR(&e[i], fixup);
+        got[i].insn = e[i].insn;
+        got[i].fixup = e[i].fixup;
         if (i > 0 && cmp_pair(&got[i - 1], &got[i]) > 0)
             FAIL("%s: entries %zu and %zu out of order\n", what, i - 1, i);
     }
@@ -158,24 +157,15 @@ static void check_table(const char *what, const entry *e, size_t n, const struct
     free(got);
 }
 
-/* Builds a table of the pairs (in their order) in one array, copies it to a
-   second one with altmem__extable_copy and sorts that, and sorts the first in
-   place; checks both. */
+/* Builds a table of the pairs (in their order), decodes it and sorts that;
+   checks the result. */
 static void run_case(const char *what, const struct pair *pairs, size_t n)
 {
-    entry *a = table_a, *b = table_b;
-    make_table(a, pairs, n);
-    if (altmem__extable_copy(b, a, a + n) != 0)
-        FAIL("%s: copy refused\n", what);
-    char name[128];
-    if (!self_test) {
-        altmem__extable_sort(b, b + n);
-        altmem__extable_sort(a, a + n);
-    }
-    snprintf(name, sizeof name, "%s (copied)", what);
-    check_table(name, b, n, pairs);
-    snprintf(name, sizeof name, "%s (in place)", what);
-    check_table(name, a, n, pairs);
+    make_table(table, pairs, n);
+    altmem__extable_decode(decoded, table, table + n);
+    if (!self_test)
+        altmem__extable_sort(decoded, decoded + n);
+    check_table(what, decoded, n, pairs);
 }
 
 static double now_ns(void)
@@ -191,17 +181,16 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Median over runs of copy + sort of the table t[0..n) (what the handler's
+/* Median over runs of decode + sort of the table t[0..n) (what the handler's
    installation does once). */
-static double time_sort(const entry *t, size_t n, entry *scratch)
+static double time_sort(const entry *t, size_t n)
 {
     enum { RUNS = 51 };
     double ns[RUNS];
     for (int r = 0; r < RUNS; r++) {
         double t0 = now_ns();
-        if (altmem__extable_copy(scratch, t, t + n) != 0)
-            return -1;
-        altmem__extable_sort(scratch, scratch + n);
+        altmem__extable_decode(decoded, t, t + n);
+        altmem__extable_sort(decoded, decoded + n);
         ns[r] = now_ns() - t0;
     }
     qsort(ns, RUNS, sizeof ns[0], cmp_double);
@@ -259,59 +248,6 @@ static void synthetic(void)
     run_case("far apart", far, 4);
 }
 
-/* A copy whose destination is more than 2 GiB from the targets must fail. */
-static void reach(void)
-{
-    const size_t len = 1 << 16;
-    char *near = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (near == MAP_FAILED) {
-        printf("reach: skipped (mmap)\n");
-        return;
-    }
-    char *far = MAP_FAILED;
-    uintptr_t dist = 0;
-    for (uintptr_t d = (uintptr_t)3 << 30; d <= (uintptr_t)64 << 30; d += (uintptr_t)1 << 30) {
-        for (int sign = 0; sign < 2 && far == MAP_FAILED; sign++) {
-            uintptr_t want = sign ? (uintptr_t)near - d : (uintptr_t)near + d;
-            if (sign ? want > (uintptr_t)near : want < (uintptr_t)near)
-                continue;
-            void *m = mmap((void *)want, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-            if (m == MAP_FAILED)
-                continue;
-            uintptr_t got = (uintptr_t)m, gap = got > (uintptr_t)near ? got - (uintptr_t)near : (uintptr_t)near - got;
-            if (gap > ((uintptr_t)5 << 29)) {
-                far = m;
-                dist = gap;
-            } else {
-                munmap(m, len);
-            }
-        }
-        if (far != MAP_FAILED)
-            break;
-    }
-    if (far == MAP_FAILED) {
-        printf("reach: skipped (no mapping more than 2.5 GiB away)\n");
-        munmap(near, len);
-        return;
-    }
-    /* source table next to its targets; copy far away */
-    entry *src = (entry *)near;
-    struct pair p[2] = {{(uintptr_t)near + 4096, (uintptr_t)near + 8192}, {(uintptr_t)near + 100, (uintptr_t)near + 200}};
-    make_table(src, p, 2);
-    entry *dst = (entry *)far;
-    int r = altmem__extable_copy(dst, src, src + 2);
-    if (r != -1)
-        FAIL("reach: copy %#lx bytes away returned %d, want -1\n", (unsigned long)dist, r);
-    /* and in reach: fine */
-    entry *dst2 = (entry *)(near + len / 2);
-    if (altmem__extable_copy(dst2, src, src + 2) != 0)
-        FAIL("reach: copy next to the targets refused\n");
-    else if (ALTMEM__EXTABLE_ADDR(&dst2[1], fixup) != p[1].fixup || ALTMEM__EXTABLE_ADDR(&dst2[0], insn) != p[0].insn)
-        FAIL("reach: copy moved the targets\n");
-    munmap(far, len);
-    munmap(near, len);
-}
-
 static void real(void)
 {
     /* A call links the library's copy_user/clear_user and, through the variant
@@ -353,16 +289,16 @@ static void real(void)
         printf("real table: %zu entries, more than this test times\n", n);
         return;
     }
-    entry *scratch = table_a, *shuffled = table_b;
     struct pair *p = malloc(n * sizeof *p);
     for (size_t i = 0; i < n; i++) {
         p[i].insn = ALTMEM__EXTABLE_ADDR(&b[i], insn);
         p[i].fixup = ALTMEM__EXTABLE_ADDR(&b[i], fixup);
     }
+    double as_linked = time_sort(b, n);
     shuffle(p, n);
-    make_table(shuffled, p, n);
-    double as_linked = time_sort(b, n, scratch), mixed = time_sort(shuffled, n, scratch);
-    printf("real table: %zu entries (%zu out of order as linked); copy + sort: %.1f us as linked, %.1f us shuffled "
+    make_table(table, p, n);
+    double mixed = time_sort(table, n);
+    printf("real table: %zu entries (%zu out of order as linked); decode + sort: %.1f us as linked, %.1f us shuffled "
            "(median of 51)\n",
            n, descents, as_linked / 1e3, mixed / 1e3);
     free(p);
@@ -378,20 +314,18 @@ int main(int argc, char **argv)
         return search_failures ? 0 : 1;
     }
     synthetic();
-    reach();
     real();
     {
         enum { N = 10000 };
         static struct pair p[N];
-        entry *t = table_a, *s = table_b;
         static char anchor[1];
         for (size_t i = 0; i < N; i++) {
             p[i].insn = (uintptr_t)anchor + 16 * i;
             p[i].fixup = (uintptr_t)anchor + 16 * i + 8;
         }
         shuffle(p, N);
-        make_table(t, p, N);
-        printf("10000 shuffled entries: copy + sort %.1f us (median of 51)\n", time_sort(t, N, s) / 1e3);
+        make_table(table, p, N);
+        printf("10000 shuffled entries: decode + sort %.1f us (median of 51)\n", time_sort(table, N) / 1e3);
     }
     printf("%s: %lu failures\n", failures ? "FAIL" : "ok", failures);
     return failures ? 1 : 0;

@@ -123,8 +123,8 @@ set_tests_properties(uaccess.ops_progress_selftest PROPERTIES LABELS uaccess)
 # uaccess.extable_search   test_uaccess_extable: the exception table's sort and binary
 #                          search (src/uaccess/handler.c) on synthetic tables of up to
 #                          10 003 PC-relative entries (duplicates, adjacent, gaps,
-#                          sorted, reversed, far apart), the reach check of the copy,
-#                          and this program's real table against a linear search;
+#                          sorted, reversed, far apart), decoded and sorted, and this
+#                          program's real table against a linear search;
 #                          prints the table's size and its sort's cost
 # uaccess.extable_search_selftest  ... its checker must find misses on unsorted tables
 altmem_test_exe(test_uaccess_extable test_uaccess_extable.c)

@@ -39,30 +39,33 @@ struct altmem__extable_entry {
 /* The address a field of an entry (insn or fixup) stands for. */
 #define ALTMEM__EXTABLE_ADDR(e, field) ((uintptr_t)&(e)->field + (intptr_t)(e)->field)
 
+/* An entry with its two addresses decoded: what the handler's sorted copy
+   holds. */
+struct altmem__extable_pair {
+    uintptr_t insn, fixup;
+};
+
 /* The table's sort and search (src/uaccess/handler.c), as the kernel's
-   sort_extable / search_extable, on any array of entries [begin, end) whose
-   fields are relative to their own addresses:
-   altmem__extable_copy   copies [begin, end) to dst (end - begin entries),
-                          each field made relative to its new place: 0, or -1
-                          (nothing usable) when an address is out of int32
-                          reach from the first or the last of dst's entries;
-   altmem__extable_sort   sorts in place by instruction address (then fix-up
-                          address), moving each field's offset with it;
-   altmem__extable_search binary search of a sorted array: the fix-up of the
+   sort_extable / search_extable:
+   altmem__extable_decode the pairs of the entries [begin, end), to dst
+                          (end - begin pairs);
+   altmem__extable_sort   sorts pairs in place by instruction address (then
+                          fix-up address);
+   altmem__extable_search binary search of sorted pairs: the fix-up of the
                           entry for pc (the lowest one if there are several),
                           or 0;
    altmem__extable_fixup  what the fault handler asks: pc's fix-up in this
                           module's table, or 0;
    altmem__extable_sorted how many entries it searches by bisection (the
                           table is sorted: altmem_uaccess_install), or -1 (not
-                          yet, or not possible: it searches the section). */
-__attribute__((visibility("hidden"))) int altmem__extable_copy(struct altmem__extable_entry *dst,
-                                                               const struct altmem__extable_entry *begin,
-                                                               const struct altmem__extable_entry *end);
-__attribute__((visibility("hidden"))) void altmem__extable_sort(struct altmem__extable_entry *begin,
-                                                                struct altmem__extable_entry *end);
-__attribute__((visibility("hidden"))) uintptr_t altmem__extable_search(const struct altmem__extable_entry *begin,
-                                                                       const struct altmem__extable_entry *end,
+                          yet, or too large: it searches the section). */
+__attribute__((visibility("hidden"))) void altmem__extable_decode(struct altmem__extable_pair *dst,
+                                                                  const struct altmem__extable_entry *begin,
+                                                                  const struct altmem__extable_entry *end);
+__attribute__((visibility("hidden"))) void altmem__extable_sort(struct altmem__extable_pair *begin,
+                                                                struct altmem__extable_pair *end);
+__attribute__((visibility("hidden"))) uintptr_t altmem__extable_search(const struct altmem__extable_pair *begin,
+                                                                       const struct altmem__extable_pair *end,
                                                                        uintptr_t pc);
 __attribute__((visibility("hidden"))) uintptr_t altmem__extable_fixup(uintptr_t pc);
 __attribute__((visibility("hidden"))) long altmem__extable_sorted(void);

@@ -41,17 +41,17 @@ extern const struct altmem__extable_entry __stop_altmem_extable[] __attribute__(
  * objects' tables in an order of its own (LTO, .text.unlikely first...), so
  * only a pass over the linked program (the kernel's scripts/sorttable) could,
  * and a program linked with libaltmem.a would need it in its own build.  So the
- * entries are copied, once, into an array of this module (each field made
- * relative to its new place, see altmem__extable_copy) and sorted there.  The
- * OS layer offers no allocation (src/os/os.h), so the array is static, in
- * .bss: EXTABLE_SORTED_MAX entries, 8 bytes each, pages touched only as far as
- * the table reaches (when this was written: 434 entries on x86_64, 277 on
- * aarch64, 203 on riscv64, 328 on loongarch64; one page; copy and sort 1 us
- * as linked, already in order, 8 us shuffled, on x86_64).
- * A table larger than that, or one out of reach of the array (never seen),
- * stays with the linear search, which is also what a fault sees while the
- * sort is not finished (another thread's first call, or a signal handler's
- * copy_user interrupting it): never a wait, never a lock.
+ * entries are decoded, once, into an array of this module (two addresses per
+ * entry: in its own writable array the sorted copy needs no PC-relative form)
+ * and sorted there.  The OS layer offers no allocation (src/os/os.h), so the
+ * array is static, in .bss: EXTABLE_SORTED_MAX entries, 16 bytes each, pages
+ * touched only as far as the table reaches (when this was written: 434
+ * entries on x86_64, 277 on aarch64, 203 on riscv64, 328 on loongarch64; two
+ * pages; decode and sort about 1 us as linked, already in order, 8 us
+ * shuffled, on x86_64).  A table larger than that stays with the linear
+ * search, which is also what a fault sees while the sort is not finished
+ * (another thread's first call, or a signal handler's copy_user interrupting
+ * it): never a wait, never a lock.
  *
  * The bounds are this module's (hidden __start_/__stop_): a program with two
  * copies of altmem (a static one and libaltmem-preload.so, say) has two
@@ -60,58 +60,38 @@ extern const struct altmem__extable_entry __stop_altmem_extable[] __attribute__(
  */
 #define EXTABLE_SORTED_MAX 4096
 
-static struct altmem__extable_entry extable_sorted[EXTABLE_SORTED_MAX];
+static struct altmem__extable_pair extable_sorted[EXTABLE_SORTED_MAX];
 static size_t extable_sorted_n;
 /* 0 not sorted yet, 1 being sorted, 2 sorted (extable_sorted_n entries), 3
-   could not (too large, or out of reach): linear search. */
+   could not (too large): linear search. */
 static int extable_state;
 
-int altmem__extable_copy(struct altmem__extable_entry *dst, const struct altmem__extable_entry *begin,
-                         const struct altmem__extable_entry *end)
+void altmem__extable_decode(struct altmem__extable_pair *dst, const struct altmem__extable_entry *begin,
+                            const struct altmem__extable_entry *end)
 {
-    const size_t n = (size_t)(end - begin);
-    if (n == 0)
-        return 0;
-    /* An offset that fits from the first and from the last entry fits from
-       every one between them: wherever the sort moves it, it stays in reach. */
-    const uintptr_t lo_insn = (uintptr_t)&dst[0].insn, hi_insn = (uintptr_t)&dst[n - 1].insn;
-    const uintptr_t lo_fixup = (uintptr_t)&dst[0].fixup, hi_fixup = (uintptr_t)&dst[n - 1].fixup;
-    for (size_t i = 0; i < n; i++) {
-        const uintptr_t insn = ALTMEM__EXTABLE_ADDR(&begin[i], insn), fixup = ALTMEM__EXTABLE_ADDR(&begin[i], fixup);
-        const intptr_t d[4] = {(intptr_t)(insn - lo_insn), (intptr_t)(insn - hi_insn), (intptr_t)(fixup - lo_fixup),
-                               (intptr_t)(fixup - hi_fixup)};
-        for (int k = 0; k < 4; k++)
-            if (d[k] < INT32_MIN || d[k] > INT32_MAX)
-                return -1;
-        dst[i].insn = (int32_t)(intptr_t)(insn - (uintptr_t)&dst[i].insn);
-        dst[i].fixup = (int32_t)(intptr_t)(fixup - (uintptr_t)&dst[i].fixup);
+    for (const struct altmem__extable_entry *e = begin; e < end; e++, dst++) {
+        dst->insn = ALTMEM__EXTABLE_ADDR(e, insn);
+        dst->fixup = ALTMEM__EXTABLE_ADDR(e, fixup);
     }
-    return 0;
 }
 
 /* a before b: by instruction address, then fix-up address (entries for the
    same instruction, never emitted, would still sort the same way each time). */
-static int extable_before(const struct altmem__extable_entry *a, const struct altmem__extable_entry *b)
+static int extable_before(const struct altmem__extable_pair *a, const struct altmem__extable_pair *b)
 {
-    const uintptr_t ia = ALTMEM__EXTABLE_ADDR(a, insn), ib = ALTMEM__EXTABLE_ADDR(b, insn);
-    if (ia != ib)
-        return ia < ib;
-    return ALTMEM__EXTABLE_ADDR(a, fixup) < ALTMEM__EXTABLE_ADDR(b, fixup);
+    if (a->insn != b->insn)
+        return a->insn < b->insn;
+    return a->fixup < b->fixup;
 }
 
-/* Swaps two entries, their offsets moved by the distance between them (the
-   kernel's swap_ex). */
-static void extable_swap(struct altmem__extable_entry *a, struct altmem__extable_entry *b)
+static void extable_swap(struct altmem__extable_pair *a, struct altmem__extable_pair *b)
 {
-    const int64_t delta = (int64_t)((intptr_t)((uintptr_t)b - (uintptr_t)a));
-    const struct altmem__extable_entry t = *a;
-    a->insn = (int32_t)(b->insn + delta);
-    a->fixup = (int32_t)(b->fixup + delta);
-    b->insn = (int32_t)(t.insn - delta);
-    b->fixup = (int32_t)(t.fixup - delta);
+    const struct altmem__extable_pair t = *a;
+    *a = *b;
+    *b = t;
 }
 
-static void extable_sift(struct altmem__extable_entry *t, size_t root, size_t n)
+static void extable_sift(struct altmem__extable_pair *t, size_t root, size_t n)
 {
     for (;;) {
         size_t child = 2 * root + 1;
@@ -128,7 +108,7 @@ static void extable_sift(struct altmem__extable_entry *t, size_t root, size_t n)
 
 /* Heapsort: in place, no allocation, O(n log n) whatever the order; a table
    already in order (the linker's, usually) costs one pass. */
-void altmem__extable_sort(struct altmem__extable_entry *begin, struct altmem__extable_entry *end)
+void altmem__extable_sort(struct altmem__extable_pair *begin, struct altmem__extable_pair *end)
 {
     const size_t n = (size_t)(end - begin);
     size_t i = 1;
@@ -144,20 +124,20 @@ void altmem__extable_sort(struct altmem__extable_entry *begin, struct altmem__ex
     }
 }
 
-uintptr_t altmem__extable_search(const struct altmem__extable_entry *begin, const struct altmem__extable_entry *end,
+uintptr_t altmem__extable_search(const struct altmem__extable_pair *begin, const struct altmem__extable_pair *end,
                                  uintptr_t pc)
 {
     size_t lo = 0, hi = (size_t)(end - begin);
     const size_t n = hi;
     while (lo < hi) {   /* the first entry whose instruction is at or above pc */
         const size_t mid = lo + (hi - lo) / 2;
-        if (ALTMEM__EXTABLE_ADDR(&begin[mid], insn) < pc)
+        if (begin[mid].insn < pc)
             lo = mid + 1;
         else
             hi = mid;
     }
-    if (lo < n && ALTMEM__EXTABLE_ADDR(&begin[lo], insn) == pc)
-        return ALTMEM__EXTABLE_ADDR(&begin[lo], fixup);
+    if (lo < n && begin[lo].insn == pc)
+        return begin[lo].fixup;
     return 0;
 }
 
@@ -170,11 +150,11 @@ static void extable_prepare(void)
         return;
     const size_t n = ((uintptr_t)__stop_altmem_extable - (uintptr_t)__start_altmem_extable) /
                      sizeof(struct altmem__extable_entry);
-    if (n > EXTABLE_SORTED_MAX ||
-        (n > 0 && altmem__extable_copy(extable_sorted, __start_altmem_extable, __stop_altmem_extable) != 0)) {
+    if (n > EXTABLE_SORTED_MAX) {
         __atomic_store_n(&extable_state, 3, __ATOMIC_RELEASE);
         return;
     }
+    altmem__extable_decode(extable_sorted, __start_altmem_extable, __stop_altmem_extable);
     altmem__extable_sort(extable_sorted, extable_sorted + n);
     extable_sorted_n = n;
     __atomic_store_n(&extable_state, 2, __ATOMIC_RELEASE);
