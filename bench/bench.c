@@ -51,6 +51,12 @@
 static altmem_memcpy_fn *volatile libc_memcpy = memcpy;
 static altmem_memmove_fn *volatile libc_memmove = memmove;
 static altmem_memset_fn *volatile libc_memset = memset;
+/* The control: the same routines under a second name (and a timing loop of
+   their own, like every implementation), so what the run cannot resolve
+   shows as a ratio away from 1. */
+static altmem_memcpy_fn *volatile control_memcpy = memcpy;
+static altmem_memmove_fn *volatile control_memmove = memmove;
+static altmem_memset_fn *volatile control_memset = memset;
 
 /* ---- Options ------------------------------------------------------------- */
 
@@ -90,10 +96,13 @@ static void usage(FILE *f)
             "  --full             everything: grid 0..256M, every variant, hot and cold, mod 4096 sweeps\n"
             "                     at 4K, 64K and 256K, spec2017 hot and cold (several minutes)\n"
             "  --csv FILE         also write one row per cell and implementation to FILE\n"
+            "  --samples FILE     also write every sample of every process to FILE (for analysis)\n"
             "  --json FILE        the same as JSON, with the header and the goals\n"
             "  --plot DIR         write gnuplot data, scripts and PNG/SVG charts into DIR\n"
             "  --cpu N            pin to CPU N (default: the highest-numbered allowed CPU)\n"
             "  --no-pin           do not pin\n"
+            "  --loops own|shared each implementation through timing loops of its own (default), or all\n"
+            "                     through one (the method before 2026-12-04, for comparison)\n"
             "  --help             this text\n");
 }
 
@@ -304,7 +313,8 @@ static int parse_options(int argc, char **argv, struct options *o)
         static const char *const with_value[] = {"--routine", "--sizes", "--reps", "--min-sample-ms", "--csv",
                                                  "--cpu", "--impl", "--align", "--mod4096", "--dist",
                                                  "--dist-region", "--cold-mib", "--json", "--plot",
-                                                 "--libc-width", "--libc-width-child"};
+                                                 "--libc-width", "--libc-width-child", "--loops",
+                                                 "--processes", "--process-child", "--samples"};
         int takes_value = 0;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
             takes_value |= !strcmp(a, with_value[k]);
@@ -326,6 +336,13 @@ static int parse_options(int argc, char **argv, struct options *o)
             o->full = 1;
         } else if (!strcmp(a, "--no-pin")) {
             o->no_pin = 1;
+        } else if (!strcmp(a, "--loops")) {
+            if (!strcmp(val, "own"))
+                o->shared_loops = 0;
+            else if (!strcmp(val, "shared"))
+                o->shared_loops = 1;
+            else
+                return bad_option("bad --loops '%s' (own, shared)", val);
         } else if (!strcmp(a, "--no-grid")) {
             o->grid = 0;
             o->set_grid = 1;
@@ -368,6 +385,17 @@ static int parse_options(int argc, char **argv, struct options *o)
             if (parse_int(val, 16, 16384, &v))
                 return bad_option("bad --cold-mib '%s' (16..16384)", val);
             o->cold_bytes = (uint64_t)v * MiB;
+        } else if (!strcmp(a, "--processes")) {
+            if (parse_int(val, 1, MAX_PROCESSES, &v))
+                return bad_option("bad --processes '%s' (1..15)", val);
+            o->processes = (int)v;
+            o->set_processes = 1;
+        } else if (!strcmp(a, "--process-child")) {
+            int k, n, end = 0;
+            if (sscanf(val, "%d/%d%n", &k, &n, &end) != 2 || val[end] || k < 1 || n < k || n > MAX_PROCESSES)
+                return bad_option("bad --process-child '%s'", val);
+            o->pass = k;
+            o->npass = n;
         } else if (!strcmp(a, "--reps")) {
             if (parse_int(val, 1, 1000, &v))
                 return bad_option("bad --reps '%s' (1..1000)", val);
@@ -381,6 +409,10 @@ static int parse_options(int argc, char **argv, struct options *o)
                 return bad_option("bad --min-sample-ms '%s' (0 < X <= 10000)", val);
             o->min_sample_ms = x;
             o->set_ms = 1;
+        } else if (!strcmp(a, "--samples")) {
+            if (!*val)
+                return bad_option("bad file name '%s' (empty)", val);
+            o->samples_file = val;
         } else if (!strcmp(a, "--csv") || !strcmp(a, "--json") || !strcmp(a, "--plot")) {
             if (!*val)
                 return bad_option("bad file name '%s' (empty)", val);
@@ -423,9 +455,11 @@ static int parse_options(int argc, char **argv, struct options *o)
             grid_sizes(o, 0, o->full ? 256 * MiB : 64 * MiB);
     }
     if (!o->set_reps)
-        o->reps = o->quick ? 5 : 11;
+        o->reps = o->quick ? 5 : BENCH_DEFAULT_REPS;
+    if (!o->set_processes)
+        o->processes = o->quick ? 2 : BENCH_DEFAULT_PROCESSES;
     if (!o->set_ms)
-        o->min_sample_ms = o->quick ? 0.2 : 1.0;
+        o->min_sample_ms = o->quick ? 0.2 : BENCH_DEFAULT_SAMPLE_MS;
     if (!o->set_align)
         o->layouts = (1u << LAY_COUNT) - 1;
     if (!o->set_impls)
@@ -501,13 +535,105 @@ static int check_impl_list(const char *list)
     }
 }
 
-/* A --full run is minutes long: say where it is, on a terminal only. */
-static double progress_start;
-
-static void progress(const struct run *run, int r, const char *where, const char *what)
+/* The cold arena: 2 x the last-level cache, 256 MiB .. 2 GiB, or --cold-mib. */
+static uint64_t cold_bytes(const struct options *o, uint64_t max_size)
 {
-    bench_progress("altmem bench: %s %s %s; %zu results, %.0f s", altmem_routine_name((enum altmem_routine)r), where,
-                   what, run->n, (bench_now_ns() - progress_start) / 1e9);
+    struct altmem_cpu_info cpu;
+    altmem_cpu(&cpu);
+    uint64_t len = o->cold_bytes;
+    if (!len) {
+        len = 2 * (uint64_t)cpu.l3_bytes;
+        if (len < 256 * MiB)
+            len = 256 * MiB;
+        if (len > 2048 * MiB)
+            len = 2048 * MiB;
+    }
+    if (len < 4 * max_size + 4 * PAD)
+        len = 4 * max_size + 4 * PAD;
+    return len;
+}
+
+/* Maps what one process measures in: 0, or 1 with a message. */
+static int map_buffers(const struct options *o, struct buffers *b)
+{
+    uint64_t max_size = run_max_size(o);
+    if (buffers_init(b, max_size) != 0) {
+        fprintf(stderr, "altmem bench: cannot map buffers for %" PRIu64 " bytes: %s\n", max_size, strerror(errno));
+        return 1;
+    }
+    if (o->cold) {
+        uint64_t len = cold_bytes(o, max_size);
+        if (cold_init(b, (size_t)len) != 0) {
+            fprintf(stderr, "altmem bench: cannot map a %" PRIu64 " MiB cold arena: %s\n", len >> 20,
+                    strerror(errno));
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Implementations: the requested variants in table order, the byte loop, the
+   C library (always: it is what the ratios are against) and the control. */
+static void add_impls(struct run *run, const struct options *o, const char *libc)
+{
+    for (size_t i = 0; i < altmem_variant_count(); i++) {
+        struct altmem_variant_info v;
+        if (altmem_variant(i, &v) != 0 || !v.runnable || !bench_routine_in_libc(v.routine))
+            continue;
+        struct altmem_binding_info bi;
+        int bound = o->width_child ? !strcmp(v.name, bench_width_variant(o->width_child))
+                                   : altmem_binding(v.routine, &bi) == 0 && !strcmp(bi.variant, v.name);
+        if (!list_has(o->impls, "all") && !list_has(o->impls, v.name) && !(bound && list_has(o->impls, "bound")))
+            continue;
+        union routine_fn fn;
+        memcpy(&fn, &v.fn, sizeof fn);
+        /* v.name points into the library's table, which outlives this run. */
+        add_impl(run, v.routine, v.name, v.name, IMPL_ALTMEM, bound, fn);
+    }
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
+        if (!bench_routine_in_libc(r))
+            continue;
+        union routine_fn byte, lib, ctl;
+        if (run->nimpl[r] > MAX_IMPLS - 3)
+            run->nimpl[r] = MAX_IMPLS - 3;
+        if (r == ALTMEM_MEMCPY) {
+            byte.cpy = altmem_bench_byte_memcpy;
+            lib.cpy = libc_memcpy;
+            ctl.cpy = control_memcpy;
+        } else if (r == ALTMEM_MEMMOVE) {
+            byte.mov = altmem_bench_byte_memmove;
+            lib.mov = libc_memmove;
+            ctl.mov = control_memmove;
+        } else {
+            byte.set = altmem_bench_byte_memset;
+            lib.set = libc_memset;
+            ctl.set = control_memset;
+        }
+        if (list_has(o->impls, "byteloop"))
+            add_impl(run, r, "byteloop", "byte loop", IMPL_BYTELOOP, 0, byte);
+        run->libc_i[r] = run->nimpl[r];
+        add_impl(run, r, libc, libc, IMPL_LIBC, 0, lib);
+        add_impl(run, r, "control", "control", IMPL_CONTROL, 0, ctl);
+    }
+}
+
+/* --process-child K/P: measure every cell, write the results to stdout. */
+static int child_main(struct run *run, const struct options *o, struct bench_dist (*dists)[2])
+{
+    char msg[160];
+    if (!o->no_pin && bench_pin(o->cpu, BENCH_PICK_HIGHEST, NULL, msg, sizeof msg) == -1) {
+        fprintf(stderr, "altmem bench: %s\n", msg);
+        return 1;
+    }
+    struct buffers b;
+    memset(&b, 0, sizeof b);
+    if (map_buffers(o, &b) != 0)
+        return 1;
+    measure_cells(run, &b, dists);
+    bench_progress_clear();
+    if (processes_emit(run, stdout) != 0)
+        return 1;
+    return run->wrong ? 1 : 0;
 }
 
 int altmem_bench_main(int argc, char **argv)
@@ -545,8 +671,8 @@ int altmem_bench_main(int argc, char **argv)
     static struct run run_store;
     struct run *run = &run_store;
     run->o = &o;
-    run->order_seed = 0x853c49e6748fea9bull;
-    progress_start = t_start;
+    /* Each process its own orders of the rounds. */
+    run->order_seed = 0x853c49e6748fea9bull ^ ((uint64_t)o.pass * 0x9e3779b97f4a7c15ull);
     if (check_impl_list(o.impls) != 0)
         return 2;
 
@@ -561,6 +687,29 @@ int altmem_bench_main(int argc, char **argv)
             }
         }
 
+    char libc[64];
+#ifdef __GLIBC__
+    snprintf(libc, sizeof libc, "glibc %s", gnu_get_libc_version());
+#elif defined(ALTMEM_BENCH_LIBC)
+    snprintf(libc, sizeof libc, "%s", ALTMEM_BENCH_LIBC); /* musl has no version call */
+#else
+    snprintf(libc, sizeof libc, "libc");
+#endif
+    if (o.width_child) {
+        size_t l = strlen(libc);
+        snprintf(libc + l, sizeof libc - l, " %s", o.width_child);
+    }
+    run->libc = libc;
+    add_impls(run, &o, libc);
+    dist_names_means(run, dists);
+    run->samples = calloc((size_t)MAX_IMPLS * (size_t)o.reps, sizeof *run->samples);
+    if (!run->samples) {
+        fprintf(stderr, "altmem bench: out of memory\n");
+        return 1;
+    }
+    if (o.pass)
+        return child_main(run, &o, dists);
+
     FILE *csv = NULL;
     if (o.csv) {
         csv = fopen(o.csv, "w");
@@ -570,6 +719,7 @@ int altmem_bench_main(int argc, char **argv)
         }
     }
 
+    /* The processes pin themselves the same way; this says which CPU. */
     char pinned[160];
     if (o.no_pin)
         snprintf(pinned, sizeof pinned, "not pinned (--no-pin)");
@@ -579,96 +729,12 @@ int altmem_bench_main(int argc, char **argv)
             fclose(csv);
         return 1;
     }
-
-    uint64_t max_size = 4096;
-    for (int si = 0; si < o.nsizes; si++)
-        if (o.sizes[si] > max_size)
-            max_size = o.sizes[si];
-    for (int m = 0; m < o.nmod; m++)
-        if (o.mod_sizes[m] > max_size)
-            max_size = o.mod_sizes[m];
-    if (o.ndists && o.dist_region + 8192 > max_size)
-        max_size = o.dist_region + 8192;
     struct buffers b;
     memset(&b, 0, sizeof b);
-    if (buffers_init(&b, max_size) != 0) {
-        fprintf(stderr, "altmem bench: cannot map buffers for %" PRIu64 " bytes: %s\n", max_size, strerror(errno));
-        if (csv)
-            fclose(csv);
-        return 1;
-    }
-    if (o.cold) {
-        struct altmem_cpu_info cpu;
-        altmem_cpu(&cpu);
-        uint64_t len = o.cold_bytes;
-        if (!len) {
-            len = 2 * (uint64_t)cpu.l3_bytes;
-            if (len < 256 * MiB)
-                len = 256 * MiB;
-            if (len > 2048 * MiB)
-                len = 2048 * MiB;
-        }
-        if (len < 4 * max_size + 4 * PAD)
-            len = 4 * max_size + 4 * PAD;
-        if (cold_init(&b, (size_t)len) != 0) {
-            fprintf(stderr, "altmem bench: cannot map a %" PRIu64 " MiB cold arena: %s\n", len >> 20,
-                    strerror(errno));
-            return 1;
-        }
-    }
-
-    char libc[64];
-#ifdef __GLIBC__
-    snprintf(libc, sizeof libc, "glibc %s", gnu_get_libc_version());
-#elif defined(ALTMEM_BENCH_LIBC)
-    snprintf(libc, sizeof libc, "%s", ALTMEM_BENCH_LIBC); /* musl has no version call */
-#else
-    snprintf(libc, sizeof libc, "libc");
-#endif
-
-    if (o.width_child) {
-        size_t l = strlen(libc);
-        snprintf(libc + l, sizeof libc - l, " %s", o.width_child);
-    }
-    run->libc = libc;
-
-    /* Implementations: the requested variants in table order, the byte loop,
-       and the C library last (always: it is what the ratios are against). */
-    for (size_t i = 0; i < altmem_variant_count(); i++) {
-        struct altmem_variant_info v;
-        if (altmem_variant(i, &v) != 0 || !v.runnable || !bench_routine_in_libc(v.routine))
-            continue;
-        struct altmem_binding_info bi;
-        int bound = o.width_child ? !strcmp(v.name, bench_width_variant(o.width_child))
-                                  : altmem_binding(v.routine, &bi) == 0 && !strcmp(bi.variant, v.name);
-        if (!list_has(o.impls, "all") && !list_has(o.impls, v.name) && !(bound && list_has(o.impls, "bound")))
-            continue;
-        union routine_fn fn;
-        memcpy(&fn, &v.fn, sizeof fn);
-        /* v.name points into the library's table, which outlives this run. */
-        add_impl(run, v.routine, v.name, v.name, IMPL_ALTMEM, bound, fn);
-    }
-    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
-        if (!bench_routine_in_libc(r))
-            continue;
-        union routine_fn byte, lib;
-        if (run->nimpl[r] > MAX_IMPLS - 2)
-            run->nimpl[r] = MAX_IMPLS - 2;
-        if (r == ALTMEM_MEMCPY) {
-            byte.cpy = altmem_bench_byte_memcpy;
-            lib.cpy = libc_memcpy;
-        } else if (r == ALTMEM_MEMMOVE) {
-            byte.mov = altmem_bench_byte_memmove;
-            lib.mov = libc_memmove;
-        } else {
-            byte.set = altmem_bench_byte_memset;
-            lib.set = libc_memset;
-        }
-        if (list_has(o.impls, "byteloop"))
-            add_impl(run, r, "byteloop", "byte loop", IMPL_BYTELOOP, 0, byte);
-        run->libc_i[r] = run->nimpl[r];
-        add_impl(run, r, libc, libc, IMPL_LIBC, 0, lib);
-    }
+    uint64_t max_size = run_max_size(&o);
+    buffers_plan(&b, max_size);
+    if (o.cold)
+        b.cold_len = (size_t)cold_bytes(&o, max_size);
 
     struct header h;
     print_header(argc, argv, &o, libc, pinned, &b, &h);
@@ -685,191 +751,45 @@ int altmem_bench_main(int argc, char **argv)
         const char *t = getenv("GLIBC_TUNABLES");
         printf("; GLIBC_TUNABLES=%s\n", t ? t : "(unset)");
     }
-    if (csv)
-        csv_header(csv);
+    fflush(stdout);
 
-    run->samples = calloc((size_t)MAX_IMPLS * (size_t)o.reps, sizeof *run->samples);
-    run->keep = calloc((size_t)MAX_IMPLS * (size_t)o.reps, sizeof *run->keep);
-    if (!run->samples || !run->keep) {
-        fprintf(stderr, "altmem bench: out of memory\n");
-        return 1;
-    }
-
-    /* 1. The grid: size x alignment, hot and/or cold. */
-    if (o.grid) {
-        for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
-            if (!o.routines[r] || !bench_routine_in_libc(r))
-                continue;
-            for (int cold = 0; cold < 2; cold++) {
-                if ((cold && !o.cold) || (!cold && !o.hot))
-                    continue;
-                int printed = 0;
-                for (int si = 0; si < o.nsizes; si++) {
-                    size_t n = (size_t)o.sizes[si];
-                    if (cold && n + PAD > b.cold_len / 4)
-                        continue;
-                    for (int l = 0; l < LAY_COUNT; l++) {
-                        if (!(o.layouts >> l & 1) || !routine_has_layout(r, (enum layout)l))
-                            continue;
-                        if (cold && (l == LAY_OVL_BWD || l == LAY_OVL_FWD))
-                            continue; /* overlap is about one region: hot only */
-                        struct cell c;
-                        memset(&c, 0, sizeof c);
-                        c.routine = (enum altmem_routine)r;
-                        c.layout = l;
-                        c.n = n;
-                        if (cold) {
-                            c.mode = MODE_COLD;
-                            c.slot = make_cold_slots(&b, n, 0x9e3779b97f4a7c15ull ^ n);
-                            c.src = b.cold;
-                            c.dst = b.cold + b.cold_len / 2;
-                            layout_offsets((enum layout)l, &c.src_off, &c.dst_off);
-                        } else {
-                            c.mode = MODE_FIXED;
-                            fixed_pointers(&c, (enum layout)l, &b);
-                        }
-                        char what[48], sl[32];
-                        snprintf(what, sizeof what, "%s %s", size_label(n, sl, sizeof sl),
-                                 r == ALTMEM_MEMSET ? layout_name_set[l] : layout_name[l]);
-                        progress(run, r, cold ? "cold" : "hot", what);
-                        run_cell(run, &c, R_GRID, l, cold, n, 0, (double)n, &b);
-                        if (!printed++) {
-                            char title[96];
-                            snprintf(title, sizeof title, "%s, %s caches", altmem_routine_name((enum altmem_routine)r),
-                                     cold ? "cold" : "hot");
-                            print_head(run, title, "    size align", r);
-                        }
-                        char lab[48], s[32];
-                        snprintf(lab, sizeof lab, "%8s %-9s", size_label(n, s, sizeof s),
-                                 r == ALTMEM_MEMSET ? layout_name_set[l] : layout_name[l]);
-                        print_cell_row(run, lab, &run->r[run->n - 1]);
-                    }
-                }
-            }
+    if (o.processes > 1) {
+        if (processes_run(run, argc, argv) != 0) {
+            if (csv)
+                fclose(csv);
+            return 1;
         }
-    }
-
-    /* 2. (dst - src) mod 4096 sweeps, memcpy and memmove (the C library's
-       routines that read a source) without overlap. */
-    static const int mod_dist[] = {0,  1,  2,   3,   4,   7,    8,    15,   16,   31,   32,   33,   48,  63,
-                                   64, 65, 96, 128, 256, 512, 1024, 2048, 3072, 4032, 4064, 4080, 4094, 4095};
-    const int nmd = (int)(sizeof mod_dist / sizeof mod_dist[0]);
-    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
-        if (!o.routines[r] || !bench_routine_in_libc(r) || !bench_routine_reads_src(r))
-            continue;
-        for (int m = 0; m < o.nmod; m++) {
-            char title[128], s[32];
-            snprintf(title, sizeof title, "%s %s, src page-aligned, dst = src + span + distance: (dst - src) mod 4096",
-                     altmem_routine_name((enum altmem_routine)r), size_label(o.mod_sizes[m], s, sizeof s));
-            print_head(run, title, "  distance", r);
-            for (int k = 0; k < nmd; k++) {
-                struct cell c;
-                memset(&c, 0, sizeof c);
-                c.routine = (enum altmem_routine)r;
-                c.mode = MODE_FIXED;
-                c.layout = -1;
-                c.n = (size_t)o.mod_sizes[m];
-                c.src = b.src;
-                c.dst = b.dst + mod_dist[k];
-                char what[48], sl[32];
-                snprintf(what, sizeof what, "%s, distance %d", size_label(o.mod_sizes[m], sl, sizeof sl),
-                         mod_dist[k]);
-                progress(run, r, "mod 4096", what);
-                run_cell(run, &c, R_MOD, -1, 0, o.mod_sizes[m], mod_dist[k], (double)c.n, &b);
-                char lab[32];
-                snprintf(lab, sizeof lab, "%10d", mod_dist[k]);
-                print_cell_row(run, lab, &run->r[run->n - 1]);
-            }
+    } else {
+        if (map_buffers(&o, &b) != 0) {
+            if (csv)
+                fclose(csv);
+            return 1;
         }
+        measure_cells(run, &b, dists);
+        munmap(b.map, b.map_len);
+        if (b.cold)
+            munmap(b.cold, b.cold_len);
     }
-
-    /* 3. Size distributions: DIST_CALLS random calls per pass. */
-    static struct dcall calls[DIST_CALLS];
-    for (int i = 0; i < o.ndists; i++) {
-        run->dist_names[i] = dists[i][0].name;
-        for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
-            if (!o.routines[r] || !bench_routine_in_libc(r))
-                continue;
-            const struct bench_dist *dd = &dists[i][r == ALTMEM_MEMSET];
-            for (int cold = 0; cold < 2; cold++) {
-                if ((cold && !o.cold) || (!cold && !o.hot))
-                    continue;
-                size_t region = cold ? b.cold_len / 2 : (size_t)o.dist_region;
-                uint32_t maxn = 0;
-                for (size_t k = 0; k < dd->sizes.n; k++)
-                    if (dd->sizes.value[k] > maxn)
-                        maxn = dd->sizes.value[k];
-                if ((size_t)maxn + 4096 >= region) {
-                    fprintf(stderr, "altmem bench: --dist %s: size %u does not fit the %zu-byte region\n",
-                            o.dists[i], maxn, region);
-                    run->wrong = 1;
-                    continue;
-                }
-                uint64_t seed = 0x2545f4914f6cdd1dull + (uint64_t)i;
-                double bytes = 0;
-                for (size_t k = 0; k < DIST_CALLS; k++) {
-                    uint32_t n = bench_dist_draw(&dd->sizes, bench_rng_next(&seed), 0);
-                    uint32_t sa = bench_dist_draw(&dd->src_align, bench_rng_next(&seed), 1);
-                    uint32_t da = bench_dist_draw(&dd->dst_align, bench_rng_next(&seed), 1);
-                    uint64_t room = region - n - 64;
-                    calls[k].n = n;
-                    calls[k].src = (uint32_t)((bench_rng_next(&seed) % room) & ~(uint64_t)(sa - 1));
-                    calls[k].dst = (uint32_t)((bench_rng_next(&seed) % room) & ~(uint64_t)(da - 1));
-                    bytes += n;
-                }
-                run->dist_mean[i][r] = bytes / DIST_CALLS;
-                struct cell c;
-                memset(&c, 0, sizeof c);
-                c.routine = (enum altmem_routine)r;
-                c.mode = MODE_DIST;
-                c.layout = -1;
-                c.calls = calls;
-                c.ncalls = DIST_CALLS;
-                c.src = cold ? b.cold : b.src;
-                c.dst = cold ? b.cold + b.cold_len / 2 : b.dst;
-                progress(run, r, cold ? "cold, distribution" : "hot, distribution", o.dists[i]);
-                run_cell(run, &c, R_DIST, -1, cold, region, i, bytes / DIST_CALLS, &b);
-            }
-        }
-    }
-    for (int i = 0; i < o.ndists; i++) {
-        for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
-            if (!o.routines[r] || !bench_routine_in_libc(r))
-                continue;
-            char title[200];
-            snprintf(title, sizeof title,
-                     "%s, size distribution %s (mean %.0f B/call), %d random calls per pass; region = "
-                     "where they fall",
-                     altmem_routine_name((enum altmem_routine)r), run->dist_names[i], run->dist_mean[i][r], DIST_CALLS);
-            int printed = 0;
-            for (size_t k = 0; k < run->n; k++) {
-                const struct result *x = &run->r[k];
-                if (x->kind != R_DIST || x->routine != r || x->param != i || x->impl != 0)
-                    continue;
-                if (!printed++)
-                    print_head(run, title, "  region  cache", r);
-                char lab[48], s[32];
-                snprintf(lab, sizeof lab, "%8s %-5s", size_label(x->size, s, sizeof s), x->cold ? "cold" : "hot");
-                print_cell_row(run, lab, x);
-            }
-        }
-    }
-
     bench_progress_clear();
+    processes_summarise(run);
+    print_tables(run);
+
     double secs = (bench_now_ns() - t_start) / 1e9;
     struct goal_report g;
     goals(run, &g);
     double load[3];
-    printf("\nrun time %.1f s; %ld cell measurement%s repeated for a spread above 25%%", secs, run->retries,
-           run->retries == 1 ? "" : "s");
+    printf("\nrun time %.1f s", secs);
     if (getloadavg(load, 3) == 3)
         printf("; load average at end %.2f %.2f %.2f", load[0], load[1], load[2]);
-    printf("\n\ngoals (the bound variant against %s, hot caches; docs/performance.md)\n", libc);
+    printf("\n");
+    print_resolution(run);
+    printf("\ngoals (the bound variant against %s, hot caches; docs/performance.md)\n", libc);
     for (int i = 0; i < g.n; i++)
         printf("  %s\n", g.line[i]);
 
     int status = run->wrong ? 1 : 0;
     if (csv) {
+        csv_header(csv);
         for (size_t k = 0; k < run->n; k++)
             csv_row(run, csv, &run->r[k], o.reps);
         if (fclose(csv) != 0) {
@@ -881,15 +801,13 @@ int altmem_bench_main(int argc, char **argv)
         fprintf(stderr, "altmem bench: writing '%s' failed\n", o.json);
         status = 1;
     }
+    if (o.samples_file && processes_write_samples(run, o.samples_file) != 0)
+        status = 1;
     if (o.plot && write_plots(run) != 0) {
         fprintf(stderr, "altmem bench: --plot %s: some charts were not drawn\n", o.plot);
         status = 1;
     }
-    munmap(b.map, b.map_len);
-    if (b.cold)
-        munmap(b.cold, b.cold_len);
     free(run->samples);
-    free(run->keep);
     free(run->r);
     if (run->wrong)
         fprintf(stderr, "altmem bench: some results were wrong or incomplete (see above)\n");

@@ -1,7 +1,9 @@
 /*
- * What `altmem bench`'s parts share: bench.c (options, the order of the run),
- * cells.c (buffers, cells, the timed loops, the results), report.c (tables,
- * header, CSV, JSON, charts) and goals.c (the project's goals, as a table).
+ * What `altmem bench`'s parts share: bench.c (options, implementations),
+ * measure.c (the cells of a run, in order), cells.c (buffers, cells, the
+ * timed loops), processes.c (the fresh processes a run measures in, and the
+ * figures over them), report.c (tables, header, CSV, JSON, charts) and goals.c
+ * (the project's goals, as a table).
  */
 #ifndef ALTMEM_BENCH_RUN_H
 #define ALTMEM_BENCH_RUN_H
@@ -11,10 +13,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "dist.h"
 #include "routines.h"
 
 #define MAX_SIZES 96
 #define MAX_IMPLS 16
+#define BENCH_LOOP_SLOTS MAX_IMPLS /* timing-loop copies: one per implementation (cells.c) */
+#define MAX_PROCESSES 15
+#define BENCH_DEFAULT_PROCESSES 5 /* docs/performance.md, "Method": why 5 x 5 */
+#define BENCH_DEFAULT_REPS 15
+#define BENCH_DEFAULT_SAMPLE_MS 0.3
 #define MAX_LIST 8
 #define MAX_SIZE (UINT64_C(1) << 30)
 #define KiB ((uint64_t)1 << 10)
@@ -36,7 +44,10 @@ extern const char *const layout_name_set[LAY_COUNT];
 extern const char *const layout_csv[LAY_COUNT];
 int routine_has_layout(int r, enum layout l);
 
-enum impl_kind { IMPL_ALTMEM, IMPL_BYTELOOP, IMPL_LIBC };
+/* IMPL_CONTROL is the C library's routine again, through a pointer and timing
+   loops of its own: the same code under a second name, whose ratio to the
+   C library shows what the run can resolve. */
+enum impl_kind { IMPL_ALTMEM, IMPL_BYTELOOP, IMPL_LIBC, IMPL_CONTROL };
 extern const char *const kind_csv[];
 
 union routine_fn {
@@ -60,7 +71,9 @@ struct options {
     int nsizes;
     unsigned layouts;                   /* bit per enum layout */
     const char *impls;                  /* --impl list */
-    int reps;
+    int reps;                           /* rounds per cell in each process */
+    int processes;                      /* fresh processes a cell is measured in */
+    int pass, npass;                    /* --process-child K/P: this is process K of P (1-based) */
     double min_sample_ms;
     int quick, full;
     int grid;                           /* run the size x alignment grid */
@@ -72,9 +85,11 @@ struct options {
     uint64_t dist_region;               /* hot region of a distribution run */
     uint64_t cold_bytes;                /* cold arena (0: from the cache sizes) */
     const char *csv, *json, *plot;
+    const char *samples_file;           /* --samples FILE: every sample of every process */
     int cpu;                            /* -1: choose */
     int no_pin;
-    int set_sizes, set_reps, set_ms, set_align, set_impls, set_grid, set_cache;
+    int shared_loops;                   /* --loops shared: every implementation through one loop */
+    int set_sizes, set_reps, set_ms, set_align, set_impls, set_grid, set_cache, set_processes;
     const char *libc_width;             /* --libc-width LIST: run one child per width */
     const char *width_child;            /* --libc-width-child W: this is one of them   */
     int libc_probe;                     /* --libc-probe: name glibc's variants, exit  */
@@ -103,6 +118,8 @@ struct buffers {
     size_t cold_len;
 };
 
+/* The sizes of the buffers for cells up to max_size, without mapping them. */
+void buffers_plan(struct buffers *b, uint64_t max_size);
 int buffers_init(struct buffers *b, uint64_t max_size);
 int cold_init(struct buffers *b, size_t len);
 
@@ -153,7 +170,22 @@ struct result {
     int param;        /* R_MOD: (dst - src) mod 4096; R_DIST: index into dist names */
     int impl;         /* index into impls[routine] */
     double bytes;     /* bytes moved per timed unit (call; DIST: per call on average) */
-    struct stat5 st;  /* ns per call */
+    struct stat5 st;  /* ns per call: med is the median over processes, min and max over all samples */
+    /* Over the processes (processes.c): each one's median, and the speed
+       against the C library, libc's time / this time, paired per process. */
+    int npass;
+    double pass_med[MAX_PROCESSES];
+    /* Each process's samples, ns per call in round order (round k of every
+       implementation of a cell was taken in the same round), nsamp each. */
+    double *samples[MAX_PROCESSES];
+    int nsamp;
+    double pass_lo, pass_hi;       /* lowest and highest of pass_med */
+    /* libc's time / this one's: the trimmed mean of the paired per-round log
+       ratios of every process (0: no libc); se, the standard error of its log
+       from the spread of the processes' own ratios (0 with one process); lo and
+       hi, the interval ratio * exp(-+w), w = 2 se + |log control|: what the run
+       resolves in this cell (docs/performance.md, "Method"). */
+    double ratio, ratio_se, ratio_lo, ratio_hi;
 };
 
 /* One run: what is timed and everything measured so far. */
@@ -168,8 +200,7 @@ struct run {
     const char *dist_names[MAX_LIST];
     double dist_mean[MAX_LIST][ALTMEM_ROUTINE_COUNT];
     int wrong;
-    long retries;                   /* cells measured again for their spread */
-    double *samples, *keep;         /* MAX_IMPLS * reps each */
+    double *samples;                /* MAX_IMPLS * reps */
     uint64_t order_seed;            /* the rounds' random orders */
 };
 
@@ -180,9 +211,44 @@ void run_cell(struct run *run, struct cell *c, enum rkind kind, int layout, int 
 
 /* The result of impl i in the same cell as x, or NULL. */
 const struct result *same_cell(const struct run *run, const struct result *x, int impl);
-/* Speed of x relative to libc in its cell: libc time / x time (0 if unknown). */
+/* Speed of x relative to libc in its cell: libc time / x time, the median over
+   the processes of the ratio within each (0 if unknown). */
 double vs_libc(const struct run *run, const struct result *x);
 double gbps(const struct result *x);
+/* The control's result in x's cell, or NULL. */
+const struct result *control_of(const struct run *run, const struct result *x);
+
+/* ---- The cells of a run (measure.c) --------------------------------------- */
+
+/* Measures every cell the options ask for, in order, appending to run->r
+   (one process's figures: npass 0).  dists[i][0] memcpy/memmove, [i][1] memset. */
+void measure_cells(struct run *run, const struct buffers *b, struct bench_dist (*dists)[2]);
+/* The distributions' names and mean sizes, as measure_cells draws them. */
+void dist_names_means(struct run *run, struct bench_dist (*dists)[2]);
+/* The largest size a cell of the run touches. */
+uint64_t run_max_size(const struct options *o);
+
+/* ---- Processes (processes.c) ----------------------------------------------- */
+
+/* In process K of P: writes run->r to f, one line per result. */
+int processes_emit(const struct run *run, FILE *f);
+/* In the parent: runs --processes children of this program with argv plus
+   --process-child K/P, one after another, and gathers their results into
+   run->r.  0, or -1 with a message on stderr. */
+int processes_run(struct run *run, int argc, char **argv);
+/* The figures over the processes (pass_med, ratios) from run->r's per-process
+   medians; a run in one process has one. */
+void processes_summarise(struct run *run);
+/* --samples FILE: every sample of every process, one line per result and process. */
+int processes_write_samples(const struct run *run, const char *path);
+
+/* A cell resolves a difference of 5% when its control (the C library under
+   a second name) is within 1 +- RESOLVE_BAND of the C library. */
+#define RESOLVE_BAND 0.03
+static inline int cell_resolved(const struct result *control)
+{
+    return control && control->ratio >= 1 - RESOLVE_BAND && control->ratio <= 1 + RESOLVE_BAND;
+}
 
 /* ---- Reports (report.c) --------------------------------------------------- */
 
@@ -191,19 +257,27 @@ struct header {
 };
 
 const char *size_label(uint64_t n, char *buf, size_t len);
+/* The CSV's align field: a layout, mod4096:DISTANCE or dist:NAME. */
+const char *result_align_name(const struct run *run, const struct result *x, char *buf, size_t len);
+/* The header's one line on the method (docs/performance.md, "Method"). */
+const char *method_line(const struct options *o, char *buf, size_t len);
 const char *features(uint64_t mask, char *buf, size_t len);
 void print_header(int argc, char **argv, const struct options *o, const char *libc, const char *pinned,
                   const struct buffers *b, struct header *h);
 void print_head(const struct run *run, const char *title, const char *rowhead, int r);
 /* One table row from the results of one cell, first is any of them. */
 void print_cell_row(const struct run *run, const char *label, const struct result *first);
+/* Every table of the run, from its results. */
+void print_tables(const struct run *run);
+/* What the control says the run can resolve, and the cells it cannot. */
+void print_resolution(const struct run *run);
 void csv_header(FILE *f);
 void csv_row(const struct run *run, FILE *f, const struct result *x, int reps);
 
 /* ---- Goals (goals.c) ------------------------------------------------------ */
 
 struct goal_report {
-    char line[24][200];
+    char line[24][320];
     int n;
 };
 

@@ -151,10 +151,70 @@ void bench_progress_clear(void)
 
 /* ---- Children -------------------------------------------------------------------- */
 
+/* When this program was started through an explicit loader
+   (LIB/ld-linux-x86-64.so.2 --library-path LIB PROG ARGS, how another C
+   library is run), /proc/self/exe is that loader: a child must be given its
+   options and PROG again, or it would run without them.  Puts the loader, its
+   options and PROG (from /proc/self/cmdline) into pre and returns how many,
+   or 0 when the program was started directly. */
+static int loader_prefix(char *buf, size_t len, char **pre, int max)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return 0;
+    exe[n] = '\0';
+    const char *base = strrchr(exe, '/');
+    base = base ? base + 1 : exe;
+    if (strncmp(base, "ld-linux", 8) && strncmp(base, "ld.so", 5) && strncmp(base, "ld-musl", 7))
+        return 0;
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    size_t got = 0;
+    ssize_t k;
+    while (got < len - 1 && ((k = read(fd, buf + got, len - 1 - got)) > 0 || (k < 0 && errno == EINTR)))
+        if (k > 0)
+            got += (size_t)k;
+    close(fd);
+    buf[got] = '\0';
+    /* ld.so's options that take the next word as their value (ld.so --help). */
+    static const char *const with_value[] = {"--library-path",        "--preload",    "--audit",
+                                             "--argv0",               "--inhibit-rpath",
+                                             "--glibc-hwcaps-prepend", "--glibc-hwcaps-mask"};
+    int m = 0;
+    size_t at = 0;
+    while (at < got && m < max) {
+        char *w = buf + at;
+        at += strlen(w) + 1;
+        pre[m++] = w;
+        if (m > 1 && strncmp(w, "--", 2))
+            return m; /* PROG: its own arguments follow */
+        for (size_t i = 0; m > 1 && i < sizeof with_value / sizeof with_value[0]; i++)
+            if (!strcmp(w, with_value[i]) && at < got && m < max) {
+                pre[m++] = buf + at;
+                at += strlen(buf + at) + 1;
+            }
+    }
+    return 0;
+}
+
 void bench_exec(const char *exe, char *const *args, const char *const *env)
 {
     for (; env && *env; env++)
         putenv((char *)*env);
+    if (!strcmp(exe, "/proc/self/exe") && args[0]) {
+        static char cmdline[65536];
+        char *argv[1024];
+        int m = loader_prefix(cmdline, sizeof cmdline, argv, 64);
+        if (m > 0) {
+            for (int i = 1; args[i] && m < 1023; i++)
+                argv[m++] = args[i];
+            argv[m] = NULL;
+            execv(exe, argv);
+            return;
+        }
+    }
     execv(exe, args);
 }
 

@@ -95,7 +95,10 @@ void bench_progress_end(const char *fmt, ...) __attribute__((format(printf, 1, 2
 /* A measurement the library must start up for (a setting it reads once, at
    start-up): this program again, with environment variables set.  env is
    "NAME=value" strings, NULL-terminated, set on top of the current
-   environment.  bench_exec does not return unless exec failed. */
+   environment.  bench_exec does not return unless exec failed.  With exe
+   "/proc/self/exe", a program started through an explicit loader
+   (LIB/ld-linux-x86-64.so.2 --library-path LIB PROG) starts its child the
+   same way: args[0] is then replaced by the loader, its options and PROG. */
 enum bench_child_stdout { BENCH_CHILD_INHERIT, BENCH_CHILD_NULL, BENCH_CHILD_PIPE };
 
 void bench_exec(const char *exe, char *const *args, const char *const *env);

@@ -18,7 +18,7 @@
 const char *const layout_name[LAY_COUNT] = {"0/0", "s+1/d+3", "d+63", "ovl d>s", "ovl d<s"};
 const char *const layout_name_set[LAY_COUNT] = {"0", "d+3", "d+63", "-", "-"};
 const char *const layout_csv[LAY_COUNT] = {"aligned", "misaligned", "dst63", "overlap_bwd", "overlap_fwd"};
-const char *const kind_csv[] = {"altmem", "byteloop", "libc"};
+const char *const kind_csv[] = {"altmem", "byteloop", "libc", "control"};
 
 int routine_has_layout(int r, enum layout l)
 {
@@ -30,17 +30,62 @@ static volatile uintptr_t bench_sink;
 
 /* ---- Buffers ------------------------------------------------------------- */
 
-/* The byte expected at offset i of the source: not periodic below 2^24, so a
-   copy from the wrong offset does not pass the check by accident. */
-static unsigned char pattern(size_t i)
+/* The byte expected at offset i of the source, i*131 + (i>>8)*29 + (i>>16)*7 + 1
+   mod 256: not periodic below 2^24, so a copy from the wrong offset does not
+   pass the check by accident.  Within an aligned run of 256 bytes it is a
+   fixed table plus one constant, so filling and checking go by runs, in loops
+   the compiler vectorises: a 64 MiB cell is checked in milliseconds. */
+static unsigned char pattern_low[256];
+
+static unsigned char pattern_add(size_t at)
 {
-    return (unsigned char)(i * 131 + (i >> 8) * 29 + (i >> 16) * 7 + 1);
+    return (unsigned char)((at >> 8) * 29 + (at >> 16) * 7 + 1);
+}
+
+static void pattern_init(void)
+{
+    for (size_t j = 0; j < 256; j++)
+        pattern_low[j] = (unsigned char)(j * 131);
 }
 
 static void fill_pattern(unsigned char *p, size_t from, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        p[i] = pattern(from + i);
+    for (size_t i = 0; i < n;) {
+        size_t at = from + i, lo = at & 255, run = 256 - lo < n - i ? 256 - lo : n - i;
+        unsigned char add = pattern_add(at);
+        for (size_t k = 0; k < run; k++)
+            p[i + k] = (unsigned char)(pattern_low[lo + k] + add);
+        i += run;
+    }
+}
+
+/* 0 when p[0..n) holds the pattern from offset `from`. */
+static int check_pattern(const unsigned char *p, size_t from, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        size_t at = from + i, lo = at & 255, run = 256 - lo < n - i ? 256 - lo : n - i;
+        unsigned char add = pattern_add(at), diff = 0;
+        for (size_t k = 0; k < run; k++)
+            diff |= (unsigned char)(p[i + k] ^ (unsigned char)(pattern_low[lo + k] + add));
+        if (diff)
+            return -1;
+        i += run;
+    }
+    return 0;
+}
+
+/* 0 when p[0..n) is all `byte`. */
+static int check_byte(const unsigned char *p, unsigned char byte, size_t n)
+{
+    for (size_t i = 0; i < n; i += 4096) {
+        size_t run = n - i < 4096 ? n - i : 4096;
+        unsigned char diff = 0;
+        for (size_t k = 0; k < run; k++)
+            diff |= (unsigned char)(p[i + k] ^ byte);
+        if (diff)
+            return -1;
+    }
+    return 0;
 }
 
 static size_t page_size(void)
@@ -49,13 +94,18 @@ static size_t page_size(void)
     return page > 0 ? (size_t)page : 4096;
 }
 
-int buffers_init(struct buffers *b, uint64_t max_size)
+void buffers_plan(struct buffers *b, uint64_t max_size)
 {
     size_t pg = page_size();
     /* src, then dst right after it: one mapping, so the memmove overlap cases
        (which need about 1.5 * size) can run inside src's span and dst's. */
     b->span = ((size_t)max_size + PAD + pg - 1) / pg * pg;
     b->map_len = 2 * b->span + pg;
+}
+
+int buffers_init(struct buffers *b, uint64_t max_size)
+{
+    buffers_plan(b, max_size);
     void *m = mmap(NULL, b->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED)
         return -1;
@@ -63,6 +113,7 @@ int buffers_init(struct buffers *b, uint64_t max_size)
     b->src = b->map;
     b->dst = b->map + b->span;
     /* Touch every page now, so no sample pays for page faults. */
+    pattern_init();
     fill_pattern(b->map, 0, b->map_len);
     return 0;
 }
@@ -96,7 +147,8 @@ int cold_init(struct buffers *b, size_t len)
         t1 = bench_now_ns();                                                                                     \
     } while (0)
 
-static double sample(const struct impl *im, struct cell *c, uint64_t calls)
+static inline __attribute__((always_inline)) double sample_body(const struct impl *im, struct cell *c, uint64_t calls,
+                                                                 unsigned loop_slot)
 {
     uintptr_t acc = 0;
     double t0 = 0, t1 = 0;
@@ -109,7 +161,7 @@ static double sample(const struct impl *im, struct cell *c, uint64_t calls)
         case ALTMEM_MEMMOVE: TIMED_LOOP(altmem_memmove_fn, im->fn.mov, acc += (uintptr_t)f(d, s, n)); break;
         default: TIMED_LOOP(altmem_memset_fn, im->fn.set, acc += (uintptr_t)f(d, MEMSET_BYTE, n)); break;
         }
-        bench_sink = acc + (n ? d[n - 1] : 0);
+        bench_sink = acc + (n ? d[n - 1] : 0) + loop_slot;
     } else if (c->mode == MODE_COLD) {
         const uint32_t *slot = c->slot;
         size_t k = c->next, doff = c->dst_off, soff = c->src_off;
@@ -130,7 +182,7 @@ static double sample(const struct impl *im, struct cell *c, uint64_t calls)
         }
 #undef COLD_PTRS
         c->next = k;
-        bench_sink = acc;
+        bench_sink = acc + loop_slot;
     } else {
         const struct dcall *cl = c->calls;
         size_t m = c->ncalls;
@@ -145,10 +197,33 @@ static double sample(const struct impl *im, struct cell *c, uint64_t calls)
             TIMED_LOOP(altmem_memset_fn, im->fn.set, for (size_t j = 0; j < m; j++) acc += (uintptr_t)f(d + cl[j].dst, MEMSET_BYTE, cl[j].n));
             break;
         }
-        bench_sink = acc;
+        bench_sink = acc + loop_slot;
     }
     return t1 - t0;
 }
+
+/* One copy of the timed loops per implementation slot (SAMPLE_SLOT(k)):
+   each implementation is called from call sites of its own.  On AMD Zen 4,
+   implementations sharing one indirect call site run at most one of them at
+   full speed, for seconds at a time (docs/performance.md, "Why one timing
+   loop per implementation").  The slot number goes into the sink, so no two
+   copies are identical and no compiler or linker folds them into one. */
+#define SAMPLE_SLOT(K)                                                                                     \
+    __attribute__((noinline, aligned(64))) static double sample_##K(const struct impl *im, struct cell *c, \
+                                                                     uint64_t calls)                       \
+    {                                                                                                      \
+        return sample_body(im, c, calls, K);                                                               \
+    }
+
+SAMPLE_SLOT(0) SAMPLE_SLOT(1) SAMPLE_SLOT(2) SAMPLE_SLOT(3) SAMPLE_SLOT(4) SAMPLE_SLOT(5) SAMPLE_SLOT(6)
+SAMPLE_SLOT(7) SAMPLE_SLOT(8) SAMPLE_SLOT(9) SAMPLE_SLOT(10) SAMPLE_SLOT(11) SAMPLE_SLOT(12) SAMPLE_SLOT(13)
+SAMPLE_SLOT(14) SAMPLE_SLOT(15)
+
+typedef double sample_fn(const struct impl *im, struct cell *c, uint64_t calls);
+static sample_fn *const sample_slot[BENCH_LOOP_SLOTS] = {
+    sample_0, sample_1, sample_2,  sample_3,  sample_4,  sample_5,  sample_6,  sample_7,
+    sample_8, sample_9, sample_10, sample_11, sample_12, sample_13, sample_14, sample_15,
+};
 
 /* One call on freshly patterned buffers, then compare: a broken routine would
    otherwise show up only as a suspiciously good number.  The source is
@@ -160,10 +235,7 @@ static int check_result(const struct impl *im, const struct cell *c, const struc
     if (c->routine == ALTMEM_MEMSET) {
         memset(c->dst, 0, n);
         im->fn.set(c->dst, MEMSET_BYTE, n);
-        for (size_t i = 0; i < n; i++)
-            if (c->dst[i] != MEMSET_BYTE)
-                return -1;
-        return 0;
+        return check_byte(c->dst, MEMSET_BYTE, n);
     }
     size_t src_off = (size_t)(c->src - b->map);
     int overlap = c->layout == LAY_OVL_BWD || c->layout == LAY_OVL_FWD;
@@ -178,10 +250,7 @@ static int check_result(const struct impl *im, const struct cell *c, const struc
         im->fn.cpy(c->dst, c->src, n);
     else
         im->fn.mov(c->dst, c->src, n);
-    for (size_t i = 0; i < n; i++)
-        if (c->dst[i] != pattern(src_off + i))
-            return -1;
-    return 0;
+    return check_pattern(c->dst, src_off, n);
 }
 
 
@@ -214,8 +283,16 @@ const struct result *same_cell(const struct run *run, const struct result *x, in
 
 double vs_libc(const struct run *run, const struct result *x)
 {
-    const struct result *l = same_cell(run, x, run->libc_i[x->routine]);
-    return l && x->st.med > 0 ? l->st.med / x->st.med : 0;
+    (void)run;
+    return x->ratio;
+}
+
+const struct result *control_of(const struct run *run, const struct result *x)
+{
+    for (int i = 0; i < run->nimpl[x->routine]; i++)
+        if (run->impls[x->routine][i].kind == IMPL_CONTROL)
+            return same_cell(run, x, i);
+    return NULL;
 }
 
 double gbps(const struct result *x)
@@ -232,18 +309,29 @@ struct cell_job {
     struct cell *c;
     const struct stat5 *st;
     int one;
+    int shared_loops;
+    int rotation;
 };
+
+/* Implementation i's loops: a copy of its own, or copy 0 for all (--loops
+   shared).  Each process of a run hands the copies out in another rotation, so
+   whatever one copy's placement costs is spread over the implementations
+   instead of staying with one (docs/performance.md, "Method"). */
+static sample_fn *loop_of(const struct cell_job *j, int i)
+{
+    return sample_slot[j->shared_loops ? 0 : (i + j->rotation) % BENCH_LOOP_SLOTS];
+}
 
 static double job_time(void *p, uint64_t calls)
 {
     const struct cell_job *j = p;
-    return sample(&j->impls[j->one], j->c, calls);
+    return loop_of(j, j->one)(&j->impls[j->one], j->c, calls);
 }
 
 static double job_sample(void *p, int i)
 {
     const struct cell_job *j = p;
-    return sample(&j->impls[i], j->c, j->st[i].calls) / (double)j->st[i].calls;
+    return loop_of(j, i)(&j->impls[i], j->c, j->st[i].calls) / (double)j->st[i].calls;
 }
 
 void run_cell(struct run *run, struct cell *c, enum rkind kind, int layout, int cold, uint64_t size, int param,
@@ -255,7 +343,7 @@ void run_cell(struct run *run, struct cell *c, enum rkind kind, int layout, int 
     double *samples = run->samples;
     struct stat5 st[MAX_IMPLS];
     memset(st, 0, sizeof st);
-    struct cell_job job = {run->impls[r], c, st, 0};
+    struct cell_job job = {run->impls[r], c, st, 0, o->shared_loops, o->pass * 5};
     double target_ns = o->min_sample_ms * 1e6;
     for (int i = 0; i < nimpl; i++) {
         if (c->mode == MODE_FIXED) {
@@ -265,27 +353,18 @@ void run_cell(struct run *run, struct cell *c, enum rkind kind, int layout, int 
         job.one = i;
         st[i].calls = bench_calibrate(job_time, &job, target_ns);
     }
-    /* Rounds in a fresh random order each.  A cell whose spread is large is
-       measured again, at most twice, and the steadier set kept. */
-    double best_spread = 1e300;
-    for (int attempt = 0; attempt < 3; attempt++) {
-        bench_interleave(nimpl, o->reps, BENCH_ORDER_SHUFFLE, &run->order_seed, job_sample, &job, samples);
-        double spread = 0;
-        for (int i = 0; i < nimpl; i++) {
-            double s = bench_spread(samples + i * o->reps, o->reps);
-            if (s > spread)
-                spread = s;
-        }
-        if (spread < best_spread) {
-            best_spread = spread;
-            memcpy(run->keep, samples, sizeof *samples * (size_t)(nimpl * o->reps));
-        }
-        if (best_spread <= 0.25 || o->reps < 5)
-            break;
-        run->retries++;
-    }
-    memcpy(samples, run->keep, sizeof *samples * (size_t)(nimpl * o->reps));
+    /* Rounds in a fresh random order each. */
+    bench_interleave(nimpl, o->reps, BENCH_ORDER_SHUFFLE, &run->order_seed, job_sample, &job, samples);
     for (int i = 0; i < nimpl; i++) {
+        /* DIST: per call, not per pass */
+        double per = c->mode == MODE_DIST ? (double)c->ncalls : 1;
+        double *kept = malloc(sizeof(double) * (size_t)o->reps);
+        if (!kept) {
+            fprintf(stderr, "altmem bench: out of memory\n");
+            exit(1);
+        }
+        for (int k = 0; k < o->reps; k++)
+            kept[k] = samples[i * o->reps + k] / per;
         struct bench_stats s;
         bench_summarise(samples + i * o->reps, o->reps, &s);
         struct result *x = add_result(run);
@@ -298,13 +377,13 @@ void run_cell(struct run *run, struct cell *c, enum rkind kind, int layout, int 
         x->impl = i;
         x->bytes = bytes;
         x->st = st[i];
-        /* DIST: per call, not per pass */
-        double per = c->mode == MODE_DIST ? (double)c->ncalls : 1;
         x->st.med = s.med / per;
         x->st.min = s.min / per;
         x->st.max = s.max / per;
         x->st.q1 = s.q1 / per;
         x->st.q3 = s.q3 / per;
+        x->nsamp = o->reps;
+        x->samples[0] = kept; /* in the rounds' order: bench_summarise sorted its copy */
     }
 }
 

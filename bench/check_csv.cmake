@@ -6,16 +6,17 @@
 #   -DRUN=1         first run `altmem bench --quick --csv <file>`
 #   -DMANGLE=<how>  check a damaged copy of <file> instead (truncated,
 #                   truncated_rows, empty, zero, text, minmax, header,
-#                   missing_impl); used by tests
+#                   missing_impl, missing_control); used by tests
 #                   that must fail, to show the check can fail.
 #
-# A good file: the exact header; 15 fields per row; known routine, alignment
+# A good file: the exact header; 18 fields per row; known routine, alignment
 # (a layout, mod4096:DISTANCE or dist:NAME), kind and cache; integer size,
-# positive integer calls and reps; positive times and non-negative GB/s with
-# min <= median <= max, GB/s 0 only for size 0; a positive speed against libc;
-# for every (routine, size) of the hot grid, every layout of that routine; and
-# in every cell exactly one row per runnable altmem variant and one libc (and
-# one byte loop where the run has any).  With -DJSON=<file> (written by the same
+# positive integer calls, reps and processes; positive times and non-negative
+# GB/s with min <= median <= max, GB/s 0 only for size 0; a positive speed
+# against libc within its lowest and highest over the processes; for every
+# (routine, size) of the hot grid, every layout of that routine; and in every
+# cell exactly one row per runnable altmem variant, one libc and one control
+# (and one byte loop where the run has any).  With -DJSON=<file> (written by the same
 # run), the JSON must parse and hold as many results as the CSV has rows.
 cmake_minimum_required(VERSION 3.20)
 
@@ -81,19 +82,22 @@ if(MANGLE)
     list(GET lines 1 row)
     string(REPLACE "," ";" f "${row}")
     if(MANGLE STREQUAL "zero")
-      list(REMOVE_AT f 7)
-      list(INSERT f 7 "0.000")
+      list(REMOVE_AT f 8)
+      list(INSERT f 8 "0.000")
     elseif(MANGLE STREQUAL "text")
-      list(REMOVE_AT f 10)
-      list(INSERT f 10 "fast")
+      list(REMOVE_AT f 11)
+      list(INSERT f 11 "fast")
     else()  # median below min
-      list(REMOVE_AT f 7)
-      list(INSERT f 7 "0.001")
+      list(REMOVE_AT f 8)
+      list(INSERT f 8 "0.001")
     endif()
     string(REPLACE ";" "," newrow "${f}")
     string(REPLACE "${row}" "${newrow}" bad "${text}")
   elseif(MANGLE STREQUAL "header")
     string(REPLACE "ns_median" "ns_med" bad "${text}")
+  elseif(MANGLE STREQUAL "missing_control")
+    # Drop the control's rows: a run that cannot say what it resolves.
+    string(REGEX REPLACE "\n[a-z]+,[0-9]+,[a-z0-9_:]+,control,control,[^\n]*" "" bad "${text}")
   elseif(MANGLE STREQUAL "missing_impl")
     # Drop every row of one altmem variant: what a bench that forgot to walk
     # the whole variant table would write.
@@ -118,7 +122,7 @@ endif()
 string(REPLACE "\n" ";" info_lines "${info}")
 set(routines memcpy memmove memset)
 foreach(r IN LISTS routines)
-  set(expect_${r} byteloop libc)
+  set(expect_${r} byteloop libc control)
 endforeach()
 set(nvariants 0)
 foreach(line IN LISTS info_lines)
@@ -153,7 +157,7 @@ if(nlines LESS 2)
   fail("${file} has ${nlines} lines: no data")
 endif()
 list(GET lines 0 header)
-set(want "routine,size,align,impl,kind,calls_per_sample,reps,ns_median,ns_min,ns_max,gbps_median,gbps_min,gbps_max,cache,vs_libc")
+set(want "routine,size,align,impl,kind,calls_per_sample,reps,processes,ns_median,ns_min,ns_max,gbps_median,gbps_min,gbps_max,cache,vs_libc,vs_libc_lo,vs_libc_hi")
 if(NOT header STREQUAL want)
   fail("header is\n  ${header}\nnot\n  ${want}")
 endif()
@@ -169,8 +173,8 @@ foreach(row IN LISTS lines)
   math(EXPR lineno "${lineno} + 1")
   string(REPLACE "," ";" f "${row}")
   list(LENGTH f nf)
-  if(NOT nf EQUAL 15)
-    fail("line ${lineno} has ${nf} fields, not 15: ${row}")
+  if(NOT nf EQUAL 18)
+    fail("line ${lineno} has ${nf} fields, not 18: ${row}")
   endif()
   list(GET f 0 routine)
   list(GET f 1 size)
@@ -179,8 +183,11 @@ foreach(row IN LISTS lines)
   list(GET f 4 kind)
   list(GET f 5 calls)
   list(GET f 6 reps)
-  list(GET f 13 cache)
-  list(GET f 14 vs)
+  list(GET f 7 procs)
+  list(GET f 14 cache)
+  list(GET f 15 vs)
+  list(GET f 16 vs_lo)
+  list(GET f 17 vs_hi)
   if(NOT routine MATCHES "^(memcpy|memmove|memset)$")
     fail("line ${lineno}: unknown routine '${routine}'")
   endif()
@@ -191,7 +198,7 @@ foreach(row IN LISTS lines)
   elseif(NOT align MATCHES "^(mod4096:[0-9]+|dist:[A-Za-z0-9_.+-]+)$")
     fail("line ${lineno}: alignment '${align}' is not one of ${routine}'s, mod4096:N or dist:NAME")
   endif()
-  if(NOT kind MATCHES "^(altmem|byteloop|libc)$" OR impl STREQUAL "")
+  if(NOT kind MATCHES "^(altmem|byteloop|libc|control)$" OR impl STREQUAL "")
     fail("line ${lineno}: bad impl '${impl}' / kind '${kind}'")
   endif()
   if(NOT cache MATCHES "^(hot|cold)$")
@@ -200,27 +207,30 @@ foreach(row IN LISTS lines)
   if(NOT size MATCHES "^(0|[1-9][0-9]*)$")
     fail("line ${lineno}: size '${size}' is not an integer")
   endif()
-  foreach(v calls reps)
+  foreach(v calls reps procs)
     if(NOT ${v} MATCHES "^[1-9][0-9]*$")
       fail("line ${lineno}: ${v} '${${v}}' is not a positive integer")
     endif()
   endforeach()
-  foreach(i RANGE 7 12)
+  foreach(i RANGE 8 13)
     list(GET f ${i} x)
     if(NOT x MATCHES "${num}")
       fail("line ${lineno}: field ${i} '${x}' is not a number: ${row}")
     endif()
-    if(i LESS 10 AND NOT x GREATER 0)
+    if(i LESS 11 AND NOT x GREATER 0)
       fail("line ${lineno}: time '${x}' is not positive: ${row}")
     endif()
-    if(i GREATER_EQUAL 10 AND NOT x GREATER 0 AND NOT size EQUAL 0)
+    if(i GREATER_EQUAL 11 AND NOT x GREATER 0 AND NOT size EQUAL 0)
       fail("line ${lineno}: GB/s '${x}' is not positive for ${size} bytes: ${row}")
     endif()
   endforeach()
   if(NOT vs MATCHES "${num}" OR NOT vs GREATER 0)
     fail("line ${lineno}: vs_libc '${vs}' is not a positive number")
   endif()
-  foreach(first 7 10)  # ns: median, min, max;  GB/s: median, min, max
+  if(NOT vs_lo MATCHES "${num}" OR NOT vs_hi MATCHES "${num}" OR vs_lo GREATER vs OR vs GREATER vs_hi)
+    fail("line ${lineno}: not vs_libc_lo <= vs_libc <= vs_libc_hi (${vs_lo}, ${vs}, ${vs_hi}): ${row}")
+  endif()
+  foreach(first 8 11)  # ns: median, min, max;  GB/s: median, min, max
     math(EXPR second "${first} + 1")
     math(EXPR third "${first} + 2")
     list(GET f ${first} med)

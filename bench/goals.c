@@ -72,16 +72,23 @@ static int hot_grid(const struct result *x, int r, int impl)
     return x->kind == R_GRID && !x->cold && x->routine == r && x->impl == impl;
 }
 
+/* Cells below a floor: counted only beyond what the run resolves there. */
+struct below {
+    int beyond;     /* the whole interval (ratio_hi) below the floor, in a cell the control resolves */
+    int within;     /* the ratio below the floor, its interval not */
+    int unresolved; /* below the floor, in a cell whose control is outside 1 +- RESOLVE_BAND */
+};
+
 /* Geometric mean and minimum of the bound variant's speed vs libc over the hot
    grid cells of routine r whose layout is in mask and size in [lo, hi]. */
 static int grid_stats(const struct run *run, int r, unsigned mask, uint64_t lo, uint64_t hi, double floor,
-                      double *geo, double *minv, const struct result **worst, int *below)
+                      double *geo, double *minv, const struct result **worst, struct below *below)
 {
     int bi = bound_impl(run, r), count = 0;
     *geo = 0;
     *minv = 1e300;
     *worst = NULL;
-    *below = 0;
+    memset(below, 0, sizeof *below);
     double *speed = malloc((run->n ? run->n : 1) * sizeof *speed);
     if (!speed)
         return 0;
@@ -93,7 +100,15 @@ static int grid_stats(const struct run *run, int r, unsigned mask, uint64_t lo, 
         if (v <= 0)
             continue;
         speed[count++] = v;
-        *below += v < floor;
+        if (v < floor) {
+            const struct result *c = control_of(run, x);
+            if (c && !cell_resolved(c))
+                below->unresolved++;
+            else if (x->ratio_hi < floor)
+                below->beyond++;
+            else
+                below->within++;
+        }
         if (v < *minv) {
             *minv = v;
             *worst = x;
@@ -118,23 +133,26 @@ static void geomean_line(const struct run *run, const struct goal *q, int bi, st
 {
     double geo, minv;
     const struct result *worst;
-    int below, cnt = grid_stats(run, q->routine, q->layouts, q->lo, q->hi, q->floor, &geo, &minv, &worst, &below);
+    struct below below;
+    int cnt = grid_stats(run, q->routine, q->layouts, q->lo, q->hi, q->floor, &geo, &minv, &worst, &below);
     char wn[64] = "";
     if (worst)
         cell_name(worst, wn, sizeof wn);
     int ovl = (q->layouts & (L(LAY_OVL_BWD) | L(LAY_OVL_FWD))) && q->routine == ALTMEM_MEMMOVE;
     GLINE("%s %s vs %s, %d hot grid cells%s: geomean %.3fx (goal >= %.2fx: %s); lowest %.3fx at %s; "
-          "%d cell%s below %.2fx (goal: none: %s)",
+          "%d cell%s below %.2fx beyond the run's resolution (goal: none: %s; %d more below it within the "
+          "resolution, %d in cells the run cannot resolve)",
           altmem_routine_name((enum altmem_routine)q->routine), run->impls[q->routine][bi].name, run->libc, cnt,
           ovl ? " (both overlap directions too)" : "", geo, q->target, geo >= q->target ? "met" : "NOT met", minv,
-          wn, below, below == 1 ? "" : "s", q->floor, below ? "NOT met" : "met");
+          wn, below.beyond, below.beyond == 1 ? "" : "s", q->floor, below.beyond ? "NOT met" : "met", below.within,
+          below.unresolved);
 }
 
 static void lowest_line(const struct run *run, const struct goal *q, struct goal_report *g)
 {
     double geo, minv;
     const struct result *worst;
-    int below;
+    struct below below;
     if (grid_stats(run, q->routine, q->layouts, q->lo, q->hi, 0, &geo, &minv, &worst, &below))
         GLINE("%s: lowest %.2fx vs %s (goal >= %gx: %s)", q->text, minv, run->libc, q->target,
               minv >= q->target ? "met" : "NOT met");
@@ -224,7 +242,7 @@ void goals(const struct run *run, struct goal_report *g)
         }
         double geo, minv;
         const struct result *worst;
-        int below;
+        struct below below;
         if (!grid_stats(run, r, ALL_LAYOUTS, 0, UINT64_MAX, 0, &geo, &minv, &worst, &below))
             continue;
         if (q->kind == GOAL_GEOMEAN)

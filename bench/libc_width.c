@@ -22,6 +22,7 @@
  */
 #define _GNU_SOURCE
 #include "bench_run.h"
+#include "benchlib.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -136,7 +137,7 @@ static int run_self(const char *mask, char *const *args, char *out, size_t len)
             setenv("GLIBC_TUNABLES", env, 1);
         else
             unsetenv("GLIBC_TUNABLES");
-        execv("/proc/self/exe", args);
+        bench_exec("/proc/self/exe", args, NULL);
         _exit(127);
     }
     size_t got = 0;

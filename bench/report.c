@@ -92,21 +92,34 @@ static const char *compiler(void)
 #endif
 }
 
-/* Ratio columns: one per measured altmem implementation. */
+/* Time columns for every implementation but the control, which shows only
+   as a ratio: it is the C library's routine again. */
+static int has_time_columns(const struct impl *im)
+{
+    return im->kind != IMPL_CONTROL;
+}
+
+/* Ratio columns: one per implementation that is not the C library. */
 void print_head(const struct run *run, const char *title, const char *rowhead, int r)
 {
     bench_progress_clear();
+    int np = run->r && run->n ? run->r[0].npass : 1;
     printf("\n%s\n%-18s", title, rowhead);
     for (int i = 0; i < run->nimpl[r]; i++)
-        printf(" | %-21.21s", run->impls[r][i].heading);
+        if (has_time_columns(&run->impls[r][i]))
+            printf(" | %-21.21s", run->impls[r][i].heading);
+    if (np > 1)
+        printf(" | speed vs libc, over %d processes; +-: what the run resolves there\n%-18s", np, "");
+    else
+        printf(" | speed vs libc (libc time / time)\n%-18s", "");
+    for (int i = 0; i < run->nimpl[r]; i++)
+        if (has_time_columns(&run->impls[r][i]))
+            printf(" | %6s %9s %4s", "GB/s", "ns/call", "sp%");
     printf(" |");
     for (int i = 0; i < run->nimpl[r]; i++)
         if (run->impls[r][i].kind != IMPL_LIBC)
-            printf(" %9.9s", run->impls[r][i].name);
-    printf("\n%-18s", "");
-    for (int i = 0; i < run->nimpl[r]; i++)
-        printf(" | %6s %9s %4s", "GB/s", "ns/call", "iqr%");
-    printf(" | speed vs libc (libc time / time)\n");
+            printf(" %12.12s", run->impls[r][i].name);
+    printf("\n");
 }
 
 void print_cell_row(const struct run *run, const char *label, const struct result *first)
@@ -116,14 +129,19 @@ void print_cell_row(const struct run *run, const char *label, const struct resul
     bench_progress_clear();
     printf("%-18s", label);
     for (int i = 0; i < run->nimpl[r]; i++) {
+        if (!has_time_columns(&run->impls[r][i]))
+            continue;
         const struct result *x = same_cell(run, first, i);
         if (!x) {
             printf(" | %6s %9s %4s", "-", "-", "-");
             continue;
         }
-        double iqr = x->st.med > 0 ? 100.0 * (x->st.q3 - x->st.q1) / x->st.med : 0;
-        printf(" | %6s %9s %4.0f", x->bytes > 0 ? num(gbps(x), b1, sizeof b1) : "-", num(x->st.med, b2, sizeof b2),
-               iqr);
+        if (x->npass > 1)
+            printf(" | %6s %9s %4.0f", x->bytes > 0 ? num(gbps(x), b1, sizeof b1) : "-",
+                   num(x->st.med, b2, sizeof b2), x->st.med > 0 ? 100.0 * (x->pass_hi - x->pass_lo) / x->st.med : 0);
+        else
+            printf(" | %6s %9s %4s", x->bytes > 0 ? num(gbps(x), b1, sizeof b1) : "-",
+                   num(x->st.med, b2, sizeof b2), "-");
     }
     printf(" |");
     for (int i = 0; i < run->nimpl[r]; i++) {
@@ -131,10 +149,12 @@ void print_cell_row(const struct run *run, const char *label, const struct resul
             continue;
         const struct result *x = same_cell(run, first, i);
         double v = x ? vs_libc(run, x) : 0;
-        if (v > 0)
-            printf(" %9.2f", v);
+        if (v > 0 && x->npass > 1)
+            printf(" %6.2f \u00b1%4.2f", v, (x->ratio_hi - x->ratio_lo) / 2);
+        else if (v > 0)
+            printf(" %6.2f %5s", v, "");
         else
-            printf(" %9s", "-");
+            printf(" %12s", "-");
     }
     for (int i = 0; i < run->nimpl[r]; i++) {
         const struct result *x = same_cell(run, first, i);
@@ -145,7 +165,150 @@ void print_cell_row(const struct run *run, const char *label, const struct resul
     fflush(stdout);
 }
 
-static const char *align_csv(const struct run *run, const struct result *x, char *buf, size_t len)
+static const char *layout_label(int r, int l)
+{
+    return r == ALTMEM_MEMSET ? layout_name_set[l] : layout_name[l];
+}
+
+void print_tables(const struct run *run)
+{
+    /* The grid: one table per routine and cache state, in the order measured. */
+    int last_r = -1, last_cold = -1;
+    for (size_t k = 0; k < run->n; k++) {
+        const struct result *x = &run->r[k];
+        if (x->kind != R_GRID || x->impl != 0)
+            continue;
+        if (x->routine != last_r || x->cold != last_cold) {
+            char title[96];
+            snprintf(title, sizeof title, "%s, %s caches", altmem_routine_name((enum altmem_routine)x->routine),
+                     x->cold ? "cold" : "hot");
+            print_head(run, title, "    size align", x->routine);
+            last_r = x->routine;
+            last_cold = x->cold;
+        }
+        char lab[48], s[32];
+        snprintf(lab, sizeof lab, "%8s %-9s", size_label(x->size, s, sizeof s), layout_label(x->routine, x->layout));
+        print_cell_row(run, lab, x);
+    }
+    /* (dst - src) mod 4096 sweeps: one table per routine and size. */
+    last_r = -1;
+    uint64_t last_size = 0;
+    for (size_t k = 0; k < run->n; k++) {
+        const struct result *x = &run->r[k];
+        if (x->kind != R_MOD || x->impl != 0)
+            continue;
+        if (x->routine != last_r || x->size != last_size) {
+            char title[128], s[32];
+            snprintf(title, sizeof title, "%s %s, src page-aligned, dst = src + span + distance: (dst - src) mod 4096",
+                     altmem_routine_name((enum altmem_routine)x->routine), size_label(x->size, s, sizeof s));
+            print_head(run, title, "  distance", x->routine);
+            last_r = x->routine;
+            last_size = x->size;
+        }
+        char lab[32];
+        snprintf(lab, sizeof lab, "%10d", x->param);
+        print_cell_row(run, lab, x);
+    }
+    /* Size distributions: one table per distribution and routine. */
+    for (int i = 0; i < run->o->ndists; i++)
+        for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
+            int printed = 0;
+            for (size_t k = 0; k < run->n; k++) {
+                const struct result *x = &run->r[k];
+                if (x->kind != R_DIST || x->routine != r || x->param != i || x->impl != 0)
+                    continue;
+                if (!printed++) {
+                    char title[200];
+                    snprintf(title, sizeof title,
+                             "%s, size distribution %s (mean %.0f B/call), %d random calls per pass; region = "
+                             "where they fall",
+                             altmem_routine_name((enum altmem_routine)r), run->dist_names[i], run->dist_mean[i][r],
+                             DIST_CALLS);
+                    print_head(run, title, "  region  cache", r);
+                }
+                char lab[48], s[32];
+                snprintf(lab, sizeof lab, "%8s %-5s", size_label(x->size, s, sizeof s), x->cold ? "cold" : "hot");
+                print_cell_row(run, lab, x);
+            }
+        }
+}
+
+/* A cell's name for the summaries: "memcpy 32 B 0/0", "memmove 4 KiB distance 63". */
+static void cell_label(const struct run *run, const struct result *x, char *buf, size_t len)
+{
+    char s[32];
+    const char *r = altmem_routine_name((enum altmem_routine)x->routine);
+    if (x->kind == R_GRID)
+        snprintf(buf, len, "%s %s %s%s", r, size_label(x->size, s, sizeof s), layout_label(x->routine, x->layout),
+                 x->cold ? " cold" : "");
+    else if (x->kind == R_MOD)
+        snprintf(buf, len, "%s %s distance %d", r, size_label(x->size, s, sizeof s), x->param);
+    else
+        snprintf(buf, len, "%s %s%s", r, run->dist_names[x->param], x->cold ? " cold" : "");
+}
+
+#define RESOLUTION_LISTED 8 /* cells named; the CSV's control rows have them all */
+
+void print_resolution(const struct run *run)
+{
+    int n = 0, outside = 0;
+    double *dev = malloc((run->n ? run->n : 1) * sizeof *dev);
+    if (!dev)
+        return;
+    const struct result *worst = NULL;
+    char list[RESOLUTION_LISTED * 64 + 8] = "";
+    size_t used = 0;
+    for (size_t k = 0; k < run->n; k++) {
+        const struct result *x = &run->r[k];
+        if (run->impls[x->routine][x->impl].kind != IMPL_CONTROL || x->ratio <= 0)
+            continue;
+        double d = fabs(x->ratio - 1);
+        dev[n++] = d;
+        if (!worst || d > fabs(worst->ratio - 1))
+            worst = x;
+        if (!cell_resolved(x)) {
+            outside++;
+            char lab[96];
+            cell_label(run, x, lab, sizeof lab);
+            if (outside <= RESOLUTION_LISTED)
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s (%.3f)", used ? ", " : "", lab,
+                                         x->ratio);
+        }
+    }
+    /* How wide the intervals of the comparisons themselves are: the control is
+       the same code twice, whose two measurements vary together more than two
+       different functions' do (docs/performance.md, "Method"). */
+    int nw = 0;
+    double *width = malloc((run->n ? run->n : 1) * sizeof *width);
+    for (size_t k = 0; width && k < run->n; k++) {
+        const struct result *x = &run->r[k];
+        if (run->impls[x->routine][x->impl].kind == IMPL_ALTMEM && x->ratio > 0 && x->npass > 1)
+            width[nw++] = (x->ratio_hi / x->ratio - 1);
+    }
+    if (nw) {
+        bench_sort(width, nw);
+        printf("resolution: altmem's speed against the C library is known to +-%.1f%% in the median cell, "
+               "+-%.1f%% at the 90th percentile, +-%.1f%% in the widest (2 standard errors over the %d processes, "
+               "widened by the control's distance from 1)\n",
+               100 * bench_quantile(width, nw, 0.5), 100 * bench_quantile(width, nw, 0.9), 100 * width[nw - 1],
+               run->r[0].npass);
+    }
+    free(width);
+    if (n) {
+        bench_sort(dev, n);
+        char lab[96];
+        cell_label(run, worst, lab, sizeof lab);
+        printf("control:    the C library under a second name against the C library, %d cells: "
+               "median |1 - ratio| %.1f%%, 90th percentile %.1f%%, largest %.1f%% (%s); %d cell%s outside "
+               "%.2f-%.2f, which the run cannot resolve%s%s%s\n",
+               n, 100 * bench_quantile(dev, n, 0.5), 100 * bench_quantile(dev, n, 0.9), 100 * dev[n - 1], lab,
+               outside, outside == 1 ? "" : "s", 1 - RESOLVE_BAND, 1 + RESOLVE_BAND, outside ? ": " : "", list,
+               outside > RESOLUTION_LISTED ? ", ..." : "");
+    }
+    free(dev);
+}
+
+const char *result_align_name(const struct run *run, const struct result *x, char *buf, size_t len)
 {
     if (x->kind == R_GRID)
         snprintf(buf, len, "%s", layout_csv[x->layout]);
@@ -158,8 +321,8 @@ static const char *align_csv(const struct run *run, const struct result *x, char
 
 void csv_header(FILE *f)
 {
-    fprintf(f, "routine,size,align,impl,kind,calls_per_sample,reps,ns_median,ns_min,ns_max,"
-               "gbps_median,gbps_min,gbps_max,cache,vs_libc\n");
+    fprintf(f, "routine,size,align,impl,kind,calls_per_sample,reps,processes,ns_median,ns_min,ns_max,"
+               "gbps_median,gbps_min,gbps_max,cache,vs_libc,vs_libc_lo,vs_libc_hi\n");
 }
 
 void csv_row(const struct run *run, FILE *f, const struct result *x, int reps)
@@ -167,10 +330,10 @@ void csv_row(const struct run *run, FILE *f, const struct result *x, int reps)
     char al[96];
     const struct impl *im = &run->impls[x->routine][x->impl];
     double g = x->bytes;
-    fprintf(f, "%s,%" PRIu64 ",%s,%s,%s,%" PRIu64 ",%d,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%s,%.4f\n",
-            altmem_routine_name((enum altmem_routine)x->routine), x->size, align_csv(run, x, al, sizeof al), im->name,
-            kind_csv[im->kind], x->st.calls, reps, x->st.med, x->st.min, x->st.max, g / x->st.med, g / x->st.max,
-            g / x->st.min, x->cold ? "cold" : "hot", vs_libc(run, x));
+    fprintf(f, "%s,%" PRIu64 ",%s,%s,%s,%" PRIu64 ",%d,%d,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%s,%.4f,%.4f,%.4f\n",
+            altmem_routine_name((enum altmem_routine)x->routine), x->size, result_align_name(run, x, al, sizeof al), im->name,
+            kind_csv[im->kind], x->st.calls, reps, x->npass, x->st.med, x->st.min, x->st.max, g / x->st.med,
+            g / x->st.max, g / x->st.min, x->cold ? "cold" : "hot", vs_libc(run, x), x->ratio_lo, x->ratio_hi);
 }
 
 /* JSON strings here are names and labels: escape the two that matter. */
@@ -230,13 +393,30 @@ static const char *thp_mode(char *buf, size_t len)
     return buf;
 }
 
+const char *method_line(const struct options *o, char *buf, size_t len)
+{
+    if (o->processes > 1)
+        snprintf(buf, len,
+                 "%d fresh processes x %d rounds per cell, implementations in a random order per round, each "
+                 "through timing loops of its own%s, samples >= %g ms; a cell = median over the processes; "
+                 "a control (libc under a second name) in every cell",
+                 o->processes, o->reps, o->shared_loops ? " (no: --loops shared)" : "", o->min_sample_ms);
+    else
+        snprintf(buf, len,
+                 "1 process x %d rounds per cell (--processes 1: no spread over processes), implementations in a "
+                 "random order per round, each through timing loops of its own%s, samples >= %g ms; a control "
+                 "(libc under a second name) in every cell",
+                 o->reps, o->shared_loops ? " (no: --loops shared)" : "", o->min_sample_ms);
+    return buf;
+}
+
 /* Pin to one CPU: `want`, or by default the highest-numbered CPU we may use,
    since CPU 0 is where many systems steer interrupts and housekeeping. */
 void print_header(int argc, char **argv, const struct options *o, const char *libc, const char *pinned,
                          const struct buffers *b, struct header *h)
 {
     struct altmem_cpu_info cpu;
-    char f1[160], f2[160], c1[32], c2[32], c3[32], thp[32];
+    char f1[160], f2[160], c1[32], c2[32], c3[32], thp[32], mline[400];
     altmem_cpu(&cpu);
     time_t t = time(NULL);
     struct tm tm;
@@ -297,10 +477,7 @@ void print_header(int argc, char **argv, const struct options *o, const char *li
     printf("pinned:   %s\n", pinned);
     if (h->load[0])
         printf("load:     %s\n", h->load);
-    printf("method:   interleaved in a random order per round, %d samples per cell and implementation, each\n"
-           "          >= %g ms (call count calibrated once per cell and implementation); median shown; a cell\n"
-           "          whose interquartile range exceeds 25%% of a median is measured again (twice at most)\n",
-           o->reps, o->min_sample_ms);
+    printf("method:   %s\n", method_line(o, mline, sizeof mline));
     printf("buffers:  one mmap of %.1f MiB, written before timing; dst = src + %zu KiB (same page offset)",
            (double)b->map_len / (1 << 20), b->span >> 10);
     if (b->cold)
@@ -309,8 +486,11 @@ void print_header(int argc, char **argv, const struct options *o, const char *li
     printf("layouts:  0/0 = src+0/dst+0 (page-aligned); s+1/d+3 = src+1/dst+3; d+63 = src+0/dst+63;\n"
            "          ovl d>s = memmove, dst = src + n/2 + 2 (copied backward); ovl d<s = src = dst + n/2 + 2\n"
            "          (forward); memset: 0, d+3, d+63.  cold = every call on a fresh place in the arena\n");
-    printf("columns:  GB/s = size / median time (1e9 bytes/s); ns/call = median; iqr%% = interquartile\n"
-           "          range / median; speed vs libc = libc's median time / the implementation's\n");
+    printf("columns:  GB/s = size / time; ns/call = median over the processes of each one's 20%%-trimmed mean;\n"
+           "          sp%% = (slowest - fastest process) / that; speed vs libc = libc's time / the implementation's:\n"
+           "          the trimmed mean of the per-round ratios of every process, +- 2 standard errors over the\n"
+           "          processes and the control's distance from 1; control = the C library's routine again,\n"
+           "          under a second name (docs/performance.md, \"Method\")\n");
     printf("memset:   stores 0x%02x\n", MEMSET_BYTE);
     fflush(stdout);
 }
@@ -484,23 +664,26 @@ int write_json(const struct run *run, const struct header *h, const struct goal_
         fprintf(f, ": ");
         json_str(f, vals[i]);
     }
-    fprintf(f, ",\n  \"reps\": %d,\n  \"min_sample_ms\": %g,\n  \"seconds\": %.1f,\n  \"results\": [", o->reps,
-            o->min_sample_ms, secs);
+    fprintf(f, ",\n  \"reps\": %d,\n  \"processes\": %d,\n  \"min_sample_ms\": %g,\n  \"seconds\": %.1f,\n  \"results\": [",
+            o->reps, o->processes, o->min_sample_ms, secs);
     for (size_t k = 0; k < run->n; k++) {
         const struct result *x = &run->r[k];
         const struct impl *im = &run->impls[x->routine][x->impl];
         char al[96];
         fprintf(f, "%s\n    {\"routine\": \"%s\", \"size\": %" PRIu64 ", \"align\": ", k ? "," : "",
                 altmem_routine_name((enum altmem_routine)x->routine), x->size);
-        json_str(f, align_csv(run, x, al, sizeof al));
+        json_str(f, result_align_name(run, x, al, sizeof al));
         fprintf(f, ", \"cache\": \"%s\", \"impl\": ", x->cold ? "cold" : "hot");
         json_str(f, im->name);
         fprintf(f,
                 ", \"kind\": \"%s\", \"bound\": %s, \"calls_per_sample\": %" PRIu64 ", \"ns_median\": %.3f, "
-                "\"ns_q1\": %.3f, \"ns_q3\": %.3f, \"ns_min\": %.3f, \"ns_max\": %.3f, \"gbps\": %.4f, "
-                "\"vs_libc\": %.4f}",
-                kind_csv[im->kind], im->bound ? "true" : "false", x->st.calls, x->st.med, x->st.q1, x->st.q3,
-                x->st.min, x->st.max, gbps(x), vs_libc(run, x));
+                "\"ns_min\": %.3f, \"ns_max\": %.3f, \"gbps\": %.4f, \"vs_libc\": %.4f, "
+                "\"vs_libc_lo\": %.4f, \"vs_libc_hi\": %.4f, \"ns_per_process\": [",
+                kind_csv[im->kind], im->bound ? "true" : "false", x->st.calls, x->st.med, x->st.min, x->st.max,
+                gbps(x), vs_libc(run, x), x->ratio_lo, x->ratio_hi);
+        for (int p = 0; p < x->npass; p++)
+            fprintf(f, "%s%.3f", p ? ", " : "", x->pass_med[p]);
+        fprintf(f, "]}");
     }
     fprintf(f, "\n  ],\n  \"goals\": [");
     for (int i = 0; i < g->n; i++) {

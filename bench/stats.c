@@ -41,11 +41,16 @@ void bench_summarise(double *v, int n, struct bench_stats *st)
     st->q3 = bench_quantile(v, n, 0.75);
 }
 
-double bench_spread(double *v, int n)
+double bench_trimmed_mean(double *v, int n, double frac)
 {
-    struct bench_stats st;
-    bench_summarise(v, n, &st);
-    return st.med > 0 ? (st.q3 - st.q1) / st.med : 0;
+    bench_sort(v, n);
+    int cut = (int)(n * frac);
+    if (n - 2 * cut < 1)
+        cut = (n - 1) / 2;
+    double s = 0;
+    for (int i = cut; i < n - cut; i++)
+        s += v[i];
+    return s / (n - 2 * cut);
 }
 
 double bench_geomean(const double *v, int n)

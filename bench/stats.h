@@ -22,8 +22,11 @@ double bench_quantile(const double *sorted, int n, double q);
 /* These sort v in place. */
 double bench_median(double *v, int n);
 void bench_summarise(double *v, int n, struct bench_stats *st);
-/* Interquartile range / median (0 when the median is not positive). */
-double bench_spread(double *v, int n);
+/* The mean of what is left when the lowest and the highest frac * n values
+   (rounded down) are dropped: a median's robustness to a few disturbed
+   samples, and an average's resolution when samples fall on a few discrete
+   steps (docs/performance.md, "Method").  Sorts v. */
+double bench_trimmed_mean(double *v, int n, double frac);
 double bench_geomean(const double *v, int n);
 
 /* ---- The paired rank test ----------------------------------------------- */

@@ -24,7 +24,7 @@ if(TARGET altmem_cli)
   # Under sanitizers the quick run takes seconds rather than a fraction of one.
   set_tests_properties(bench_quick_csv PROPERTIES FIXTURES_SETUP altmem_bench_csv TIMEOUT 300
                        LABELS bench)
-  foreach(_damage truncated truncated_rows empty zero text minmax header missing_impl)
+  foreach(_damage truncated truncated_rows empty zero text minmax header missing_impl missing_control)
     add_test(NAME bench_csv_rejects_${_damage}
              COMMAND ${CMAKE_COMMAND} -DALTMEM=$<TARGET_FILE:altmem_cli> -DCSV=${_bench_csv}
                      -DMANGLE=${_damage} -P ${_bench_check})

@@ -68,6 +68,14 @@ int main(void)
           ex.p, ap.p, ex.cut, ap.cut);
     double v[] = {5, 1, 4, 2, 3};
     CHECK(bench_median(v, 5) == 3 && bench_median(v, 4) == 2.5, "median");
+    /* 20% of 10 is 2 from each end: {3..8} remain; one wild value is dropped */
+    double t[] = {8, 1, 7, 2, 6, 3, 5, 4, 1000, 0};
+    CHECK(fabs(bench_trimmed_mean(t, 10, 0.2) - 4.5) < 1e-12, "trimmed mean %g", bench_trimmed_mean(t, 10, 0.2));
+    double steps[] = {5, 6, 5, 6, 6, 5, 6, 6, 5, 6}; /* samples on two steps: between them, not on one */
+    double tm = bench_trimmed_mean(steps, 10, 0.2);
+    CHECK(tm > 5.4 && tm < 5.8, "trimmed mean of steps %g", tm);
+    double one[] = {7};
+    CHECK(bench_trimmed_mean(one, 1, 0.2) == 7 && bench_trimmed_mean(t, 3, 0.5) == t[1], "trimmed mean, few values");
     if (!failures)
         printf("stats: signed-rank critical values n=6..20, p-values, edges: ok\n");
     return failures != 0;

@@ -70,6 +70,19 @@ static int run_bench(const char *exe, int argc, char **argv, const char *profile
     return pid < 0 ? -1 : bench_child_wait(pid);
 }
 
+/* The CSV's columns, found by name in its header: where a column stands is the
+   bench's business (docs/performance.md, "Output"). */
+enum { COL_ROUTINE, COL_SIZE, COL_ALIGN, COL_IMPL, COL_KIND, COL_NS, COL_CACHE, NCOLS };
+static const char *const col_names[NCOLS] = {"routine", "size", "align", "impl", "kind", "ns_median", "cache"};
+
+static int split_csv(char *line, char **fld, int max)
+{
+    int n = 0;
+    for (char *p = line, *t; n < max && (t = strsep(&p, ",\n")) != NULL;)
+        fld[n++] = t;
+    return n;
+}
+
 /* Reads one child's CSV into rows, side 0 (rules) or 1 (profile). */
 static int load(const char *csv, int side, int round)
 {
@@ -81,25 +94,39 @@ static int load(const char *csv, int side, int round)
         fclose(f);
         return -1;
     }
+    char *fld[32];
+    int n = split_csv(line, fld, 32), col[NCOLS];
+    for (int c = 0; c < NCOLS; c++) {
+        const char *want = col_names[c];
+        col[c] = -1;
+        for (int i = 0; i < n; i++)
+            if (!strcmp(fld[i], want))
+                col[c] = i;
+        if (col[c] < 0) {
+            fclose(f);
+            return -1;
+        }
+    }
     while (fgets(line, sizeof line, f)) {
-        char *fld[16];
-        int n = 0;
-        for (char *p = line, *t; n < 16 && (t = strsep(&p, ",\n")) != NULL;)
-            fld[n++] = t;
-        if (n < 14)
+        n = split_csv(line, fld, 32);
+        int ok = 1;
+        for (int c = 0; c < NCOLS; c++)
+            ok &= col[c] < n;
+        if (!ok)
             continue;
-        /* routine,size,align,impl,kind,calls,reps,ns_median,...,cache(13) */
         char key[96];
-        snprintf(key, sizeof key, "%s,%s,%s,%s", fld[0], fld[1], fld[2], fld[13]);
+        snprintf(key, sizeof key, "%s,%s,%s,%s", fld[col[COL_ROUTINE]], fld[col[COL_SIZE]], fld[col[COL_ALIGN]],
+                 fld[col[COL_CACHE]]);
         struct row *r = find(key);
         if (!r)
             break;
-        double ns = atof(fld[7]);
-        if (!strcmp(fld[4], "altmem")) {
-            snprintf(r->variant[side], sizeof r->variant[side], "%s", fld[3]);
+        double ns = atof(fld[col[COL_NS]]);
+        const char *kind = fld[col[COL_KIND]];
+        if (!strcmp(kind, "altmem")) {
+            snprintf(r->variant[side], sizeof r->variant[side], "%s", fld[col[COL_IMPL]]);
             if (round < ROUNDS)
                 r->ns[side][r->n[side]++ % ROUNDS] = ns;
-        } else if (!strcmp(fld[4], "libc") && r->nlibc < 2 * ROUNDS) {
+        } else if (!strcmp(kind, "libc") && r->nlibc < 2 * ROUNDS) {
             r->libc[r->nlibc++] = ns;
         }
     }
