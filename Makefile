@@ -44,7 +44,8 @@ $(addprefix check-,$(CROSS_TARGETS)): check-%:
 	scripts/cross-check.sh $* . build-$*
 check-cross: $(addprefix check-,$(CROSS_TARGETS))
 
-# About a minute: every variant, a byte loop and libc, sizes 8 B..64 MiB.
+# About 90 s: the bound variants against the C library, 0 B..64 MiB, in 5 fresh
+# processes with a control in every cell (docs/performance.md, "Method").
 # With a profile that applies here (altmem tune --write), also what it buys: the
 # bound variants by the rules and by the profile, side by side (--profile, --quick).
 bench: build

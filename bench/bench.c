@@ -89,9 +89,12 @@ static void usage(FILE *f)
             "  --dist NAME|FILE   also time a random sequence of calls drawn from a size distribution:\n"
             "                     spec2017 (built in), or a file (docs/performance.md); repeatable\n"
             "  --dist-region SIZE hot region the distribution's calls fall in (default 256K)\n"
-            "  --reps N           samples per implementation and cell (default: 11)\n"
-            "  --min-sample-ms X  shortest sample, in milliseconds (default: 1)\n"
-            "  --quick            smoke test: 8 sizes 0 B..2 MiB, every variant, 5 reps, 0.2 ms samples,\n"
+            "  --processes N      fresh processes the run measures in, one after another (default: 5)\n"
+            "  --reps N           rounds per cell in each process, one sample of every implementation\n"
+            "                     each (default: 15)\n"
+            "  --min-sample-ms X  shortest sample, in milliseconds (default: 0.3)\n"
+            "  --quick            smoke test: 8 sizes 0 B..2 MiB, every variant, 2 processes, 5 rounds,\n"
+            "                     0.2 ms samples,\n"
             "                     a short mod-4096 sweep and spec2017 distribution\n"
             "  --full             everything: grid 0..256M, every variant, hot and cold, mod 4096 sweeps\n"
             "                     at 4K, 64K and 256K, spec2017 hot and cold (several minutes)\n"
@@ -101,6 +104,7 @@ static void usage(FILE *f)
             "  --plot DIR         write gnuplot data, scripts and PNG/SVG charts into DIR\n"
             "  --cpu N            pin to CPU N (default: the highest-numbered allowed CPU)\n"
             "  --no-pin           do not pin\n"
+            "  --sweeps N         times each process goes over the cells, --reps/N rounds each time (default 3)\n"
             "  --loops own|shared each implementation through timing loops of its own (default), or all\n"
             "                     through one (the method before 2026-12-04, for comparison)\n"
             "  --help             this text\n");
@@ -314,7 +318,8 @@ static int parse_options(int argc, char **argv, struct options *o)
                                                  "--cpu", "--impl", "--align", "--mod4096", "--dist",
                                                  "--dist-region", "--cold-mib", "--json", "--plot",
                                                  "--libc-width", "--libc-width-child", "--loops",
-                                                 "--processes", "--process-child", "--samples"};
+                                                 "--processes", "--process-child", "--samples",
+                                                 "--sweeps"};
         int takes_value = 0;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
             takes_value |= !strcmp(a, with_value[k]);
@@ -390,6 +395,11 @@ static int parse_options(int argc, char **argv, struct options *o)
                 return bad_option("bad --processes '%s' (1..15)", val);
             o->processes = (int)v;
             o->set_processes = 1;
+        } else if (!strcmp(a, "--sweeps")) {
+            if (parse_int(val, 1, 100, &v))
+                return bad_option("bad --sweeps '%s' (1..100)", val);
+            o->sweeps = (int)v;
+            o->set_sweeps = 1;
         } else if (!strcmp(a, "--process-child")) {
             int k, n, end = 0;
             if (sscanf(val, "%d/%d%n", &k, &n, &end) != 2 || val[end] || k < 1 || n < k || n > MAX_PROCESSES)
@@ -458,6 +468,10 @@ static int parse_options(int argc, char **argv, struct options *o)
         o->reps = o->quick ? 5 : BENCH_DEFAULT_REPS;
     if (!o->set_processes)
         o->processes = o->quick ? 2 : BENCH_DEFAULT_PROCESSES;
+    if (!o->set_sweeps)
+        o->sweeps = o->quick ? 1 : BENCH_DEFAULT_SWEEPS < o->reps ? BENCH_DEFAULT_SWEEPS : o->reps;
+    if (o->sweeps > o->reps)
+        return bad_option("%s", "--sweeps must not exceed --reps (each sweep takes at least one round)");
     if (!o->set_ms)
         o->min_sample_ms = o->quick ? 0.2 : BENCH_DEFAULT_SAMPLE_MS;
     if (!o->set_align)
@@ -629,7 +643,8 @@ static int child_main(struct run *run, const struct options *o, struct bench_dis
     memset(&b, 0, sizeof b);
     if (map_buffers(o, &b) != 0)
         return 1;
-    measure_cells(run, &b, dists);
+    if (measure_cells(run, &b, dists) != 0)
+        return 1;
     bench_progress_clear();
     if (processes_emit(run, stdout) != 0)
         return 1;
@@ -702,7 +717,7 @@ int altmem_bench_main(int argc, char **argv)
     run->libc = libc;
     add_impls(run, &o, libc);
     dist_names_means(run, dists);
-    run->samples = calloc((size_t)MAX_IMPLS * (size_t)o.reps, sizeof *run->samples);
+    run->samples = calloc((size_t)MAX_IMPLS * SHORT_CELL_FACTOR * (size_t)o.reps, sizeof *run->samples);
     if (!run->samples) {
         fprintf(stderr, "altmem bench: out of memory\n");
         return 1;
@@ -765,7 +780,11 @@ int altmem_bench_main(int argc, char **argv)
                 fclose(csv);
             return 1;
         }
-        measure_cells(run, &b, dists);
+        if (measure_cells(run, &b, dists) != 0) {
+            if (csv)
+                fclose(csv);
+            return 1;
+        }
         munmap(b.map, b.map_len);
         if (b.cold)
             munmap(b.cold, b.cold_len);

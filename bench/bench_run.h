@@ -23,6 +23,7 @@
 #define BENCH_DEFAULT_PROCESSES 5 /* docs/performance.md, "Method": why 5 x 5 */
 #define BENCH_DEFAULT_REPS 15
 #define BENCH_DEFAULT_SAMPLE_MS 0.3
+#define BENCH_DEFAULT_SWEEPS 3
 #define MAX_LIST 8
 #define MAX_SIZE (UINT64_C(1) << 30)
 #define KiB ((uint64_t)1 << 10)
@@ -72,6 +73,7 @@ struct options {
     unsigned layouts;                   /* bit per enum layout */
     const char *impls;                  /* --impl list */
     int reps;                           /* rounds per cell in each process */
+    int sweeps;                         /* times each process goes over the cells, reps/sweeps rounds each */
     int processes;                      /* fresh processes a cell is measured in */
     int pass, npass;                    /* --process-child K/P: this is process K of P (1-based) */
     double min_sample_ms;
@@ -89,7 +91,7 @@ struct options {
     int cpu;                            /* -1: choose */
     int no_pin;
     int shared_loops;                   /* --loops shared: every implementation through one loop */
-    int set_sizes, set_reps, set_ms, set_align, set_impls, set_grid, set_cache, set_processes;
+    int set_sizes, set_reps, set_ms, set_align, set_impls, set_grid, set_cache, set_processes, set_sweeps;
     const char *libc_width;             /* --libc-width LIST: run one child per width */
     const char *width_child;            /* --libc-width-child W: this is one of them   */
     int libc_probe;                     /* --libc-probe: name glibc's variants, exit  */
@@ -121,6 +123,9 @@ struct buffers {
 /* The sizes of the buffers for cells up to max_size, without mapping them. */
 void buffers_plan(struct buffers *b, uint64_t max_size);
 int buffers_init(struct buffers *b, uint64_t max_size);
+/* The same buffers on other pages: a new mapping, filled, then the old one
+   unmapped (so that the new one lands elsewhere).  0, or -1 with a message. */
+int buffers_remap(struct buffers *b);
 int cold_init(struct buffers *b, size_t len);
 
 /* One call of a distribution run: offsets into the region and a size. */
@@ -200,12 +205,26 @@ struct run {
     const char *dist_names[MAX_LIST];
     double dist_mean[MAX_LIST][ALTMEM_ROUTINE_COUNT];
     int wrong;
-    double *samples;                /* MAX_IMPLS * reps */
+    double *samples;                /* MAX_IMPLS * SHORT_CELL_FACTOR * reps */
+    int sweep;                      /* which of the process's sweeps over the cells runs */
+    size_t cursor;                  /* in a later sweep: the next cell's first result */
     uint64_t order_seed;            /* the rounds' random orders */
 };
 
 /* Times every implementation of c's routine on c, interleaved, and records
    the results with the given identity (cells.c). */
+/* Cells of up to SHORT_CELL_BYTES (and distributions) take SHORT_CELL_FACTOR
+   times the rounds, of samples that much shorter: the same time, more draws of
+   the step a small call lands on (docs/performance.md, "Method"). */
+#define SHORT_CELL_BYTES 4096
+#define SHORT_CELL_FACTOR 3
+/* Cells of LONG_CELL_BYTES and more, whose every sample is one call of a
+   millisecond or more, take LONG_CELL_SHARE % of the rounds: they were half of
+   a run's time with all of them (docs/performance.md, "Method"). */
+#define LONG_CELL_BYTES (8u << 20)
+#define LONG_CELL_SHARE 60
+int cell_rounds(const struct options *o, const struct cell *c);
+
 void run_cell(struct run *run, struct cell *c, enum rkind kind, int layout, int cold, uint64_t size, int param,
               double bytes, const struct buffers *b);
 
@@ -221,8 +240,10 @@ const struct result *control_of(const struct run *run, const struct result *x);
 /* ---- The cells of a run (measure.c) --------------------------------------- */
 
 /* Measures every cell the options ask for, in order, appending to run->r
-   (one process's figures: npass 0).  dists[i][0] memcpy/memmove, [i][1] memset. */
-void measure_cells(struct run *run, const struct buffers *b, struct bench_dist (*dists)[2]);
+   (one process's figures: npass 0), in o->sweeps sweeps, the buffers mapped
+   anew for each.  dists[i][0] memcpy/memmove, [i][1] memset.  0, or -1 with a
+   message when the buffers could not be mapped again. */
+int measure_cells(struct run *run, struct buffers *b, struct bench_dist (*dists)[2]);
 /* The distributions' names and mean sizes, as measure_cells draws them. */
 void dist_names_means(struct run *run, struct bench_dist (*dists)[2]);
 /* The largest size a cell of the run touches. */
@@ -242,12 +263,20 @@ void processes_summarise(struct run *run);
 /* --samples FILE: every sample of every process, one line per result and process. */
 int processes_write_samples(const struct run *run, const char *path);
 
-/* A cell resolves a difference of 5% when its control (the C library under
-   a second name) is within 1 +- RESOLVE_BAND of the C library. */
-#define RESOLVE_BAND 0.03
-static inline int cell_resolved(const struct result *control)
+/* What a run resolves in a cell (docs/performance.md, "Method"): the control
+   (the C library under a second name) within 1 +- CONTROL_BAND of the C
+   library, and an implementation's interval within its ratio * (1 +-
+   RESOLVE_RATIO).  A cell that fails either is listed as one the run cannot
+   resolve, and is not counted as slower or faster than anything. */
+#define CONTROL_BAND 0.03
+#define RESOLVE_RATIO 0.05
+static inline int control_ok(const struct result *control)
 {
-    return control && control->ratio >= 1 - RESOLVE_BAND && control->ratio <= 1 + RESOLVE_BAND;
+    return control && control->ratio >= 1 - CONTROL_BAND && control->ratio <= 1 + CONTROL_BAND;
+}
+static inline int interval_ok(const struct result *x)
+{
+    return x->ratio > 0 && x->ratio_hi <= x->ratio * (1 + RESOLVE_RATIO) && x->ratio_lo >= x->ratio * (1 - RESOLVE_RATIO);
 }
 
 /* ---- Reports (report.c) --------------------------------------------------- */

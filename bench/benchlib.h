@@ -47,7 +47,8 @@ typedef double bench_time_fn(void *ctx, uint64_t calls);
 
 /* The smallest call count (at least 1) whose sample lasts target_ns; one
    untimed-for-the-result call first, so the first timed runs double as warm-up
-   of caches, TLB and branch predictors. */
+   of caches, TLB and branch predictors (1 at once when that call alone lasted
+   twice the target). */
 uint64_t bench_calibrate(bench_time_fn *fn, void *ctx, double target_ns);
 
 /* ---- Interleaved rounds ---------------------------------------------------- */

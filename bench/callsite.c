@@ -13,11 +13,18 @@
  * was fast in.  On the AMD Zen 4 guest of docs/performance.md, one shared loop
  * never had two functions fast in the same round; own loops had all three.
  *
- *   altmem-callsite [--size N] [--rounds R] [--sample-ms X] [--cpu N]
+ *   altmem-callsite [--size N] [--rounds R] [--sample-ms X] [--cpu N] [--turns]
  *
  * Then the same for one function through two loops of its own, each sampled
  * five times in a row, then interleaved: whether a sample depends on what ran
  * just before it in the same process.
+ *
+ * With --turns, instead: two processes (this one and a fork), pinned to the
+ * same CPU, take turns round by round; each times the C library's memcpy and
+ * one of altmem's through ONE shared loop and prints the ratio of the two in
+ * each tenth of the run.  If which function is fast were a property of a
+ * process (its layout, its predictor indexing), the two columns would differ;
+ * they move together.
  */
 #define _GNU_SOURCE
 #include <altmem.h>
@@ -26,6 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "benchlib.h"
 
@@ -137,10 +146,56 @@ static void run_switches(const struct setup *u, copy_fn *fn, const char *name)
     }
 }
 
+/* Two processes taking turns through pipes, each one round at a time. */
+static int run_turns(const struct setup *u, copy_fn *const *fn)
+{
+    int to_child[2], to_parent[2];
+    if (pipe(to_child) != 0 || pipe(to_parent) != 0)
+        return 1;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0)
+        return 1;
+    int child = pid == 0, rd = child ? to_child[0] : to_parent[0], wr = child ? to_parent[1] : to_child[1];
+    uint64_t calls[2];
+    for (int i = 0; i < 2; i++)
+        calls[i] = (uint64_t)(u->sample_ms * 1e6 / loops[0](fn[i], u->d, u->s, u->n, 20000)) + 1;
+    double *ratio = malloc(sizeof *ratio * (size_t)u->rounds);
+    if (!ratio)
+        return 1;
+    char token = 0;
+    if (!child && write(wr, &token, 1) != 1)
+        return 1;
+    for (int r = 0; r < u->rounds; r++) {
+        if (read(rd, &token, 1) != 1)
+            return 1;
+        double a = loops[0](fn[0], u->d, u->s, u->n, calls[0]);
+        double b = loops[0](fn[1], u->d, u->s, u->n, calls[1]);
+        ratio[r] = a / b;
+        if (write(wr, &token, 1) != 1)
+            return 1;
+    }
+    if (child && read(rd, &token, 1) != 1) /* the parent's last turn */
+        return 1;
+    /* The child reports first, then the parent, each a line of ten medians. */
+    if (!child)
+        waitpid(pid, NULL, 0);
+    printf("  %s (pid %d): libc time / altmem's, median of each tenth:", child ? "child " : "parent", (int)getpid());
+    int tenth = u->rounds / 10 > 0 ? u->rounds / 10 : 1;
+    for (int t = 0; t + tenth <= u->rounds; t += tenth)
+        printf(" %.2f", bench_median(ratio + t, tenth));
+    printf("\n");
+    fflush(stdout);
+    free(ratio);
+    if (child)
+        _exit(0);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct setup u = {NULL, NULL, 64, 300, 1.0};
-    int cpu = -1;
+    int cpu = -1, turns = 0;
     for (int i = 1; i < argc; i++) {
         if (i + 1 < argc && !strcmp(argv[i], "--size"))
             u.n = strtoul(argv[++i], NULL, 10);
@@ -150,8 +205,10 @@ int main(int argc, char **argv)
             u.sample_ms = atof(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--cpu"))
             cpu = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--turns"))
+            turns = 1;
         else {
-            fprintf(stderr, "usage: altmem-callsite [--size N] [--rounds R] [--sample-ms X] [--cpu N]\n");
+            fprintf(stderr, "usage: altmem-callsite [--size N] [--rounds R] [--sample-ms X] [--cpu N] [--turns]\n");
             return 2;
         }
     }
@@ -178,6 +235,12 @@ int main(int argc, char **argv)
             name[k++] = pref[i];
     printf("altmem-callsite: memcpy of %zu B (src and dst 2 MiB apart), %d rounds of %g ms samples; %s\n", u.n,
            u.rounds, u.sample_ms, pinned);
+    if (turns) {
+        if (k < 2)
+            return 2;
+        printf("two processes taking turns, each round libc memcpy then %s through one shared loop:\n", name[1]);
+        return run_turns(&u, fn);
+    }
     run_rounds(&u, fn, name, k, 1);
     run_rounds(&u, fn, name, k, 0);
     run_switches(&u, fn[0], name[0]);

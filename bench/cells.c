@@ -88,6 +88,15 @@ static int check_byte(const unsigned char *p, unsigned char byte, size_t n)
     return 0;
 }
 
+/* The buffers are written in full before anything is timed: fault their pages
+   in with the mapping (one kernel call instead of a fault a page, each an exit
+   to the hypervisor in a guest). */
+#ifdef MAP_POPULATE
+#define BUFFER_MAP_FLAGS (MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE)
+#else
+#define BUFFER_MAP_FLAGS (MAP_PRIVATE | MAP_ANONYMOUS)
+#endif
+
 static size_t page_size(void)
 {
     long page = sysconf(_SC_PAGESIZE);
@@ -106,7 +115,7 @@ void buffers_plan(struct buffers *b, uint64_t max_size)
 int buffers_init(struct buffers *b, uint64_t max_size)
 {
     buffers_plan(b, max_size);
-    void *m = mmap(NULL, b->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *m = mmap(NULL, b->map_len, PROT_READ | PROT_WRITE, BUFFER_MAP_FLAGS, -1, 0);
     if (m == MAP_FAILED)
         return -1;
     b->map = m;
@@ -118,9 +127,24 @@ int buffers_init(struct buffers *b, uint64_t max_size)
     return 0;
 }
 
+int buffers_remap(struct buffers *b)
+{
+    void *m = mmap(NULL, b->map_len, PROT_READ | PROT_WRITE, BUFFER_MAP_FLAGS, -1, 0);
+    if (m == MAP_FAILED) {
+        fprintf(stderr, "altmem bench: cannot map the buffers again (%zu bytes)\n", b->map_len);
+        return -1;
+    }
+    fill_pattern(m, 0, b->map_len);
+    munmap(b->map, b->map_len);
+    b->map = m;
+    b->src = b->map;
+    b->dst = b->map + b->span;
+    return 0;
+}
+
 int cold_init(struct buffers *b, size_t len)
 {
-    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, BUFFER_MAP_FLAGS, -1, 0);
     if (m == MAP_FAILED)
         return -1;
     b->cold = m;
@@ -310,16 +334,36 @@ struct cell_job {
     const struct stat5 *st;
     int one;
     int shared_loops;
-    int rotation;
+    const unsigned char *slot_of; /* implementation -> loop copy, this process's */
 };
 
 /* Implementation i's loops: a copy of its own, or copy 0 for all (--loops
-   shared).  Each process of a run hands the copies out in another rotation, so
-   whatever one copy's placement costs is spread over the implementations
-   instead of staying with one (docs/performance.md, "Method"). */
+   shared).  Each process of a run deals the copies out in its own random
+   order, so that whatever one copy's placement costs, or two copies' places
+   relative to each other, is spread over the implementations instead of
+   staying with one (docs/performance.md, "Method"). */
 static sample_fn *loop_of(const struct cell_job *j, int i)
 {
-    return sample_slot[j->shared_loops ? 0 : (i + j->rotation) % BENCH_LOOP_SLOTS];
+    return sample_slot[j->shared_loops ? 0 : j->slot_of[i]];
+}
+
+static const unsigned char *deal_slots(int process)
+{
+    static unsigned char slot_of[BENCH_LOOP_SLOTS];
+    static int dealt;
+    if (!dealt) {
+        uint64_t seed = 0x6a09e667f3bcc909ull + (uint64_t)process * 0x9e3779b97f4a7c15ull;
+        for (int i = 0; i < BENCH_LOOP_SLOTS; i++)
+            slot_of[i] = (unsigned char)i;
+        for (int i = BENCH_LOOP_SLOTS - 1; i > 0; i--) {
+            int k = (int)(bench_rng_next(&seed) % (uint64_t)(i + 1));
+            unsigned char t = slot_of[i];
+            slot_of[i] = slot_of[k];
+            slot_of[k] = t;
+        }
+        dealt = 1;
+    }
+    return slot_of;
 }
 
 static double job_time(void *p, uint64_t calls)
@@ -334,56 +378,95 @@ static double job_sample(void *p, int i)
     return loop_of(j, i)(&j->impls[i], j->c, j->st[i].calls) / (double)j->st[i].calls;
 }
 
+int cell_rounds(const struct options *o, const struct cell *c)
+{
+    if (c->n <= SHORT_CELL_BYTES || c->mode == MODE_DIST)
+        return SHORT_CELL_FACTOR * o->reps;
+    if (c->n >= LONG_CELL_BYTES) {
+        int r = o->reps * LONG_CELL_SHARE / 100;
+        return r > o->sweeps ? r : o->sweeps;
+    }
+    return o->reps;
+}
+
+/* Rounds in sweep q of `rounds` spread over `sweeps` sweeps. */
+static int rounds_in(int rounds, int sweeps, int q)
+{
+    return rounds / sweeps + (q < rounds % sweeps);
+}
+
 void run_cell(struct run *run, struct cell *c, enum rkind kind, int layout, int cold, uint64_t size, int param,
               double bytes, const struct buffers *b)
 {
     const struct options *o = run->o;
     int r = c->routine;
     int nimpl = run->nimpl[r];
+    int total = cell_rounds(o, c), rounds = rounds_in(total, o->sweeps, run->sweep);
     double *samples = run->samples;
+    /* DIST: per call, not per pass over the call list */
+    double per = c->mode == MODE_DIST ? (double)c->ncalls : 1;
     struct stat5 st[MAX_IMPLS];
     memset(st, 0, sizeof st);
-    struct cell_job job = {run->impls[r], c, st, 0, o->shared_loops, o->pass * 5};
-    double target_ns = o->min_sample_ms * 1e6;
-    for (int i = 0; i < nimpl; i++) {
-        if (c->mode == MODE_FIXED) {
-            st[i].wrong = check_result(&run->impls[r][i], c, b) != 0;
-            run->wrong |= st[i].wrong;
+    struct cell_job job = {run->impls[r], c, st, 0, o->shared_loops, deal_slots(o->pass)};
+    struct result *x0 = NULL;
+    if (run->sweep == 0) {
+        /* First sweep: check every result, calibrate (which warms up), and add the results. */
+        double target_ns = o->min_sample_ms * 1e6 * o->reps / total;
+        for (int i = 0; i < nimpl; i++) {
+            if (c->mode == MODE_FIXED) {
+                st[i].wrong = check_result(&run->impls[r][i], c, b) != 0;
+                run->wrong |= st[i].wrong;
+            }
+            job.one = i;
+            st[i].calls = bench_calibrate(job_time, &job, target_ns);
         }
-        job.one = i;
-        st[i].calls = bench_calibrate(job_time, &job, target_ns);
+        for (int i = 0; i < nimpl; i++) {
+            struct result *x = add_result(run);
+            x->kind = kind;
+            x->routine = r;
+            x->layout = layout;
+            x->cold = cold;
+            x->size = size;
+            x->param = param;
+            x->impl = i;
+            x->bytes = bytes;
+            x->st = st[i];
+            x->st.min = 1e300;
+            x->samples[0] = malloc(sizeof(double) * (size_t)total);
+            if (!x->samples[0]) {
+                fprintf(stderr, "altmem bench: out of memory\n");
+                exit(1);
+            }
+        }
+        x0 = &run->r[run->n - nimpl];
+    } else {
+        /* A later sweep: the same cells in the same order; the counts of the
+           first, and one call each to warm up again. */
+        x0 = &run->r[run->cursor];
+        run->cursor += (size_t)nimpl;
+        for (int i = 0; i < nimpl; i++) {
+            st[i].calls = x0[i].st.calls;
+            job.one = i;
+            job_time(&job, 1);
+        }
     }
-    /* Rounds in a fresh random order each. */
-    bench_interleave(nimpl, o->reps, BENCH_ORDER_SHUFFLE, &run->order_seed, job_sample, &job, samples);
+    /* Rounds in a fresh random order each; round k of every implementation
+       stays sample k of each. */
+    bench_interleave(nimpl, rounds, BENCH_ORDER_SHUFFLE, &run->order_seed, job_sample, &job, samples);
     for (int i = 0; i < nimpl; i++) {
-        /* DIST: per call, not per pass */
-        double per = c->mode == MODE_DIST ? (double)c->ncalls : 1;
-        double *kept = malloc(sizeof(double) * (size_t)o->reps);
-        if (!kept) {
-            fprintf(stderr, "altmem bench: out of memory\n");
-            exit(1);
+        struct result *x = &x0[i];
+        for (int k = 0; k < rounds; k++) {
+            double v = samples[i * rounds + k] / per;
+            x->samples[0][x->nsamp++] = v;
+            if (v < x->st.min)
+                x->st.min = v;
+            if (v > x->st.max)
+                x->st.max = v;
         }
-        for (int k = 0; k < o->reps; k++)
-            kept[k] = samples[i * o->reps + k] / per;
-        struct bench_stats s;
-        bench_summarise(samples + i * o->reps, o->reps, &s);
-        struct result *x = add_result(run);
-        x->kind = kind;
-        x->routine = r;
-        x->layout = layout;
-        x->cold = cold;
-        x->size = size;
-        x->param = param;
-        x->impl = i;
-        x->bytes = bytes;
-        x->st = st[i];
-        x->st.med = s.med / per;
-        x->st.min = s.min / per;
-        x->st.max = s.max / per;
-        x->st.q1 = s.q1 / per;
-        x->st.q3 = s.q3 / per;
-        x->nsamp = o->reps;
-        x->samples[0] = kept; /* in the rounds' order: bench_summarise sorted its copy */
+        /* this process's median so far (processes.c replaces it with the trimmed mean) */
+        double w[x->nsamp];
+        memcpy(w, x->samples[0], sizeof w);
+        x->st.med = bench_median(w, x->nsamp);
     }
 }
 

@@ -76,7 +76,7 @@ static int hot_grid(const struct result *x, int r, int impl)
 struct below {
     int beyond;     /* the whole interval (ratio_hi) below the floor, in a cell the control resolves */
     int within;     /* the ratio below the floor, its interval not */
-    int unresolved; /* below the floor, in a cell whose control is outside 1 +- RESOLVE_BAND */
+    int unresolved; /* below the floor, in a cell the run cannot resolve (bench_run.h) */
 };
 
 /* Geometric mean and minimum of the bound variant's speed vs libc over the hot
@@ -102,7 +102,7 @@ static int grid_stats(const struct run *run, int r, unsigned mask, uint64_t lo, 
         speed[count++] = v;
         if (v < floor) {
             const struct result *c = control_of(run, x);
-            if (c && !cell_resolved(c))
+            if (!control_ok(c) || !interval_ok(x))
                 below->unresolved++;
             else if (x->ratio_hi < floor)
                 below->beyond++;

@@ -32,9 +32,9 @@ uint64_t run_max_size(const struct options *o)
 static void progress(const struct run *run, int r, const char *where, const char *what)
 {
     const struct options *o = run->o;
-    char proc[32] = "";
+    char proc[64] = "";
     if (o->npass > 1)
-        snprintf(proc, sizeof proc, ", process %d/%d", o->pass, o->npass);
+        snprintf(proc, sizeof proc, ", process %d/%d sweep %d/%d", o->pass, o->npass, run->sweep + 1, o->sweeps);
     bench_progress("altmem bench: %s %s %s; %zu results%s", altmem_routine_name((enum altmem_routine)r), where, what,
                    run->n, proc);
 }
@@ -172,7 +172,8 @@ void dist_names_means(struct run *run, struct bench_dist (*dists)[2])
     }
 }
 
-void measure_cells(struct run *run, const struct buffers *b, struct bench_dist (*dists)[2])
+/* One sweep over every cell of the run. */
+static void sweep_cells(struct run *run, const struct buffers *b, struct bench_dist (*dists)[2])
 {
     const struct options *o = run->o;
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++)
@@ -187,4 +188,23 @@ void measure_cells(struct run *run, const struct buffers *b, struct bench_dist (
             if (o->routines[r] && bench_routine_in_libc(r))
                 dist_cells(run, b, r, i, &dists[i][r == ALTMEM_MEMSET]);
     }
+}
+
+/* The process goes over the cells o->sweeps times, a share of the rounds each
+   time, so that a cell's rounds fall at several moments of the process: a
+   disturbance that lasts seconds (another tenant, a phase of the host) hits a
+   share of them instead of all.  Each sweep but the first has buffers mapped
+   anew, on other pages: where the kernel put them decides some copies' speed
+   (glibc 2.36's rep movsb at 96 KiB on Zen 4: 28 or 70-310 us from one mapping
+   to the next), so a run samples 3 placements a process instead of one
+   (docs/performance.md, "Method"). */
+int measure_cells(struct run *run, struct buffers *b, struct bench_dist (*dists)[2])
+{
+    for (run->sweep = 0; run->sweep < run->o->sweeps; run->sweep++) {
+        if (run->sweep > 0 && buffers_remap(b) != 0)
+            return -1;
+        run->cursor = 0;
+        sweep_cells(run, b, dists);
+    }
+    return 0;
 }

@@ -247,65 +247,88 @@ static void cell_label(const struct run *run, const struct result *x, char *buf,
         snprintf(buf, len, "%s %s%s", r, run->dist_names[x->param], x->cold ? " cold" : "");
 }
 
-#define RESOLUTION_LISTED 8 /* cells named; the CSV's control rows have them all */
+#define RESOLUTION_LISTED 8 /* cells named per line; the CSV has them all */
+
+/* Up to RESOLUTION_LISTED cell names with a figure each, then "...". */
+struct cell_list {
+    char text[RESOLUTION_LISTED * 72 + 8];
+    size_t used;
+    int n;
+};
+
+static void list_add(const struct run *run, struct cell_list *l, const struct result *x, const char *fmt, double v)
+{
+    if (++l->n > RESOLUTION_LISTED)
+        return;
+    char lab[96], fig[32];
+    cell_label(run, x, lab, sizeof lab);
+    snprintf(fig, sizeof fig, fmt, v);
+    l->used += (size_t)snprintf(l->text + l->used, sizeof l->text - l->used, "%s%s (%s)", l->used ? ", " : "", lab,
+                                fig);
+}
+
+static const char *list_end(const struct cell_list *l)
+{
+    return l->n > RESOLUTION_LISTED ? ", ..." : "";
+}
 
 void print_resolution(const struct run *run)
 {
-    int n = 0, outside = 0;
-    double *dev = malloc((run->n ? run->n : 1) * sizeof *dev);
-    if (!dev)
+    int nc = 0, nw = 0;
+    double *dev = malloc((run->n ? run->n : 1) * sizeof *dev), *width = malloc((run->n ? run->n : 1) * sizeof *width);
+    if (!dev || !width) {
+        free(dev);
+        free(width);
         return;
+    }
     const struct result *worst = NULL;
-    char list[RESOLUTION_LISTED * 64 + 8] = "";
-    size_t used = 0;
+    struct cell_list outside = {.used = 0}, wide = {.used = 0};
+    int np = run->n ? run->r[0].npass : 1;
     for (size_t k = 0; k < run->n; k++) {
         const struct result *x = &run->r[k];
-        if (run->impls[x->routine][x->impl].kind != IMPL_CONTROL || x->ratio <= 0)
+        enum impl_kind kind = run->impls[x->routine][x->impl].kind;
+        if (x->ratio <= 0)
             continue;
-        double d = fabs(x->ratio - 1);
-        dev[n++] = d;
-        if (!worst || d > fabs(worst->ratio - 1))
-            worst = x;
-        if (!cell_resolved(x)) {
-            outside++;
-            char lab[96];
-            cell_label(run, x, lab, sizeof lab);
-            if (outside <= RESOLUTION_LISTED)
-                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s (%.3f)", used ? ", " : "", lab,
-                                         x->ratio);
+        if (kind == IMPL_CONTROL) {
+            double d = fabs(x->ratio - 1);
+            dev[nc++] = d;
+            if (!worst || d > fabs(worst->ratio - 1))
+                worst = x;
+            if (!control_ok(x))
+                list_add(run, &outside, x, "%.3f", x->ratio);
+        } else if (kind == IMPL_ALTMEM && np > 1) {
+            width[nw++] = x->ratio_hi / x->ratio - 1;
+            if (!interval_ok(x))
+                list_add(run, &wide, x, "+-%.0f%%", 100 * (x->ratio_hi / x->ratio - 1));
         }
     }
-    /* How wide the intervals of the comparisons themselves are: the control is
-       the same code twice, whose two measurements vary together more than two
-       different functions' do (docs/performance.md, "Method"). */
-    int nw = 0;
-    double *width = malloc((run->n ? run->n : 1) * sizeof *width);
-    for (size_t k = 0; width && k < run->n; k++) {
-        const struct result *x = &run->r[k];
-        if (run->impls[x->routine][x->impl].kind == IMPL_ALTMEM && x->ratio > 0 && x->npass > 1)
-            width[nw++] = (x->ratio_hi / x->ratio - 1);
-    }
+    /* The control is the same code twice: its two measurements vary together
+       more than two different functions' do, so the intervals of the
+       comparisons themselves are what the run resolves. */
     if (nw) {
         bench_sort(width, nw);
         printf("resolution: altmem's speed against the C library is known to +-%.1f%% in the median cell, "
-               "+-%.1f%% at the 90th percentile, +-%.1f%% in the widest (2 standard errors over the %d processes, "
-               "widened by the control's distance from 1)\n",
-               100 * bench_quantile(width, nw, 0.5), 100 * bench_quantile(width, nw, 0.9), 100 * width[nw - 1],
-               run->r[0].npass);
+               "+-%.1f%% at the 90th percentile (2 standard errors over the %d processes, widened by the "
+               "control's distance from 1); %d of %d cells wider than +-%.0f%%, where the run cannot resolve "
+               "%.0f%%%s%s%s\n",
+               100 * bench_quantile(width, nw, 0.5), 100 * bench_quantile(width, nw, 0.9), np, wide.n, nw,
+               100 * RESOLVE_RATIO, 100 * RESOLVE_RATIO, wide.n ? ": " : "", wide.text, list_end(&wide));
+    } else if (np <= 1) {
+        printf("resolution: one process (--processes 1): no spread over processes, no interval\n");
     }
-    free(width);
-    if (n) {
-        bench_sort(dev, n);
+    if (nc) {
+        bench_sort(dev, nc);
         char lab[96];
         cell_label(run, worst, lab, sizeof lab);
-        printf("control:    the C library under a second name against the C library, %d cells: "
-               "median |1 - ratio| %.1f%%, 90th percentile %.1f%%, largest %.1f%% (%s); %d cell%s outside "
+        printf("control:    the C library under a second name against the C library, %d cells: median "
+               "|1 - ratio| %.1f%%, 90th percentile %.1f%%, largest %.1f%% (%s); %d cell%s outside "
                "%.2f-%.2f, which the run cannot resolve%s%s%s\n",
-               n, 100 * bench_quantile(dev, n, 0.5), 100 * bench_quantile(dev, n, 0.9), 100 * dev[n - 1], lab,
-               outside, outside == 1 ? "" : "s", 1 - RESOLVE_BAND, 1 + RESOLVE_BAND, outside ? ": " : "", list,
-               outside > RESOLUTION_LISTED ? ", ..." : "");
+               nc, 100 * bench_quantile(dev, nc, 0.5), 100 * bench_quantile(dev, nc, 0.9), 100 * dev[nc - 1], lab,
+               outside.n, outside.n == 1 ? "" : "s", 1 - CONTROL_BAND, 1 + CONTROL_BAND, outside.n ? ": " : "",
+               outside.text, list_end(&outside));
     }
     free(dev);
+    free(width);
 }
 
 const char *result_align_name(const struct run *run, const struct result *x, char *buf, size_t len)
@@ -397,16 +420,18 @@ const char *method_line(const struct options *o, char *buf, size_t len)
 {
     if (o->processes > 1)
         snprintf(buf, len,
-                 "%d fresh processes x %d rounds per cell, implementations in a random order per round, each "
-                 "through timing loops of its own%s, samples >= %g ms; a cell = median over the processes; "
-                 "a control (libc under a second name) in every cell",
-                 o->processes, o->reps, o->shared_loops ? " (no: --loops shared)" : "", o->min_sample_ms);
+                 "%d fresh processes x %d rounds per cell of samples >= %g ms (cells <= %d B: %d rounds of "
+                 ">= %.2g ms) over %d sweeps of the cells, implementations in a random order per round, each "
+                 "through timing loops of its own%s; a ratio = 20%%-trimmed mean of the per-round ratios; a "
+                 "control (libc under a second name) in every cell",
+                 o->processes, o->reps, o->min_sample_ms, SHORT_CELL_BYTES, SHORT_CELL_FACTOR * o->reps,
+                 o->min_sample_ms / SHORT_CELL_FACTOR, o->sweeps, o->shared_loops ? " (no: --loops shared)" : "");
     else
         snprintf(buf, len,
-                 "1 process x %d rounds per cell (--processes 1: no spread over processes), implementations in a "
-                 "random order per round, each through timing loops of its own%s, samples >= %g ms; a control "
-                 "(libc under a second name) in every cell",
-                 o->reps, o->shared_loops ? " (no: --loops shared)" : "", o->min_sample_ms);
+                 "1 process x %d rounds per cell (over %d sweeps of the cells; --processes 1: no spread over "
+                 "processes), implementations in a random order per round, each through timing loops of its own%s, "
+                 "samples >= %g ms; a control (libc under a second name) in every cell",
+                 o->reps, o->sweeps, o->shared_loops ? " (no: --loops shared)" : "", o->min_sample_ms);
     return buf;
 }
 

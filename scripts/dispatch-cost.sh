@@ -18,9 +18,12 @@
 #
 # instead: per vector width this CPU runs (sse2, avx2, avx512), memcpy and memset at
 # 0, 8, 16, 32 and 64 bytes, the patched entry bound to that width's variant
-# (ALTMEM_TUNABLES=memcpy=W) against a direct call to the same variant, A B A B in
-# one process; the median over ROUNDS processes (default 9) of entry / direct.  The
-# goal (issue 21): within 2% per cell, or the cost named.
+# (ALTMEM_TUNABLES=memcpy=W) against a direct call to the same variant and against
+# the direct call from a second loop (the control: the same code under a second
+# name), each from loops of its own, in rounds of a shuffled order in one process
+# (docs/performance.md, "Method"); per cell the median over ROUNDS fresh processes
+# (default 9) of entry / direct, with the lowest and highest process, and per row
+# the control's medians.  The goal (issue 21): within 2% per cell, or the cost named.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -36,28 +39,32 @@ if [ "$rounds" = --widths ]; then
     widths=$("$build/tools/altmem" info | awk '$1 == "memcpy" && $3 ~ /^needs/ && $0 ~ / runnable / { print $2 }' |
              grep -E '^(sse2|avx2|avx512)$' | tr '\n' ' ')
     echo "entry (patched branch, bound to the width's variant) / direct call of the same variant; median of $rounds"
-    echo "processes, each A B A B x 5 of 1,000,000 calls ($(uname -m), $("$build/tools/altmem" info | sed -n 's/^cpu: *//p'))"
+    echo "processes (lowest-highest), each 15 rounds of 1,000,000 calls of the entry, the direct call and the control"
+    echo "($(uname -m), $("$build/tools/altmem" info | sed -n 's/^cpu: *//p'))"
     echo
-    echo "| width | routine | 0 B | 8 B | 16 B | 32 B | 64 B | direct ns at 0 / 8 / 32 B |"
-    echo "|---|---|---:|---:|---:|---:|---:|---|"
+    echo "| width | routine | 0 B | 8 B | 16 B | 32 B | 64 B | direct ns at 0 / 8 / 32 B | control (direct / direct), 0..64 B |"
+    echo "|---|---|---:|---:|---:|---:|---:|---|---|"
     for w in $widths; do
         for r in memcpy memset; do
             row="| $w | $r |"
-            dns=""
+            dns="" ctl=""
             for size in 0 8 16 32 64; do
-                rs=() ds=()
+                rs=() ds=() cs=()
                 for ((k = 0; k < rounds; k++)); do
-                    line=$(ALTMEM_TUNABLES=$r=$w "$drv" --routine $r --variant "$w" --size $size --reps 5 --calls 1000000)
+                    line=$(ALTMEM_TUNABLES=$r=$w "$drv" --routine $r --variant "$w" --size $size --reps 15 --calls 1000000)
                     case $line in *"variant=$w "*) ;; *) echo "dispatch-cost.sh: not bound to $w: $line" >&2; exit 1 ;; esac
                     rs+=("$(sed -E 's/.*ratio=([0-9.]+).*/\1/' <<<"$line")")
                     ds+=("$(sed -E 's/.*direct_ns=([0-9.]+).*/\1/' <<<"$line")")
+                    cs+=("$(sed -E 's/.*control=([0-9.]+).*/\1/' <<<"$line")")
                 done
-                med=$(printf '%s\n' "${rs[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+                med=$(printf '%s\n' "${rs[@]}" | sort -g | awk '{ v[NR] = $1 } END { printf "%.3f (%.3f-%.3f)", v[int((NR + 1) / 2)], v[1], v[NR] }')
                 dmed=$(printf '%s\n' "${ds[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+                cmed=$(printf '%s\n' "${cs[@]}" | sort -g | awk '{ v[NR] = $1 } END { printf "%.3f", v[int((NR + 1) / 2)] }')
                 row="$row $med |"
+                ctl="$ctl${ctl:+ }$cmed"
                 case $size in 0 | 8 | 32) dns="$dns${dns:+ / }$dmed" ;; esac
             done
-            echo "$row $dns |"
+            echo "$row $dns | $ctl |"
         done
     done
     exit 0
@@ -114,7 +121,7 @@ for size in 0 8 32; do
     for i in "${!names[@]}"; do : >"$tmp/t.$i.$size"; done
     for ((r = 0; r < rounds; r++)); do
         for i in "${!names[@]}"; do
-            line=$(ALTMEM_TUNABLES=${envs[$i]} "${bins[$i]}" --calls 1000000 --reps 5 --size "$size")
+            line=$(ALTMEM_TUNABLES=${envs[$i]} "${bins[$i]}" --calls 1000000 --reps 15 --size "$size")
             if [ "${loops[$i]}" = direct ]; then
                 sed -E 's/.*direct_ns=([0-9.]+).*/\1/' <<<"$line" >>"$tmp/t.$i.$size"
             else
@@ -136,4 +143,4 @@ for i in "${!names[@]}"; do
 done
 echo
 echo "Ir/call: callgrind, $calls calls of the loop (call + argument set-up + the variant)."
-echo "ns/call: median over $rounds interleaved rounds of 5 x 1,000,000 calls each."
+echo "ns/call: median over $rounds interleaved rounds, each the median of 15 samples of 1,000,000 calls in one process."

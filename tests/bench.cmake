@@ -65,6 +65,20 @@ if(TARGET altmem_cli)
                           echo \"$out\" | grep -q 'altmem bench: memcpy hot 64 B 0/0' || { echo \"no progress: $out\"; exit 1; }"
                    $<TARGET_FILE:altmem_cli>)
   set_tests_properties(bench_progress_on_terminal PROPERTIES LABELS bench SKIP_RETURN_CODE 77)
+  # A bench started through an explicit loader (LIB/ld-linux-*.so --library-path LIB
+  # PROG: how another glibc is run) must start its processes the same way; started
+  # as /proc/self/exe alone, the loader would take "altmem" for the program to load.
+  if(NOT CMAKE_CROSSCOMPILING_EMULATOR AND NOT ALTMEM_MUSL AND TARGET altmem_shared)
+    add_test(NAME bench_through_loader
+             COMMAND sh -c "loader=$(ldd \"$0\" | awk '/ld-linux|ld64/ { print ($3 ~ /^\\//) ? $3 : $1 }' | head -n 1);
+                            [ -x \"$loader\" ] || { echo \"no dynamic loader found: $loader\"; exit 77; }
+                            out=$(\"$loader\" --library-path \"$1\" \"$0\" bench --routine memcpy --sizes 64 --align 0/0 --reps 2 --min-sample-ms 0.01 --processes 2 2>&1) || { echo \"$out\"; exit 1; }; echo \"$out\";
+                            echo \"$out\" | grep -q '^method: *2 fresh processes' &&
+                            echo \"$out\" | grep -q '^ *64 B 0/0 ' &&
+                            echo \"$out\" | grep -q '^control: '"
+                     $<TARGET_FILE:altmem_cli> $<TARGET_FILE_DIR:altmem_shared>)
+    set_tests_properties(bench_through_loader PROPERTIES LABELS bench TIMEOUT 120 SKIP_RETURN_CODE 77)
+  endif()
   # --libc-width (native x86_64 glibc): the sse2 width always exists; its run must
   # name glibc's sse2 variant of each routine as the one that ran, and time altmem's
   # sse2 variant; a width no CPU has is refused with exit status 2.

@@ -8,7 +8,7 @@
 #   test_index.sh emulated DIR EMU... ALTMEM   the quick run under qemu-user (cross builds):
 #                                      checked as above, and it must say emulated timings are not speed
 # The check: the CSV's exact header; for every copy count, every test of
-# `altmem index --help` and every implementation (before, after, libc) one row
+# `altmem index --help` and every implementation (before, after, libc, control) one row
 # with positive figures, rate_min <= result <= rate_max and index = 100 x
 # result / baseline; one score row per copy count and implementation, equal to
 # the geometric mean of its indexes; the JSON parses and holds as many results;
@@ -36,26 +36,28 @@ check() {
             seen[$1, $2, $3]++; logsum[$1, $3] += log($8); n[$1, $3]++
         }
         END {
-            nt = split(tests, t, " "); nc = split(copies, c, " "); split("before after libc", m, " ")
-            for (i = 1; i <= nc; i++) for (j = 1; j <= nt; j++) for (k = 1; k <= 3; k++)
+            nt = split(tests, t, " "); nc = split(copies, c, " "); nm = split("before after libc control", m, " ")
+            for (i = 1; i <= nc; i++) for (j = 1; j <= nt; j++) for (k = 1; k <= nm; k++)
                 if (seen[c[i], t[j], m[k]] != 1) { printf "copies %s test %s %s: %d rows\n", c[i], t[j], m[k], seen[c[i], t[j], m[k]]; bad = 1 }
-            for (i = 1; i <= nc; i++) for (k = 1; k <= 3; k++) {
+            for (i = 1; i <= nc; i++) for (k = 1; k <= nm; k++) {
                 if (!((c[i], m[k]) in score)) { printf "no score for %s copies %s\n", c[i], m[k]; bad = 1; continue }
                 g = exp(logsum[c[i], m[k]] / n[c[i], m[k]]); d = g - score[c[i], m[k]]; if (d < 0) d = -d
                 if (d > 0.01 * g + 0.01) { printf "score %s copies %s: %s, geometric mean %.2f\n", c[i], m[k], score[c[i], m[k]], g; bad = 1 }
             }
             exit bad
         }' "$csv" || fail "CSV check"
-    rows=$(($(wc -l <"$csv") - 1 - 6))
+    rows=$(($(wc -l <"$csv") - 1 - 8))
     python3 - "$json" "$rows" <<'PY' || fail "JSON check"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert len(d["results"]) == int(sys.argv[2]), (len(d["results"]), sys.argv[2])
-assert len(d["scores"]) == 6 and all(s["score"] > 0 for s in d["scores"])
+assert len(d["scores"]) == 8 and all(s["score"] > 0 for s in d["scores"])
 assert d["cpu"] and d["rounds"] >= 1
 PY
-    [ "$(grep -c '^System Benchmarks Index Values  *BASELINE  *RESULT  *INDEX$' "$txt")" = 6 ] || fail "not 6 tables with the BASELINE RESULT INDEX header"
-    [ "$(grep -c '^System Benchmarks Index Score  *[0-9.]*$' "$txt")" = 6 ] || fail "not 6 scores"
+    [ "$(grep -c '^System Benchmarks Index Values  *BASELINE  *RESULT  *INDEX$' "$txt")" = 8 ] || fail "not 8 tables with the BASELINE RESULT INDEX header"
+    [ "$(grep -c '^System Benchmarks Index Score  *[0-9.]*$' "$txt")" = 8 ] || fail "not 8 scores"
+    [ "$(grep -c '^test  *after/before  *after/C library  *control/C library$' "$txt")" = 2 ] ||
+        fail "not 2 ratio tables with the control's column"
     grep -q '^score after/before, 1 copy: .* = [0-9.]*x (the seed.s UnixBench on Loongson-3A5000: 640.1 / 500.2 = 1.28x)$' "$txt" ||
         fail "no one-copy score ratio beside the seed's"
     grep -q '^cpu: ' "$txt" && grep -q '^goal: after >= before on every test: ' "$txt" || fail "no cpu or goal line"

@@ -285,6 +285,11 @@ static int decide(const char *routine, const char *what, struct cand *c, int nc,
     double noise = 0;
     for (int r = 0; r < rounds; r++)
         noise = fmax(noise, fabs(log(c[0].round_geo[r] / geo[nc * rounds + r])));
+    /* The control, as altmem bench has one in every cell (docs/performance.md,
+       "Method"): the same setting measured twice, in processes of its own. */
+    fprintf(out, "# %s: control (the rules' choice timed twice a round, each in a fresh process): %.1f%% apart "
+                 "at most over %d rounds\n",
+            what, 100 * (exp(noise) - 1), rounds);
     int best = 0;
     double best_gain = 1.0, worst_cell = 1.0, need = 1.03 * exp(noise);
     for (int i = 1; i < nc; i++) {

@@ -1,9 +1,12 @@
 /*
  * What it costs to reach a variant: N calls of altmem_memcpy(dst, src, size)
  * through this build's entry point, against N direct calls to the variant
- * itself, interleaved (A B A B), median of repetitions (bench/benchlib.h).  One process measures
- * one binding; scripts/dispatch-cost.sh runs every binding and callgrind over
- * them and writes the table in docs/dispatch.md.
+ * itself, and against N direct calls again from a second loop (the control:
+ * the same code under a second name), in rounds of a shuffled order; the ratio
+ * is the 20%-trimmed mean of the per-round ratios (docs/performance.md,
+ * "Method").  One process measures one binding; scripts/dispatch-cost.sh runs
+ * every binding (and several processes of each) and callgrind over them and
+ * writes the table in docs/dispatch.md.
  *
  *   altmem-dispatch [--size S] [--calls N] [--reps R] [--only entry|direct]
  *                   [--routine memcpy|memset] [--variant ual|sse2|avx2|avx512]
@@ -16,6 +19,8 @@
  * loop_direct): its instruction count divided by N is the cost per call.
  */
 #include <altmem.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +28,7 @@
 #include "benchlib.h"
 
 static unsigned char src_buf[256], dst_buf[256];
+static volatile int which_copy; /* written by each direct loop: no two copies are identical */
 static int routine_set; /* --routine memset: the loops call memset, not memcpy */
 
 /* The loops are out of line and take the size from memory, so each call site
@@ -45,10 +51,8 @@ __attribute__((noinline)) void loop_entry(long calls, size_t size)
 /* The variants themselves, called directly (a `call` to the symbol, as the
    entry's patched `jmp` reaches it); linkable because this program is linked
    with libaltmem.a.  --variant picks one; ual by default. */
-#define DIRECT(v)                                                                                             \
-    void *altmem_memcpy_##v(void *__restrict, const void *__restrict, size_t);                               \
-    void *altmem_memset_##v(void *, int, size_t);                                                             \
-    __attribute__((noinline)) static void direct_##v(long calls, size_t size)                                \
+#define DIRECT_LOOP(v, name, K)                                                                               \
+    __attribute__((noinline)) static void name(long calls, size_t size)                                      \
     {                                                                                                         \
         if (routine_set)                                                                                      \
             for (long i = 0; i < calls; i++) {                                                                \
@@ -60,7 +64,13 @@ __attribute__((noinline)) void loop_entry(long calls, size_t size)
                 altmem_memcpy_##v(dst_buf, src_buf, size);                                                    \
                 __asm__ volatile("" : : : "memory");                                                          \
             }                                                                                                 \
+        which_copy = K;                                                                                       \
     }
+#define DIRECT(v)                                                                                             \
+    void *altmem_memcpy_##v(void *__restrict, const void *__restrict, size_t);                               \
+    void *altmem_memset_##v(void *, int, size_t);                                                             \
+    DIRECT_LOOP(v, direct_##v, 1)                                                                             \
+    DIRECT_LOOP(v, again_##v, 2)
 DIRECT(ual)
 #if defined(__x86_64__)
 DIRECT(sse2)
@@ -69,17 +79,17 @@ DIRECT(avx512)
 #endif
 static const struct {
     const char *name;
-    void (*loop)(long, size_t);
+    void (*loop)(long, size_t), (*again)(long, size_t);
 } directs[] = {
-    {"ual", direct_ual},
+    {"ual", direct_ual, again_ual},
 #if defined(__x86_64__)
-    {"sse2", direct_sse2},
-    {"avx2", direct_avx2},
-    {"avx512", direct_avx512},
+    {"sse2", direct_sse2, again_sse2},
+    {"avx2", direct_avx2, again_avx2},
+    {"avx512", direct_avx512, again_avx512},
 #endif
 };
 #endif
-static void (*direct_loop)(long, size_t);
+static void (*direct_loop)(long, size_t), (*again_loop)(long, size_t);
 
 __attribute__((noinline)) void loop_direct(long calls, size_t size)
 {
@@ -87,22 +97,41 @@ __attribute__((noinline)) void loop_direct(long calls, size_t size)
         direct_loop(calls, size);
 }
 
+__attribute__((noinline)) void loop_again(long calls, size_t size)
+{
+    if (again_loop)
+        again_loop(calls, size);
+}
+
 struct loops {
     long calls;
     size_t size;
 };
 
-/* ns per call of loop 0 (entry) or 1 (direct). */
+/* ns per call of loop 0 (entry), 1 (direct) or 2 (direct again: the control). */
 static double sample(void *p, int which)
 {
     const struct loops *l = p;
     double t0 = bench_now_ns();
     if (which == 0)
         loop_entry(l->calls, l->size);
-    else
+    else if (which == 1)
         loop_direct(l->calls, l->size);
+    else
+        loop_again(l->calls, l->size);
     return (bench_now_ns() - t0) / (double)l->calls;
 }
+
+#ifdef ALTMEM_DISPATCH_DIRECT
+/* exp(20%-trimmed mean of log(a[k] / b[k])): the per-round ratio. */
+static double paired_ratio(const double *a, const double *b, int n)
+{
+    double d[1001];
+    for (int k = 0; k < n; k++)
+        d[k] = log(a[k] / b[k]);
+    return exp(bench_trimmed_mean(d, n, 0.2));
+}
+#endif
 
 int main(int argc, char **argv)
 {
@@ -132,8 +161,10 @@ int main(int argc, char **argv)
     }
 #ifdef ALTMEM_DISPATCH_DIRECT
     for (size_t k = 0; k < sizeof directs / sizeof directs[0]; k++)
-        if (!strcmp(directs[k].name, variant))
+        if (!strcmp(directs[k].name, variant)) {
             direct_loop = directs[k].loop;
+            again_loop = directs[k].again;
+        }
     if (!direct_loop) {
         fprintf(stderr, "altmem-dispatch: no direct loop for variant '%s'\n", variant);
         return 2;
@@ -160,21 +191,32 @@ int main(int argc, char **argv)
             loop_direct(calls, size);
         return 0;
     }
-    double *t = malloc(2 * sizeof(double) * (size_t)reps);
-    if (!t)
+#ifdef ALTMEM_DISPATCH_DIRECT
+    int nloops = 3;
+#else
+    int nloops = 1;
+#endif
+    double *t = malloc((size_t)nloops * sizeof(double) * (size_t)reps);
+    double *w = malloc(sizeof(double) * (size_t)reps);
+    if (!t || !w)
         return 1;
     loop_entry(calls / 10, size);           /* warm up */
     loop_direct(calls / 10, size);
+    loop_again(calls / 10, size);
     struct loops l = {calls, size};
-    bench_interleave(2, reps, BENCH_ORDER_FIXED, NULL, sample, &l, t);  /* A B A B */
-    double te = bench_median(t, reps);
+    uint64_t seed = 0x243f6a8885a308d3u;
+    bench_interleave(nloops, reps, BENCH_ORDER_SHUFFLE, &seed, sample, &l, t);
+    memcpy(w, t, sizeof(double) * (size_t)reps);
+    double te = bench_median(w, reps);
 #ifdef ALTMEM_DISPATCH_DIRECT
-    double td = bench_median(t + reps, reps);
-    printf("bound_by=%s variant=%s size=%zu entry_ns=%.3f direct_ns=%.3f ratio=%.3f\n", b.bound_by, b.variant,
-           size, te, td, te / td);
+    memcpy(w, t + reps, sizeof(double) * (size_t)reps);
+    double td = bench_median(w, reps);
+    printf("bound_by=%s variant=%s size=%zu entry_ns=%.3f direct_ns=%.3f ratio=%.4f control=%.4f\n", b.bound_by,
+           b.variant, size, te, td, paired_ratio(t, t + reps, reps), paired_ratio(t + 2 * reps, t + reps, reps));
 #else
     printf("bound_by=%s variant=%s size=%zu entry_ns=%.3f\n", b.bound_by, b.variant, size, te);
 #endif
+    free(w);
     free(t);
     return 0;
 }
