@@ -160,8 +160,9 @@ static int run_turns(const struct setup *u, copy_fn *const *fn)
     uint64_t calls[2];
     for (int i = 0; i < 2; i++)
         calls[i] = (uint64_t)(u->sample_ms * 1e6 / loops[0](fn[i], u->d, u->s, u->n, 20000)) + 1;
-    double *ratio = malloc(sizeof *ratio * (size_t)u->rounds);
-    if (!ratio)
+    double *ratio = malloc(sizeof *ratio * (size_t)u->rounds), *ta = malloc(sizeof *ta * (size_t)u->rounds),
+           *tb = malloc(sizeof *tb * (size_t)u->rounds);
+    if (!ratio || !ta || !tb)
         return 1;
     char token = 0;
     if (!child && write(wr, &token, 1) != 1)
@@ -172,6 +173,8 @@ static int run_turns(const struct setup *u, copy_fn *const *fn)
         double a = loops[0](fn[0], u->d, u->s, u->n, calls[0]);
         double b = loops[0](fn[1], u->d, u->s, u->n, calls[1]);
         ratio[r] = a / b;
+        ta[r] = a;
+        tb[r] = b;
         if (write(wr, &token, 1) != 1)
             return 1;
     }
@@ -180,13 +183,22 @@ static int run_turns(const struct setup *u, copy_fn *const *fn)
     /* The child reports first, then the parent, each a line of ten medians. */
     if (!child)
         waitpid(pid, NULL, 0);
-    printf("  %s (pid %d): libc time / altmem's, median of each tenth:", child ? "child " : "parent", (int)getpid());
+    printf("  %s (pid %d), median of each tenth of the run: libc time / altmem's", child ? "child " : "parent",
+           (int)getpid());
     int tenth = u->rounds / 10 > 0 ? u->rounds / 10 : 1;
     for (int t = 0; t + tenth <= u->rounds; t += tenth)
         printf(" %.2f", bench_median(ratio + t, tenth));
+    printf("; libc ns");
+    for (int t = 0; t + tenth <= u->rounds; t += tenth)
+        printf(" %.2f", bench_median(ta + t, tenth));
+    printf("; altmem ns");
+    for (int t = 0; t + tenth <= u->rounds; t += tenth)
+        printf(" %.2f", bench_median(tb + t, tenth));
     printf("\n");
     fflush(stdout);
     free(ratio);
+    free(ta);
+    free(tb);
     if (child)
         _exit(0);
     return 0;
