@@ -641,14 +641,14 @@ static int child_main(struct run *run, const struct options *o, struct bench_dis
     }
     struct buffers b;
     memset(&b, 0, sizeof b);
-    if (map_buffers(o, &b) != 0)
-        return 1;
-    if (measure_cells(run, &b, dists) != 0)
-        return 1;
+    int rc = map_buffers(o, &b) != 0 || measure_cells(run, &b, dists) != 0;
     bench_progress_clear();
-    if (processes_emit(run, stdout) != 0)
-        return 1;
-    return run->wrong ? 1 : 0;
+    if (!rc && processes_emit(run, stdout) != 0)
+        rc = 1;
+    if (!rc && run->wrong)
+        rc = 1;
+    run_free(run);
+    return rc;
 }
 
 int altmem_bench_main(int argc, char **argv)
@@ -768,26 +768,21 @@ int altmem_bench_main(int argc, char **argv)
     }
     fflush(stdout);
 
+    int failed;
     if (o.processes > 1) {
-        if (processes_run(run, argc, argv) != 0) {
-            if (csv)
-                fclose(csv);
-            return 1;
-        }
+        failed = processes_run(run, argc, argv) != 0;
     } else {
-        if (map_buffers(&o, &b) != 0) {
-            if (csv)
-                fclose(csv);
-            return 1;
-        }
-        if (measure_cells(run, &b, dists) != 0) {
-            if (csv)
-                fclose(csv);
-            return 1;
-        }
-        munmap(b.map, b.map_len);
+        failed = map_buffers(&o, &b) != 0 || measure_cells(run, &b, dists) != 0;
+        if (b.map)
+            munmap(b.map, b.map_len);
         if (b.cold)
             munmap(b.cold, b.cold_len);
+    }
+    if (failed) {
+        if (csv)
+            fclose(csv);
+        run_free(run);
+        return 1;
     }
     bench_progress_clear();
     processes_summarise(run);
@@ -826,8 +821,7 @@ int altmem_bench_main(int argc, char **argv)
         fprintf(stderr, "altmem bench: --plot %s: some charts were not drawn\n", o.plot);
         status = 1;
     }
-    free(run->samples);
-    free(run->r);
+    run_free(run);
     if (run->wrong)
         fprintf(stderr, "altmem bench: some results were wrong or incomplete (see above)\n");
     return status;

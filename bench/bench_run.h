@@ -260,6 +260,8 @@ int processes_run(struct run *run, int argc, char **argv);
 /* The figures over the processes (pass_med, ratios) from run->r's per-process
    medians; a run in one process has one. */
 void processes_summarise(struct run *run);
+/* Frees the results, their samples and the rounds' buffer. */
+void run_free(struct run *run);
 /* --samples FILE: every sample of every process, one line per result and process. */
 int processes_write_samples(const struct run *run, const char *path);
 

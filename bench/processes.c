@@ -284,3 +284,15 @@ int processes_write_samples(const struct run *run, const char *path)
     }
     return fclose(f) == 0 ? 0 : -1;
 }
+
+void run_free(struct run *run)
+{
+    for (size_t k = 0; k < run->n; k++)
+        for (int p = 0; p < MAX_PROCESSES; p++)
+            free(run->r[k].samples[p]);
+    free(run->r);
+    free(run->samples);
+    run->r = NULL;
+    run->samples = NULL;
+    run->n = run->cap = 0;
+}

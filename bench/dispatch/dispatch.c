@@ -28,7 +28,6 @@
 #include "benchlib.h"
 
 static unsigned char src_buf[256], dst_buf[256];
-static volatile int which_copy; /* written by each direct loop: no two copies are identical */
 static int routine_set; /* --routine memset: the loops call memset, not memcpy */
 
 /* The loops are out of line and take the size from memory, so each call site
@@ -51,6 +50,7 @@ __attribute__((noinline)) void loop_entry(long calls, size_t size)
 /* The variants themselves, called directly (a `call` to the symbol, as the
    entry's patched `jmp` reaches it); linkable because this program is linked
    with libaltmem.a.  --variant picks one; ual by default. */
+static volatile int which_copy; /* written by each direct loop: no two copies are identical */
 #define DIRECT_LOOP(v, name, K)                                                                               \
     __attribute__((noinline)) static void name(long calls, size_t size)                                      \
     {                                                                                                         \
