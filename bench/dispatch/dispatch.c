@@ -24,33 +24,55 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "benchlib.h"
 
 static unsigned char src_buf[256], dst_buf[256];
 static int routine_set; /* --routine memset: the loops call memset, not memcpy */
 
+/* Every loop comes in LOOP_COPIES copies at other addresses, and each process
+   picks its own (entry, direct, control: the control never the direct's copy):
+   on AMD Zen 4 where a loop sits moved these 2 ns calls by up to 17% (the
+   control, docs/perf/amd-family25-model17.md), so a figure over several
+   processes samples placements instead of keeping one.  The copy number goes
+   into a volatile, so that no two copies are identical and none is folded. */
+#define LOOP_COPIES 4
+static volatile int which_copy;
+
 /* The loops are out of line and take the size from memory, so each call site
    is exactly one call with its three argument moves. */
+#define ENTRY_LOOP(K)                                                                                         \
+    __attribute__((noinline)) static void entry_##K(long calls, size_t size)                                 \
+    {                                                                                                         \
+        if (routine_set)                                                                                      \
+            for (long i = 0; i < calls; i++) {                                                                \
+                altmem_memset(dst_buf, 0x5a, size);                                                           \
+                __asm__ volatile("" : : : "memory");                                                          \
+            }                                                                                                 \
+        else                                                                                                  \
+            for (long i = 0; i < calls; i++) {                                                                \
+                altmem_memcpy(dst_buf, src_buf, size);                                                        \
+                __asm__ volatile("" : : : "memory");                                                          \
+            }                                                                                                 \
+        which_copy = K;                                                                                       \
+    }
+ENTRY_LOOP(0)
+ENTRY_LOOP(1)
+ENTRY_LOOP(2)
+ENTRY_LOOP(3)
+static void (*const entry_copies[LOOP_COPIES])(long, size_t) = {entry_0, entry_1, entry_2, entry_3};
+static void (*entry_loop)(long, size_t) = entry_0;
+
 __attribute__((noinline)) void loop_entry(long calls, size_t size)
 {
-    if (routine_set)
-        for (long i = 0; i < calls; i++) {
-            altmem_memset(dst_buf, 0x5a, size);
-            __asm__ volatile("" : : : "memory");
-        }
-    else
-        for (long i = 0; i < calls; i++) {
-            altmem_memcpy(dst_buf, src_buf, size);
-            __asm__ volatile("" : : : "memory");
-        }
+    entry_loop(calls, size);
 }
 
 #ifdef ALTMEM_DISPATCH_DIRECT
 /* The variants themselves, called directly (a `call` to the symbol, as the
    entry's patched `jmp` reaches it); linkable because this program is linked
    with libaltmem.a.  --variant picks one; ual by default. */
-static volatile int which_copy; /* written by each direct loop: no two copies are identical */
 #define DIRECT_LOOP(v, name, K)                                                                               \
     __attribute__((noinline)) static void name(long calls, size_t size)                                      \
     {                                                                                                         \
@@ -69,23 +91,26 @@ static volatile int which_copy; /* written by each direct loop: no two copies ar
 #define DIRECT(v)                                                                                             \
     void *altmem_memcpy_##v(void *__restrict, const void *__restrict, size_t);                               \
     void *altmem_memset_##v(void *, int, size_t);                                                             \
-    DIRECT_LOOP(v, direct_##v, 1)                                                                             \
-    DIRECT_LOOP(v, again_##v, 2)
+    DIRECT_LOOP(v, direct_##v##_0, 10)                                                                        \
+    DIRECT_LOOP(v, direct_##v##_1, 11)                                                                        \
+    DIRECT_LOOP(v, direct_##v##_2, 12)                                                                        \
+    DIRECT_LOOP(v, direct_##v##_3, 13)
 DIRECT(ual)
 #if defined(__x86_64__)
 DIRECT(sse2)
 DIRECT(avx2)
 DIRECT(avx512)
 #endif
+#define COPIES_OF(v) {direct_##v##_0, direct_##v##_1, direct_##v##_2, direct_##v##_3}
 static const struct {
     const char *name;
-    void (*loop)(long, size_t), (*again)(long, size_t);
+    void (*copy[LOOP_COPIES])(long, size_t);
 } directs[] = {
-    {"ual", direct_ual, again_ual},
+    {"ual", COPIES_OF(ual)},
 #if defined(__x86_64__)
-    {"sse2", direct_sse2, again_sse2},
-    {"avx2", direct_avx2, again_avx2},
-    {"avx512", direct_avx512, again_avx512},
+    {"sse2", COPIES_OF(sse2)},
+    {"avx2", COPIES_OF(avx2)},
+    {"avx512", COPIES_OF(avx512)},
 #endif
 };
 #endif
@@ -159,11 +184,16 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    /* This process's copies: entry, direct, and the control's, never the direct's. */
+    uint64_t pick = (uint64_t)getpid() * 0x9e3779b97f4a7c15u ^ (uint64_t)bench_now_ns();
+    int ce = (int)(bench_rng_next(&pick) % LOOP_COPIES), cd = (int)(bench_rng_next(&pick) % LOOP_COPIES);
+    int cc = (cd + 1 + (int)(bench_rng_next(&pick) % (LOOP_COPIES - 1))) % LOOP_COPIES;
+    entry_loop = entry_copies[ce];
 #ifdef ALTMEM_DISPATCH_DIRECT
     for (size_t k = 0; k < sizeof directs / sizeof directs[0]; k++)
         if (!strcmp(directs[k].name, variant)) {
-            direct_loop = directs[k].loop;
-            again_loop = directs[k].again;
+            direct_loop = directs[k].copy[cd];
+            again_loop = directs[k].copy[cc];
         }
     if (!direct_loop) {
         fprintf(stderr, "altmem-dispatch: no direct loop for variant '%s'\n", variant);
@@ -211,10 +241,13 @@ int main(int argc, char **argv)
 #ifdef ALTMEM_DISPATCH_DIRECT
     memcpy(w, t + reps, sizeof(double) * (size_t)reps);
     double td = bench_median(w, reps);
-    printf("bound_by=%s variant=%s size=%zu entry_ns=%.3f direct_ns=%.3f ratio=%.4f control=%.4f\n", b.bound_by,
-           b.variant, size, te, td, paired_ratio(t, t + reps, reps), paired_ratio(t + 2 * reps, t + reps, reps));
+    printf("bound_by=%s variant=%s size=%zu entry_ns=%.3f direct_ns=%.3f ratio=%.4f control=%.4f copies=%d/%d/%d\n",
+           b.bound_by, b.variant, size, te, td, paired_ratio(t, t + reps, reps),
+           paired_ratio(t + 2 * reps, t + reps, reps), ce, cd, cc);
 #else
-    printf("bound_by=%s variant=%s size=%zu entry_ns=%.3f\n", b.bound_by, b.variant, size, te);
+    (void)cd;
+    (void)cc;
+    printf("bound_by=%s variant=%s size=%zu entry_ns=%.3f copies=%d\n", b.bound_by, b.variant, size, te, ce);
 #endif
     free(w);
     free(t);
