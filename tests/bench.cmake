@@ -94,3 +94,26 @@ if(TARGET altmem_cli)
     set_tests_properties(bench_libc_width PROPERTIES LABELS bench TIMEOUT 300)
   endif()
 endif()
+
+# altmem-dispatch (scripts/dispatch-cost.sh's driver) and altmem-callsite (the
+# experiment of docs/performance.md): each prints what its readers parse, and
+# altmem-callsite counts every round of both loops' tables.
+if(TARGET altmem_dispatch AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME bench_dispatch_line
+           COMMAND sh -c "line=$(\"$0\" --size 8 --calls 1000 --reps 3) || exit 1; echo \"$line\";
+                          echo \"$line\" | grep -Eq '^bound_by=[a-z ]+ variant=[a-z0-9_]+ size=8 entry_ns=[0-9.]+ direct_ns=[0-9.]+ ratio=[0-9.]+ control=[0-9.]+ copies=[0-3]/[0-3]/[0-3]$' &&
+                          echo \"$line\" | awk -F'copies=' '{ split($2, c, \"/\"); exit c[2] == c[3] }'"
+                   $<TARGET_FILE:altmem_dispatch>)
+  set_tests_properties(bench_dispatch_line PROPERTIES LABELS bench TIMEOUT 60)
+endif()
+if(TARGET altmem_callsite AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME bench_callsite
+           COMMAND sh -c "out=$(\"$0\" --rounds 4 --sample-ms 0.05 2>&1) || exit 1; echo \"$out\";
+                          for loops in 'one shared loop' 'own loops'; do
+                            echo \"$out\" | grep -Eq \"^$loops: fastest sample [0-9.]+ ns; rounds with 0, 1, 2, 3 functions fast: \" || exit 1;
+                            echo \"$out\" | grep \"^$loops:\" | awk '{ exit $(NF) + $(NF-1) + $(NF-2) + $(NF-3) != 4 }' || exit 1;
+                          done;
+                          { \"$0\" --rounds 0 >/dev/null 2>&1; [ $? -eq 2 ]; }"
+                   $<TARGET_FILE:altmem_callsite>)
+  set_tests_properties(bench_callsite PROPERTIES LABELS bench TIMEOUT 60)
+endif()
