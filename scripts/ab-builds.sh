@@ -6,8 +6,9 @@
 #
 # A_ALTMEM, B_ALTMEM: the `altmem` tools of the two builds (build/tools/altmem);
 # IMPL_A, IMPL_B: the variant each times (`altmem bench --impl`).  Each round runs
-# A then B (`altmem bench --reps 5`, hot, alignments 0/0, s+1/d+3, d+63), ROUNDS
-# rounds (default 16); per cell the median over the rounds of each build's median,
+# A then B (`altmem bench --processes 1 --reps 5`: each run is a fresh process, so
+# the rounds are the processes; hot, alignments 0/0, s+1/d+3, d+63), ROUNDS
+# rounds (default 16); per cell the median over the rounds of each build's figure,
 # then per routine the geometric mean, minimum and maximum of time(A) / time(B)
 # (above 1: B is faster).  Run it once with the same build as A and B: that spread
 # is the noise floor of the machine.  Needs python3 for the summary.
@@ -17,10 +18,10 @@ a=$1 b=$2 ia=$3 ib=$4 rounds=${5:-16} sizes=${6:-600,1K,2K,4K,8K} routines=${7:-
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 for i in $(seq 1 "$rounds"); do
-    "$a" bench --routine "$routines" --impl "$ia" --sizes "$sizes" --align 0/0,s+1/d+3,d+63 --reps 5 \
-        --csv "$dir/A$i.csv" >/dev/null
-    "$b" bench --routine "$routines" --impl "$ib" --sizes "$sizes" --align 0/0,s+1/d+3,d+63 --reps 5 \
-        --csv "$dir/B$i.csv" >/dev/null
+    "$a" bench --routine "$routines" --impl "$ia" --sizes "$sizes" --align 0/0,s+1/d+3,d+63 --processes 1 \
+        --reps 5 --csv "$dir/A$i.csv" >/dev/null
+    "$b" bench --routine "$routines" --impl "$ib" --sizes "$sizes" --align 0/0,s+1/d+3,d+63 --processes 1 \
+        --reps 5 --csv "$dir/B$i.csv" >/dev/null
 done
 python3 - "$dir" <<'EOF'
 import collections, csv, glob, math, statistics, sys
