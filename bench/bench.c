@@ -651,6 +651,27 @@ static int child_main(struct run *run, const struct options *o, struct bench_dis
     return rc;
 }
 
+/* A forked child that could not exec this program (processes.c): it is
+   process k of n, as --process-child K/P would have said. */
+struct fallback_ctx {
+    struct run *run;
+    struct options *o;
+    struct bench_dist (*dists)[2];
+};
+
+static int measure_in_fork(void *p, int k, int n)
+{
+    struct fallback_ctx *c = p;
+    c->o->pass = k;
+    c->o->npass = n;
+    /* What the parent gathered before the fork is the parent's: start empty. */
+    c->run->r = NULL;
+    c->run->n = c->run->cap = 0;
+    c->run->wrong = 0;
+    c->run->order_seed = 0x853c49e6748fea9bull ^ ((uint64_t)k * 0x9e3779b97f4a7c15ull);
+    return child_main(c->run, c->o, c->dists);
+}
+
 int altmem_bench_main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -770,7 +791,8 @@ int altmem_bench_main(int argc, char **argv)
 
     int failed;
     if (o.processes > 1) {
-        failed = processes_run(run, argc, argv) != 0;
+        struct fallback_ctx fc = {run, &o, dists};
+        failed = processes_run(run, argc, argv, measure_in_fork, &fc) != 0;
     } else {
         failed = map_buffers(&o, &b) != 0 || measure_cells(run, &b, dists) != 0;
         if (b.map)

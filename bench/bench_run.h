@@ -253,10 +253,13 @@ uint64_t run_max_size(const struct options *o);
 
 /* In process K of P: writes run->r to f, one line per result. */
 int processes_emit(const struct run *run, FILE *f);
+/* What a forked child runs when it cannot exec this program again: measure as
+   process k of n, write the results to stdout; returns the exit status. */
+typedef int process_fallback_fn(void *ctx, int k, int n);
 /* In the parent: runs --processes children of this program with argv plus
    --process-child K/P, one after another, and gathers their results into
    run->r.  0, or -1 with a message on stderr. */
-int processes_run(struct run *run, int argc, char **argv);
+int processes_run(struct run *run, int argc, char **argv, process_fallback_fn *fallback, void *ctx);
 /* The figures over the processes (pass_med, ratios) from run->r's per-process
    medians; a run in one process has one. */
 void processes_summarise(struct run *run);

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "benchlib.h"
 #include "stats.h"
@@ -143,7 +144,7 @@ static int gather(struct run *run, FILE *f, int k, char *err, size_t errlen)
     return rc;
 }
 
-int processes_run(struct run *run, int argc, char **argv)
+int processes_run(struct run *run, int argc, char **argv, process_fallback_fn *fallback, void *ctx)
 {
     const struct options *o = run->o;
     char *args[300];
@@ -157,12 +158,36 @@ int processes_run(struct run *run, int argc, char **argv)
     args[n] = NULL;
     for (int k = 0; k < o->processes; k++) {
         snprintf(which, sizeof which, "%d/%d", k + 1, o->processes);
-        FILE *f = NULL;
+        int fds[2];
         fflush(stdout);
         fflush(stderr);
-        pid_t pid = bench_child_start("/proc/self/exe", args, NULL, BENCH_CHILD_PIPE, &f);
-        if (pid < 0 || !f) {
+        if (pipe(fds) != 0) {
             fprintf(stderr, "altmem bench: cannot start process %d: %s\n", k + 1, strerror(errno));
+            return -1;
+        }
+        pid_t pid = fork();
+        if (pid < 0) {
+            fprintf(stderr, "altmem bench: cannot start process %d: %s\n", k + 1, strerror(errno));
+            close(fds[0]);
+            close(fds[1]);
+            return -1;
+        }
+        if (pid == 0) {
+            close(fds[0]);
+            if (dup2(fds[1], 1) < 0)
+                _exit(126);
+            close(fds[1]);
+            bench_exec("/proc/self/exe", args, NULL);
+            /* No exec: under qemu-user without binfmt_misc an emulated program
+               cannot start itself again.  Measure in this forked child then: a
+               process of its own, but with the parent's layout. */
+            _exit(fallback(ctx, k + 1, o->processes));
+        }
+        close(fds[1]);
+        FILE *f = fdopen(fds[0], "r");
+        if (!f) {
+            close(fds[0]);
+            bench_child_wait(pid);
             return -1;
         }
         char err[160] = "";
