@@ -79,6 +79,15 @@ if(TARGET altmem_cli)
                      $<TARGET_FILE:altmem_cli> $<TARGET_FILE_DIR:altmem_shared>)
     set_tests_properties(bench_through_loader PROPERTIES LABELS bench TIMEOUT 120 SKIP_RETURN_CODE 77)
   endif()
+  # scripts/newer-glibc.sh: another Debian release's glibc to measure against; needs
+  # the archive once (skipped with the reason where it cannot be reached), then its
+  # cache in the build tree.
+  if(NOT CMAKE_CROSSCOMPILING_EMULATOR AND NOT ALTMEM_MUSL AND TARGET altmem_shared)
+    add_test(NAME bench_newer_glibc
+             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_newer_glibc.sh ${PROJECT_SOURCE_DIR}/scripts/newer-glibc.sh
+                     $<TARGET_FILE:altmem_cli> $<TARGET_FILE_DIR:altmem_shared> ${CMAKE_BINARY_DIR}/glibc-cache)
+    set_tests_properties(bench_newer_glibc PROPERTIES LABELS bench TIMEOUT 300 SKIP_RETURN_CODE 77)
+  endif()
   # --libc-width (native x86_64 glibc): the sse2 width always exists; its run must
   # name glibc's sse2 variant of each routine as the one that ran, and time altmem's
   # sse2 variant; a width no CPU has is refused with exit status 2.
