@@ -104,6 +104,8 @@ static void usage(FILE *f)
             "  --plot DIR         write gnuplot data, scripts and PNG/SVG charts into DIR\n"
             "  --cpu N            pin to CPU N (default: the highest-numbered allowed CPU)\n"
             "  --no-pin           do not pin\n"
+            "  --load             time with a memory load on every other allowed CPU: a process each,\n"
+            "                     copying a buffer of twice the L3 (at least 64 MiB) over and over\n"
             "  --sweeps N         times each process goes over the cells, --reps/N rounds each time (default 3)\n"
             "  --loops own|shared each implementation through timing loops of its own (default), or all\n"
             "                     through one (the method before 2026-12-04, for comparison)\n"
@@ -341,6 +343,8 @@ static int parse_options(int argc, char **argv, struct options *o)
             o->full = 1;
         } else if (!strcmp(a, "--no-pin")) {
             o->no_pin = 1;
+        } else if (!strcmp(a, "--load")) {
+            o->load = 1;
         } else if (!strcmp(a, "--loops")) {
             if (!strcmp(val, "own"))
                 o->shared_loops = 0;
@@ -755,6 +759,19 @@ int altmem_bench_main(int argc, char **argv)
         }
     }
 
+    /* The load first: pinning moves this process to the timed CPU, and the
+       load takes the others. */
+    char loadmsg[320] = "";
+    if (o.load) {
+        struct altmem_cpu_info cpu;
+        altmem_cpu(&cpu);
+        uint64_t bytes = 2 * (uint64_t)cpu.l3_bytes;
+        if (bytes < 64 * MiB)
+            bytes = 64 * MiB;
+        if (bytes > 1024 * MiB)
+            bytes = 1024 * MiB;
+        bench_load_start(o.no_pin ? -1 : o.cpu, (size_t)bytes, loadmsg, sizeof loadmsg);
+    }
     /* The processes pin themselves the same way; this says which CPU. */
     char pinned[160];
     if (o.no_pin)
@@ -773,6 +790,7 @@ int altmem_bench_main(int argc, char **argv)
         b.cold_len = (size_t)cold_bytes(&o, max_size);
 
     struct header h;
+    snprintf(h.memload, sizeof h.memload, "%s", o.load ? loadmsg : "none (--load adds one)");
     print_header(argc, argv, &o, libc, pinned, &b, &h);
     if (o.width_child) {
         printf("glibc's variants in this process (the address glibc bound, found in its __libc_ifunc_impl_list):");
@@ -800,6 +818,7 @@ int altmem_bench_main(int argc, char **argv)
         if (b.cold)
             munmap(b.cold, b.cold_len);
     }
+    bench_load_stop();
     if (failed) {
         if (csv)
             fclose(csv);

@@ -90,6 +90,7 @@ struct options {
     const char *samples_file;           /* --samples FILE: every sample of every process */
     int cpu;                            /* -1: choose */
     int no_pin;
+    int load;                           /* --load: a memory load on the other CPUs */
     int shared_loops;                   /* --loops shared: every implementation through one loop */
     int set_sizes, set_reps, set_ms, set_align, set_impls, set_grid, set_cache, set_processes, set_sweeps;
     const char *libc_width;             /* --libc-width LIST: run one child per width */
@@ -287,7 +288,7 @@ static inline int interval_ok(const struct result *x)
 /* ---- Reports (report.c) --------------------------------------------------- */
 
 struct header {
-    char date[64], cpu[512], libc[64], build[160], bound[160], pinned[160], load[160], nt[512];
+    char date[64], cpu[512], libc[64], build[160], bound[160], pinned[160], load[160], nt[512], memload[320];
 };
 
 const char *size_label(uint64_t n, char *buf, size_t len);

@@ -8,6 +8,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -101,6 +104,80 @@ int bench_pin(int want, enum bench_pick pick, int *allowed_out, char *msg, size_
         *allowed_out = CPU_COUNT(&allowed);
     snprintf(msg, len, "CPU %d of %d allowed (sched_setaffinity)", cpu, CPU_COUNT(&allowed));
     return cpu;
+}
+
+/* ---- A memory load on the other CPUs -------------------------------------------- */
+
+#define MAX_LOADS 256
+static pid_t load_pids[MAX_LOADS];
+static int load_count;
+
+static void load_loop(size_t bytes)
+{
+    unsigned char *a = mmap(NULL, 2 * bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (a == MAP_FAILED)
+        _exit(1);
+    unsigned char *b = a + bytes;
+    for (unsigned x = 0;; x++) {
+        memset(a, (int)(x & 0xff), bytes);
+        memcpy(b, a, bytes);
+        /* the buffers are used: no store above may be dropped */
+        __asm__ volatile("" : : "r"(a), "r"(b) : "memory");
+    }
+}
+
+int bench_load_start(int timed_cpu, size_t bytes, char *msg, size_t len)
+{
+    cpu_set_t allowed;
+    load_count = 0;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) {
+        snprintf(msg, len, "no load (sched_getaffinity: %s)", strerror(errno));
+        return 0;
+    }
+    if (timed_cpu < 0)
+        for (int c = CPU_SETSIZE - 1; c >= 0 && timed_cpu < 0; c--)
+            if (CPU_ISSET(c, &allowed))
+                timed_cpu = c;
+    char cpus[200] = "";
+    size_t used = 0;
+    pid_t parent = getpid();
+    fflush(stdout);
+    fflush(stderr);
+    for (int c = 0; c < CPU_SETSIZE && load_count < MAX_LOADS; c++) {
+        if (!CPU_ISSET(c, &allowed) || c == timed_cpu)
+            continue;
+        pid_t pid = fork();
+        if (pid < 0)
+            break;
+        if (pid == 0) {
+            /* Never outlive the measurement, however it ends. */
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (getppid() != parent)
+                _exit(0);
+            cpu_set_t one;
+            CPU_ZERO(&one);
+            CPU_SET(c, &one);
+            sched_setaffinity(0, sizeof one, &one);
+            load_loop(bytes);
+        }
+        load_pids[load_count++] = pid;
+        if (used < sizeof cpus - 8)
+            used += (size_t)snprintf(cpus + used, sizeof cpus - used, "%s%d", used ? "," : "", c);
+    }
+    if (load_count)
+        snprintf(msg, len, "memset then memcpy of %zu MiB, over and over, on CPU %s (--load)", bytes >> 20, cpus);
+    else
+        snprintf(msg, len, "no load: no CPU allowed besides the timed one (CPU %d)", timed_cpu);
+    return load_count;
+}
+
+void bench_load_stop(void)
+{
+    for (int i = 0; i < load_count; i++)
+        kill(load_pids[i], SIGKILL);
+    for (int i = 0; i < load_count; i++)
+        waitpid(load_pids[i], NULL, 0);
+    load_count = 0;
 }
 
 /* ---- Progress ------------------------------------------------------------------ */

@@ -81,6 +81,16 @@ enum bench_pick {
    msg saying why not when no CPU was asked for (then not pinning is fine). */
 int bench_pin(int want, enum bench_pick pick, int *allowed, char *msg, size_t len);
 
+/* ---- A memory load on the other CPUs ---------------------------------------- */
+
+/* Starts a process on every allowed CPU but timed_cpu (< 0: the highest allowed,
+   where bench_pin puts the measurement), each pinned there and copying `bytes`
+   (memset, then memcpy into a second buffer) over and over: the memory traffic
+   of a loaded machine.  Returns how many run; msg says what and where.  They die
+   with the caller (PR_SET_PDEATHSIG) if bench_load_stop is never reached. */
+int bench_load_start(int timed_cpu, size_t bytes, char *msg, size_t len);
+void bench_load_stop(void);
+
 /* ---- Progress -------------------------------------------------------------- */
 
 /* One line on stderr, rewritten in place, only when stderr is a terminal (a

@@ -500,6 +500,7 @@ void print_header(int argc, char **argv, const struct options *o, const char *li
                    features(v.requires, f1, sizeof f1));
     }
     printf("pinned:   %s\n", pinned);
+    printf("memload:  %s\n", h->memload);
     if (h->load[0])
         printf("load:     %s\n", h->load);
     printf("method:   %s\n", method_line(o, mline, sizeof mline));
@@ -681,8 +682,8 @@ int write_json(const struct run *run, const struct header *h, const struct goal_
     }
     fprintf(f, "{\n  \"altmem\": ");
     json_str(f, ALTMEM_VERSION_STRING);
-    const char *keys[] = {"date", "cpu", "libc", "build", "bound", "pinned", "load", "nt_threshold"};
-    const char *vals[] = {h->date, h->cpu, h->libc, h->build, h->bound, h->pinned, h->load, h->nt};
+    const char *keys[] = {"date", "cpu", "libc", "build", "bound", "pinned", "load", "nt_threshold", "memory_load"};
+    const char *vals[] = {h->date, h->cpu, h->libc, h->build, h->bound, h->pinned, h->load, h->nt, h->memload};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         fprintf(f, ",\n  ");
         json_str(f, keys[i]);

@@ -79,6 +79,17 @@ if(TARGET altmem_cli)
                      $<TARGET_FILE:altmem_cli> $<TARGET_FILE_DIR:altmem_shared>)
     set_tests_properties(bench_through_loader PROPERTIES LABELS bench TIMEOUT 120 SKIP_RETURN_CODE 77)
   endif()
+  # --load: the load processes run during the measurement (the header says where) and
+  # are gone when the bench is.
+  if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+    add_test(NAME bench_load
+             COMMAND sh -c "out=$(\"$0\" bench --load --routine memset --sizes 64 --align 0/0 --reps 2 --min-sample-ms 0.01 --processes 2 2>&1) || { echo \"$out\"; exit 1; }; echo \"$out\";
+                            echo \"$out\" | grep -Eq '^memload: +(memset then memcpy of [0-9]+ MiB, over and over, on CPU [0-9,]+ [(]--load[)]|no load: no CPU allowed besides)' || exit 1;
+                            sleep 0.2; left=$(pgrep -f -- \"^$0 bench --load --routine memset --sizes 64\") && { echo \"load processes left: $left\"; exit 1; };
+                            exit 0"
+                     $<TARGET_FILE:altmem_cli>)
+    set_tests_properties(bench_load PROPERTIES LABELS bench TIMEOUT 120)
+  endif()
   # scripts/newer-glibc.sh: another Debian release's glibc to measure against; needs
   # the archive once (skipped with the reason where it cannot be reached), then its
   # cache in the build tree.
