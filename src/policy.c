@@ -112,6 +112,24 @@ static int m_amd_zen(const struct altmem__cpu *c) { return is_amd(c) && c->famil
    than ERMS" on Zen 3+), rep movsb never (glibc 2.40+, BZ 30994: slow at some
    alignments, and in many cases slower than the vector loop). */
 
+/* AMD family 0x19 with AVX-512: Zen 4 (Zen 3, the same family, has none),
+   measured on model 0x11 in a KVM guest (docs/perf/amd-family25-model17.md),
+   against glibc 2.41, idle and with a memory load on the other CPU, two runs
+   each: streaming copies from 3/4 of the L3 of CPUID 0x8000001D (glibc 2.41's
+   threshold here, 24 MiB) beat the cached loop 1.10-1.68x at 24-128 MiB (glibc
+   2.36's 240 MiB came from the legacy leaf's 320 MiB); a streaming memset loses
+   0.64-0.93x at 24-32 MiB, ties at 48-64 MiB (0.95-1.04x) and wins from 128 MiB
+   (1.05-1.12x): it streams from twice the L3. */
+static int m_amd_zen4(const struct altmem__cpu *c)
+{
+    return is_amd(c) && c->family == 0x19 && (c->features & ALTMEM_FEAT_SIMD512) && c->l3_bytes;
+}
+static void a_amd_zen4(const struct altmem__cpu *c, struct altmem__policy *p)
+{
+    p->nt_copy = c->l3_bytes / 4 * 3;
+    p->nt_set = 2 * c->l3_bytes;
+}
+
 /* AMD family 0x1A (Zen 5), measured on model 2 in a KVM guest
    (docs/perf/amd-family26-model2.md): rep movsb from 32 KiB beats the vector
    loop 1.8-2.5x at 32-256 KiB and 1.37x at 256 MiB, the loop wins below (also
@@ -193,6 +211,10 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
      "glibc sysdeps/x86/dl-cacheinfo.h (BZ 30994; rep_stosb_threshold SIZE_MAX on AMD); the distances: BZ 30994, "
      "rep movsb at 1.5-2.7 GB/s there on Zen 3",
      m_amd_zen, a_amd_zen_strings},
+    {"amd-zen4", "AMD family 0x19 with AVX-512 (Zen 4), L3 known",
+     "streaming copies from 3/4 of the L3 (glibc 2.41's threshold), streaming memset from twice the L3",
+     "measured, AMD family 25 model 17 (KVM), idle and under --load: docs/perf/amd-family25-model17.md",
+     m_amd_zen4, a_amd_zen4},
     {"amd-zen5", "AMD family 0x1A (Zen 5)",
      "rep movsb from 32 KiB at any distance, rep stosb from the L2 size, no streaming copies, streaming memset "
      "from the L3 size",
