@@ -267,8 +267,9 @@ OPS_INL size_t ops_vset_ht4(const enum ops_access acc, uintptr_t d, ops_vec x, s
     return ops_vset_last4(acc, d + n, x, n, 4 * OPS_W);
 }
 
-/* n > 8W: one unaligned vector, a W-aligned loop of 4W, the last 4W unaligned
-   (stores ascending: memset and clear_user alike).  On a fault in the loop, p
+/* n > 8W: one unaligned vector (for memset none at a W-aligned d), a W-aligned
+   loop of 4W, the last 4W unaligned (stores ascending: memset and clear_user
+   alike).  On a fault in the loop, p
    goes through an empty asm so that GCC keeps no register per store address
    for the progress. */
 OPS_INL size_t ops_vset_loop(const enum ops_access acc, uintptr_t d, ops_vec x, size_t n)
@@ -276,20 +277,29 @@ OPS_INL size_t ops_vset_loop(const enum ops_access acc, uintptr_t d, ops_vec x, 
     const uintptr_t de = d + n;
     uintptr_t p;
     size_t k;
+    if (acc == OPS_PLAIN) {
+        /* No head vector at a W-aligned d: its W bytes would be stored again
+           by the loop's first block, and the loop would end one vector past
+           a 4W multiple, so that the last 4W overlap it by one vector (aligned
+           memset of 768 B: 13 64-byte stores for 12 lines, glibc's 12; stores,
+           not instructions, bound a memset that the L1 holds:
+           docs/perf/amd-family25-model17.md, "The aligned-memset anomaly"). */
+        p = (d + OPS_W - 1) & ~(uintptr_t)(OPS_W - 1);
+        if (p != d)
+            ops_vst(acc, d, 0, x);
+        for (; de - p > 4 * OPS_W; p += 4 * OPS_W)
+            ops_vset_block4(acc, OPS_ALIGNED, p, x);
+        return ops_vset_last4(acc, de, x, n, ops_max(p - d, OPS_W));
+    }
     if ((k = ops_vst(acc, d, 0, x)) != OPS_OK)
         return k;
     p = d + (OPS_W - (d & (OPS_W - 1)));
-    if (acc != OPS_PLAIN) {
-        /* clear_user: the bound computed once (callgrind, clear_user_avx2 1 KiB:
-           102 instructions per call, against 117 with the test below; the
-           caller has cut n to what lies below the top of the address space). */
-        for (const uintptr_t pend = de - 4 * OPS_W; p < pend; p += 4 * OPS_W)
-            if (__builtin_expect((k = ops_vset_block4(acc, OPS_ALIGNED, p, x)) != OPS_OK, 0))
-                goto fault_in_loop;
-    } else {
-        for (; de - p > 4 * OPS_W; p += 4 * OPS_W)
-            ops_vset_block4(acc, OPS_ALIGNED, p, x);
-    }
+    /* clear_user: the bound computed once (callgrind, clear_user_avx2 1 KiB:
+       102 instructions per call, against 117 with the test of the plain loop;
+       the caller has cut n to what lies below the top of the address space). */
+    for (const uintptr_t pend = de - 4 * OPS_W; p < pend; p += 4 * OPS_W)
+        if (__builtin_expect((k = ops_vset_block4(acc, OPS_ALIGNED, p, x)) != OPS_OK, 0))
+            goto fault_in_loop;
     return ops_vset_last4(acc, de, x, n, ops_max(p - d, OPS_W));
 fault_in_loop:
     OPS_LAUNDER(p);

@@ -173,8 +173,8 @@ OPS_VECTOR_STORE(__m128i, x86_st_low4, st_low4, X86_FAULT_STD)
    store in ascending order from the same 4-vector blocks (ops_vcopy_block4). */
 
 /* Forward; correct unless dst lies inside (src, src + n).  The first vector and
-   the last four are loaded up front and stored last, so that the loop may start
-   at a W-aligned dst and stop as soon as at most 4W bytes remain, and so that
+   the last four are loaded up front and stored last (the first only when dst
+   is not W-aligned), so that the loop may start at a W-aligned dst and stop as soon as at most 4W bytes remain, and so that
    no store lands on source bytes still to be read when dst < src. */
 OPS_INL void vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
 {
@@ -182,7 +182,7 @@ OPS_INL void vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
     const unsigned char *se = s + n;
     vec h = vld(s);
     vec t0 = vld(se - 4 * W), t1 = vld(se - 3 * W), t2 = vld(se - 2 * W), t3 = vld(se - W);
-    size_t skip = W - ((uintptr_t)d & (W - 1));        /* 1..W: dst aligned after it */
+    size_t skip = -(uintptr_t)d & (W - 1);             /* 0..W-1: dst aligned after it */
     d += skip;
     s += skip;
     n -= skip;
@@ -192,7 +192,12 @@ OPS_INL void vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
     vst(de - 3 * W, t1);
     vst(de - 2 * W, t2);
     vst(de - W, t3);
-    vst(d0, h);
+    /* At a W-aligned dst the loop stored the first vector: storing it again
+       would cost W bytes of stores, and starting the loop a vector later would
+       leave its end one vector past a 4W multiple (768 B: 13 stores for 12,
+       as ops_vset_loop). */
+    if (skip)
+        vst(d0, h);
 }
 
 /* (dst - src) mod 4096 in [0, 256), regions apart: a forward 256-byte loop's
@@ -326,23 +331,25 @@ OPS_INL int movsb_short_distance(uintptr_t d, uintptr_t s)
 
 #if VEC_BITS < 512
 /* memmove above the classes, for the 16- and 32-byte widths (memmove_avx512 has
-   its own: the 4 KiB-alias test and the co-aligned rep movsb start).  The
-   common case first, falling through (the blocks stay in source order,
-   src/CMakeLists.txt): dst not inside the source, below the rep movsb and
-   streaming starts.  Behind the tests below it took two taken jumps more than
+   its own: the co-aligned rep movsb start).  The common case first, falling
+   through (the blocks stay in source order, src/CMakeLists.txt): dst not
+   inside the source, below the rep movsb and streaming starts, not the 4 KiB
+   alias (then backward, as memcpy).  Behind the tests below it took two taken jumps more than
    memcpy's large(): sse2 memmove 0.86-0.90x glibc's at 384-768 B where memcpy
    was 0.96-1.09x (docs/perf/intel-family6-model167.md). */
 OPS_INL void vmove_large(unsigned char *d, const unsigned char *s, size_t n, const size_t *erms_min)
 {
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
-    if (__builtin_expect(fwd >= n && n < *erms_min && n < altmem__nt_threshold, 1)) {
+    if (__builtin_expect(fwd >= n && n < *erms_min && n < altmem__nt_threshold, 1) &&
+        !alias_4k_ahead(d, s)) {
         vcopy_fwd(d, s, n);
         return;
     }
-    if (fwd < n && (n < altmem__nt_threshold || fwd < 4096))
-        vcopy_bwd(d, s, n);             /* dst inside (src, src+n): backward  */
-    else if (fwd < n)
-        vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src: backward, streaming */
+    int back = fwd < n || (bwd >= n && n < *erms_min && alias_4k_ahead(d, s));
+    if (back && (n < altmem__nt_threshold || fwd < 4096))
+        vcopy_bwd(d, s, n);             /* dst inside (src, src+n), or the 4 KiB alias: backward */
+    else if (back)
+        vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src or apart: backward, streaming */
     else if (n >= altmem__nt_threshold && bwd >= NT_MIN_AHEAD)
         vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
     else if (bwd < 64 || n < *erms_min || movsb_short_distance((uintptr_t)d, (uintptr_t)s))
@@ -353,18 +360,25 @@ OPS_INL void vmove_large(unsigned char *d, const unsigned char *s, size_t n, con
 #endif
 
 /* memcpy above the classes, for the 16- and 32-byte widths (memcpy_avx512 has
-   its own: the 4 KiB-alias test and the co-aligned rep movsb start): streaming
-   from the threshold, rep movsb from *erms_min (not at short distances), else
-   the vector loop. */
+   its own: the co-aligned rep movsb start).  The common case first, falling
+   through, as vmove_large: below the rep movsb and streaming starts, not the
+   4 KiB alias; then streaming from the threshold, rep movsb from *erms_min (not
+   at short distances), the backward loop at the 4 KiB alias (glibc's 32-byte
+   variants test the same: 4 KiB d+63 was 0.69x glibc 2.41's avx2 memcpy on
+   Zen 4 without it, docs/perf/amd-family25-model17.md). */
 #if VEC_BITS < 512
 OPS_INL void vcopy_large(unsigned char *d, const unsigned char *s, size_t n, const size_t *erms_min)
 {
-    if (n >= altmem__nt_threshold)
+    if (__builtin_expect(n < *erms_min && n < altmem__nt_threshold, 1) && !alias_4k_ahead(d, s))
+        vcopy_fwd(d, s, n);             /* (8W, *erms_min): 4W loop           */
+    else if (n >= altmem__nt_threshold)
         vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
     else if (n >= *erms_min && !movsb_short_distance((uintptr_t)d, (uintptr_t)s))
         rep_movsb(d, s, n);             /* [*erms_min, nt): rep movsb         */
+    else if (n < *erms_min)
+        vcopy_bwd(d, s, n);             /* (8W, *erms_min), dst just above src mod 4 KiB: backward */
     else
-        vcopy_fwd(d, s, n);             /* (8W, *erms_min), short distance: 4W loop */
+        vcopy_fwd(d, s, n);             /* [*erms_min, nt), short distance: 4W loop */
 }
 #endif
 
