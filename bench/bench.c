@@ -765,12 +765,7 @@ int altmem_bench_main(int argc, char **argv)
     if (o.load) {
         struct altmem_cpu_info cpu;
         altmem_cpu(&cpu);
-        uint64_t bytes = 2 * (uint64_t)cpu.l3_bytes;
-        if (bytes < 64 * MiB)
-            bytes = 64 * MiB;
-        if (bytes > 1024 * MiB)
-            bytes = 1024 * MiB;
-        bench_load_start(o.no_pin ? -1 : o.cpu, (size_t)bytes, loadmsg, sizeof loadmsg);
+        bench_load_start(o.no_pin ? -1 : o.cpu, bench_load_bytes(cpu.l3_bytes), loadmsg, sizeof loadmsg);
     }
     /* The processes pin themselves the same way; this says which CPU. */
     char pinned[160];

@@ -171,6 +171,16 @@ int bench_load_start(int timed_cpu, size_t bytes, char *msg, size_t len)
     return load_count;
 }
 
+size_t bench_load_bytes(uint64_t l3)
+{
+    uint64_t bytes = 2 * l3, mib = (uint64_t)1 << 20;
+    if (bytes < 64 * mib)
+        bytes = 64 * mib;
+    if (bytes > 1024 * mib)
+        bytes = 1024 * mib;
+    return (size_t)bytes;
+}
+
 void bench_load_stop(void)
 {
     for (int i = 0; i < load_count; i++)

@@ -89,6 +89,9 @@ int bench_pin(int want, enum bench_pick pick, int *allowed, char *msg, size_t le
    of a loaded machine.  Returns how many run; msg says what and where.  They die
    with the caller (PR_SET_PDEATHSIG) if bench_load_stop is never reached. */
 int bench_load_start(int timed_cpu, size_t bytes, char *msg, size_t len);
+/* The load's buffer for a last-level cache of l3 bytes (0: unknown): twice it,
+   at least 64 MiB and at most 1 GiB. */
+size_t bench_load_bytes(uint64_t l3);
 void bench_load_stop(void);
 
 /* ---- Progress -------------------------------------------------------------- */

@@ -12,10 +12,12 @@
  * what runs between the two, and subtracts the same for "nop" (a function that
  * is one ret), which leaves the routine's own instructions, its ret included.
  *
- *   altmem-stepcost WIDTH        (sse2, avx2, evex, avx512)
+ *   altmem-stepcost WIDTH [SIZE...]   (sse2, avx2, evex, avx512; sizes up to 8 KiB,
+ *                                      the class bounds up to 256 B by default)
  */
 #include <altmem.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench_run.h"
@@ -38,10 +40,11 @@ __attribute__((noinline, used)) void stepcost_end(void)
     __asm__ volatile("" : : : "memory");
 }
 
-static unsigned char buf[3 * 4096] __attribute__((aligned(4096)));
+#define STEP_MAX_SIZE 8192
+static unsigned char buf[3 * STEP_MAX_SIZE] __attribute__((aligned(4096)));
 
 /* The sizes on each side of every class boundary up to 256 bytes. */
-static const size_t sizes[] = {0,  1,  2,  3,  4,  5,  7,  8,  9,   15,  16,  17,  24,  31,  32,
+static const size_t class_bounds[] = {0,  1,  2,  3,  4,  5,  7,  8,  9,   15,  16,  17,  24,  31,  32,
                                33, 48, 63, 64, 65, 96, 127, 128, 129, 160, 192, 224, 255, 256};
 
 int main(int argc, char **argv)
@@ -49,8 +52,23 @@ int main(int argc, char **argv)
     const char *width = argc > 1 ? argv[1] : "";
     const char *vname = bench_width_variant(width);
     if (!vname) {
-        fprintf(stderr, "usage: altmem-stepcost sse2|avx2|evex|avx512\n");
+        fprintf(stderr, "usage: altmem-stepcost sse2|avx2|evex|avx512 [SIZE...]\n");
         return 2;
+    }
+    size_t sizes[32], nsizes = sizeof class_bounds / sizeof class_bounds[0];
+    memcpy(sizes, class_bounds, sizeof class_bounds);
+    if (argc > 2) {
+        nsizes = 0;
+        for (int a = 2; a < argc && nsizes < sizeof sizes / sizeof sizes[0]; a++) {
+            char *end;
+            unsigned long long v = strtoull(argv[a], &end, 0);
+            if (*end || end == argv[a] || v > STEP_MAX_SIZE) {
+                fprintf(stderr, "altmem-stepcost: a size is a number of bytes up to %d, not '%s'\n", STEP_MAX_SIZE,
+                        argv[a]);
+                return 2;
+            }
+            sizes[nsizes++] = (size_t)v;
+        }
     }
     altmem_memcpy_fn *cpy = NULL;
     altmem_memmove_fn *mov = NULL;
@@ -83,9 +101,11 @@ int main(int argc, char **argv)
                                                                memmove};
     void *(*volatile s_fn[3])(void *, int, size_t) = {stepcost_nop_set, (void *(*)(void *, int, size_t))set, memset};
     static const char *const impl[3] = {"nop", "altmem", "libc"};
-    unsigned char *src = buf + 64, *dst = buf + 4096 + 64;
+    /* 64-aligned, (dst - src) mod 4096 = 0, as altmem bench's 0/0 cells (the
+       loops of both libraries take the 4 KiB-alias path there). */
+    unsigned char *src = buf + 64, *dst = buf + STEP_MAX_SIZE + 4096 + 64;
     char tag[64];
-    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+    for (size_t si = 0; si < nsizes; si++) {
         size_t n = sizes[si];
         for (int i = 0; i < 3; i++) {
             snprintf(tag, sizeof tag, "memcpy %s %zu", impl[i], n);

@@ -3,8 +3,10 @@
 # stepcost_begin's return and the call of stepcost_end, the taken jumps among them
 # (a jump whose next pc is not the next instruction), and the transfers between
 # general-purpose and vector registers (movd/movq either way, pinsr/pextr,
-# vpbroadcast from a GPR) and from a GPR to an opmask (kmov).  Output lines:
-#   COST ROUTINE IMPL SIZE INSNS TAKEN XFER KMOV
+# vpbroadcast from a GPR) and from a GPR to an opmask (kmov), and the stores
+# (instructions whose destination is memory) with the bytes they write (the
+# source register's width; a masked store counts whole).  Output lines:
+#   COST ROUTINE IMPL SIZE INSNS TAKEN XFER KMOV STORES BYTES
 import re
 
 import gdb
@@ -18,6 +20,27 @@ VEC = r"%[xyz]mm[0-9]+"
 TO_VEC = re.compile(r"^\s*(?:v?movd|v?movq|vpbroadcast[bwdq]|v?pinsr[bwdq])\s+" + GPR + r"\s*,.*" + VEC + r"\s*$")
 FROM_VEC = re.compile(r"^\s*(?:v?movd|v?movq|v?pextr[bwdq]|v?pmovmskb|v?movmskp[sd])\s+(?:\$[^,]+,)?" + VEC +
                       r"\s*,\s*" + GPR + r"\s*$")
+# AT&T: the destination is the last operand; memory when it has a base/index.
+STORE = re.compile(r"^\s*(\S+)\s+(?:\$[^,]+,)?(%[a-z0-9]+)\s*,\s*[^,%]*\([^)]*\)\s*(?:\{%k[0-7]\})?\s*$")
+REG_BYTES = [(r"^%zmm", 64), (r"^%ymm", 32), (r"^%r[0-9]+d$", 4), (r"^%r[0-9]+w$", 2), (r"^%r[0-9]+b$", 1),
+             (r"^%r", 8), (r"^%e", 4), (r"^%[a-d]l$|^%[sd]il$", 1), (r"^%[a-d]x$|^%[sd]i$", 2)]
+
+
+def store_bytes(op, reg):
+    if reg.startswith("%xmm"):
+        if re.match(r"^v?movq$|^v?movlp[sd]$|^v?movhp[sd]$", op):
+            return 8
+        if re.match(r"^v?movd$|^v?movss$", op):
+            return 4
+        if op.endswith("sd"):
+            return 8
+        return 16
+    for pat, n in REG_BYTES:
+        if re.match(pat, reg):
+            return n
+    return 0
+
+
 KMOV = re.compile(r"^\s*kmov[bwdq]\s+" + GPR + r"\s*,\s*%k[0-7]\s*$")
 
 gdb.Breakpoint("stepcost_begin", internal=True)
@@ -31,7 +54,7 @@ while not done[0]:
     gdb.execute("finish", to_string=True)
     arch = gdb.selected_frame().architecture()
     pc = int(gdb.parse_and_eval("$pc"))
-    insns = taken = xfer = kmov = 0
+    insns = taken = xfer = kmov = stores = nbytes = 0
     while pc != end_addr:
         ins = arch.disassemble(pc)[0]
         asm = ins["asm"]
@@ -45,6 +68,10 @@ while not done[0]:
             xfer += 1
         if KMOV.match(asm):
             kmov += 1
+        st = STORE.match(asm)
+        if st and not op.startswith(("cmp", "test", "j", "call", "push", "lea")):
+            stores += 1
+            nbytes += store_bytes(st.group(1), st.group(2))
         pc = npc
-    print("COST %s %d %d %d %d" % (tag, insns, taken, xfer, kmov))
+    print("COST %s %d %d %d %d %d %d" % (tag, insns, taken, xfer, kmov, stores, nbytes))
     gdb.execute("continue", to_string=True)

@@ -4,8 +4,9 @@
 # tune --quick writes a profile for this CPU; info shows it applied; a pin added by
 # hand binds (reason "profile"), ALTMEM_TUNABLES overrides it; the same profile with
 # another model is ignored with one warning naming the field; a FIFO at the path is
-# refused without blocking; ALTMEM_PROFILE=none reads nothing; tune refuses an
-# unknown option.
+# refused without blocking; ALTMEM_PROFILE=none reads nothing; tune --load times
+# every round idle and loaded and leaves no load process (on one allowed CPU:
+# idle only, said once); tune refuses an unknown option.
 set -u
 ALTMEM=${1:?usage: test_profile_cli.sh ALTMEM [PROFILE_COST]}
 COST=${2:-}
@@ -62,6 +63,35 @@ out=$(ALTMEM_PROFILE="$d/fifo" timeout 20 "$ALTMEM" info 2>&1); rc=$?
     ok "a FIFO: refused, no hang" || bad "FIFO: rc $rc, $(echo "$out" | grep '^altmem:')"
 out=$(ALTMEM_PROFILE=none "$ALTMEM" info 2>&1)
 echo "$out" | grep -q '^profile: *none' && ok "ALTMEM_PROFILE=none" || bad "none: $(echo "$out" | grep '^profile')"
+# --load: every round idle and loaded, the line says so; the load processes are
+# forks of tune (its command line) and must be gone when it exits.
+if ALTMEM_PROFILE=none "$ALTMEM" tune --quick --load --output "$d/pl" 2>"$d/errl"; then
+    if grep -Eq '^# Every round idle and again with a load: memset then memcpy of [0-9]+ MiB, over and over, on CPU [0-9,]+ [(]--load[)]; timed on CPU [0-9]+$' "$d/pl" &&
+        grep -q '^# altmem profile: measured by `altmem tune --quick --load`' "$d/pl" &&
+        grep -q 'over [0-9]* rounds (half of them under --load)' "$d/pl"; then
+        ok "tune --load: the load line and the rounds"
+    elif grep -q '^# Idle only: no memory load (no CPU allowed besides the timed one)' "$d/pl" &&
+        grep -q '^altmem tune: no memory load' "$d/errl"; then
+        ok "tune --load on one CPU: idle only, said on stderr and in the profile"
+    else
+        bad "tune --load: $(head -3 "$d/pl")"
+    fi
+    left=""
+    for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+        left=$(pgrep -f -- "tune --quick --load --output $d/pl" || true)
+        [ -z "$left" ] && break
+        sleep 0.1
+    done
+    [ -z "$left" ] && ok "tune --load: no load process left" || bad "tune --load left processes: $left"
+else
+    cat "$d/errl"; bad "altmem tune --quick --load failed"
+fi
+out=$(taskset -c 0 "$ALTMEM" tune --quick --load --output "$d/p1" 2>&1); rc=$?
+if command -v taskset >/dev/null; then
+    [ $rc -eq 0 ] && grep -q '^# Idle only: no memory load (no CPU allowed besides the timed one)' "$d/p1" &&
+        echo "$out" | grep -q '^altmem tune: no memory load (no CPU allowed besides the timed one): measuring idle only$' &&
+        ok "tune --load on one allowed CPU: idle only, one line on stderr" || bad "one CPU: rc $rc, $out"
+fi
 "$ALTMEM" tune --bogus >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && ok "tune --bogus: exit 2" || bad "tune --bogus: exit $rc"
 "$ALTMEM" tune --help | grep -q -- '--thorough' && ok "tune --help" || bad "tune --help"

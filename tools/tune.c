@@ -19,6 +19,7 @@
 #include <altmem.h>
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +37,7 @@
 
 #define MAX_CELLS 16
 #define MAX_CAND 12
+#define MAX_ROUNDS 8 /* --thorough's 3, twice with --load */
 
 /* ---- The child: time one routine's public entry over the cells ------------- */
 
@@ -175,11 +177,29 @@ int altmem_tune_child(int argc, char **argv)
 
 struct cand {
     char setting[96];     /* "" = the rules' choice                        */
-    double round_geo[4];  /* geomean over cells, per round                 */
-    double cell[MAX_CELLS][4];
+    double round_geo[MAX_ROUNDS]; /* geomean over cells, per round (idle first, then loaded) */
+    double cell[MAX_CELLS][MAX_ROUNDS];
 };
 
 static const char *self_exe;
+/* --load: the CPU the children are timed on (this process is pinned to it and
+   they inherit it), the load's size; -1: idle only. */
+static int load_cpu = -1;
+static size_t load_bytes;
+static cpu_set_t load_allowed; /* the CPUs allowed before pinning: the load's */
+
+/* The load on the CPUs allowed before this process pinned itself, none on
+   load_cpu; returns the number of load processes, msg what runs where. */
+static int load_start(char *msg, size_t len)
+{
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(load_cpu, &one);
+    sched_setaffinity(0, sizeof load_allowed, &load_allowed);
+    int n = bench_load_start(load_cpu, load_bytes, msg, len);
+    sched_setaffinity(0, sizeof one, &one);
+    return n;
+}
 
 const char *altmem_tune_profile_path(void)
 {
@@ -228,6 +248,7 @@ struct rounds {
     int done[MAX_CAND + 1]; /* rounds so far, per measurand */
 };
 
+
 static double one_round(void *p, int i)
 {
     struct rounds *q = p;
@@ -249,6 +270,19 @@ static double one_round(void *p, int i)
         bench_progress("altmem tune: %-10s %-22s round %d/%d   ", q->routine, q->what, r + 1, q->rounds);
     }
     return bench_geomean(v, q->ncells);
+}
+
+/* bench_interleave's rounds of q, idle and then (--load) with the memory load
+   running; geo[m * rounds + r] the idle ones, geo_loaded the loaded ones. */
+static void interleave(struct rounds *q, int measurands, double *geo, double *geo_loaded)
+{
+    bench_interleave(measurands, q->rounds, BENCH_ORDER_FIXED, NULL, one_round, q, geo);
+    if (load_cpu < 0 || q->failed)
+        return;
+    char msg[320];
+    load_start(msg, sizeof msg);
+    bench_interleave(measurands, q->rounds, BENCH_ORDER_FIXED, NULL, one_round, q, geo_loaded);
+    bench_load_stop();
 }
 
 /* c[i] against the rules' choice c[0]: the lowest per-round gain and the
@@ -278,23 +312,28 @@ static int decide(const char *routine, const char *what, struct cand *c, int nc,
        the two is this machine's noise now, and a candidate must beat the rules
        by 3% more than it. */
     struct rounds q = {routine, what, c, nc, ncells, rounds, 0, cells, sample_ns, {0}};
-    double geo[(MAX_CAND + 1) * 4];
-    bench_interleave(nc + 1, rounds, BENCH_ORDER_FIXED, NULL, one_round, &q, geo);
+    double geo[(MAX_CAND + 1) * MAX_ROUNDS], geo_loaded[(MAX_CAND + 1) * MAX_ROUNDS];
+    interleave(&q, nc + 1, geo, geo_loaded);
     if (q.failed)
         return -1;
     double noise = 0;
-    for (int r = 0; r < rounds; r++)
+    for (int r = 0; r < rounds; r++) {
         noise = fmax(noise, fabs(log(c[0].round_geo[r] / geo[nc * rounds + r])));
+        if (load_cpu >= 0)
+            noise = fmax(noise, fabs(log(c[0].round_geo[rounds + r] / geo_loaded[nc * rounds + r])));
+    }
+    /* With --load every round counts twice: idle, and with the load. */
+    int measured = load_cpu >= 0 ? 2 * rounds : rounds;
     /* The control, as altmem bench has one in every cell (docs/performance.md,
        "Method"): the same setting measured twice, in processes of its own. */
     fprintf(out, "# %s: control (the rules' choice timed twice a round, each in a fresh process): %.1f%% apart "
-                 "at most over %d rounds\n",
-            what, 100 * (exp(noise) - 1), rounds);
+                 "at most over %d rounds%s\n",
+            what, 100 * (exp(noise) - 1), measured, load_cpu >= 0 ? " (half of them under --load)" : "");
     int best = 0;
     double best_gain = 1.0, worst_cell = 1.0, need = 1.03 * exp(noise);
     for (int i = 1; i < nc; i++) {
         double min_gain, worst;
-        margins(c, i, ncells, rounds, &min_gain, &worst);
+        margins(c, i, ncells, measured, &min_gain, &worst);
         if (min_gain >= need && worst >= 0.98 && min_gain > best_gain) {
             best = i;
             best_gain = min_gain;
@@ -309,13 +348,13 @@ static int decide(const char *routine, const char *what, struct cand *c, int nc,
         memcpy(&pair[0], &c[0], sizeof pair[0]);
         memcpy(&pair[1], &c[best], sizeof pair[1]);
         struct rounds p = {routine, what, pair, 2, ncells, rounds, 0, cells, sample_ns, {0}};
-        double pg[3 * 4];
+        double pg[3 * MAX_ROUNDS], pg_loaded[3 * MAX_ROUNDS];
         /* Measurand 2, the rules again, is not wanted here: 2 measurands. */
-        bench_interleave(2, rounds, BENCH_ORDER_FIXED, NULL, one_round, &p, pg);
+        interleave(&p, 2, pg, pg_loaded);
         if (p.failed)
             return -1;
         double confirm = 1e9;
-        for (int r = 0; r < rounds; r++)
+        for (int r = 0; r < measured; r++)
             confirm = fmin(confirm, pair[0].round_geo[r] / pair[1].round_geo[r]);
         if (confirm < need) {
             fprintf(out, "# %s: the rules' choice kept; %s won at %.2fx (worst cell %.2fx) but not in the "
@@ -325,14 +364,14 @@ static int decide(const char *routine, const char *what, struct cand *c, int nc,
         }
         fprintf(out, "%-32s # %s: %.2fx the rules' choice (geomean of %d cells, lowest of %d rounds; confirmed: "
                      "%.2fx; needed %.2fx), worst cell %.2fx\n",
-                c[best].setting, what, best_gain, ncells, rounds, confirm, need, worst_cell);
+                c[best].setting, what, best_gain, ncells, measured, confirm, need, worst_cell);
     } else {
         /* The closest contender, for the record, and what it missed. */
         int near = 0;
         double ng = 0, nw = 0;
         for (int i = 1; i < nc; i++) {
             double g, w;
-            margins(c, i, ncells, rounds, &g, &w);
+            margins(c, i, ncells, measured, &g, &w);
             if (g > ng) {
                 ng = g;
                 nw = w;
@@ -389,12 +428,16 @@ static const struct threshold {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: altmem tune [--quick | --thorough] [--print | --write | --output FILE]\n"
+    fprintf(f, "usage: altmem tune [--quick | --thorough] [--load | --no-load] [--print | --write | --output FILE]\n"
                "  measures each runnable variant of every routine and the rep movsb / rep stosb\n"
                "  starts on this machine, and writes a profile the library applies at start-up\n"
                "  on this CPU (docs/tunables.md, \"The profile\")\n"
-               "  --quick      about 10 s: fewer rounds and shorter samples\n"
+               "  --quick      a few seconds: fewer rounds, shorter samples, idle only\n"
                "  --thorough   longer samples, three rounds\n"
+               "  --load       every round idle and again with a memory load on the other CPUs\n"
+               "               (as altmem bench --load), timed on one CPU; a setting must win in\n"
+               "               both (the default, but with --quick)\n"
+               "  --no-load    idle only\n"
                "  --print      write the profile to standard output (the default)\n"
                "  --write      write it to the system profile, %s\n"
                "  --output F   write it to F\n",
@@ -406,13 +449,17 @@ int altmem_tune_main(const char *exe, int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "--child"))
         return altmem_tune_child(argc - 1, argv + 1);
     self_exe = exe;
-    int quick = 0, thorough = 0;
+    int quick = 0, thorough = 0, load = -1;
     const char *output = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
             quick = 1;
         else if (!strcmp(argv[i], "--thorough"))
             thorough = 1;
+        else if (!strcmp(argv[i], "--load"))
+            load = 1;
+        else if (!strcmp(argv[i], "--no-load"))
+            load = 0;
         else if (!strcmp(argv[i], "--print"))
             output = NULL;
         else if (!strcmp(argv[i], "--write"))
@@ -429,6 +476,37 @@ int altmem_tune_main(const char *exe, int argc, char **argv)
         }
     }
     int rounds = quick ? 2 : thorough ? 3 : 2;
+    char loadline[400] = "";
+    if (load < 0)
+        load = !quick;
+    if (load) {
+        /* The children inherit this process's CPU; the load takes the others.
+           Where there is no other CPU, idle only (said on stderr and in the
+           profile). */
+        char msg[320] = "";
+        if (sched_getaffinity(0, sizeof load_allowed, &load_allowed) != 0)
+            snprintf(msg, sizeof msg, "sched_getaffinity: %s", strerror(errno));
+        else if (CPU_COUNT(&load_allowed) < 2)
+            snprintf(msg, sizeof msg, "no CPU allowed besides the timed one");
+        else if ((load_cpu = bench_pin(-1, BENCH_PICK_HIGHEST, NULL, msg, sizeof msg)) >= 0) {
+            struct altmem_cpu_info cpu;
+            altmem_cpu(&cpu);
+            load_bytes = bench_load_bytes(cpu.l3_bytes);
+            /* Started here only for what it says: each choice starts its own. */
+            int n = load_start(msg, sizeof msg);
+            bench_load_stop();
+            if (n == 0)
+                load_cpu = -1;
+        }
+        if (load_cpu >= 0)
+            snprintf(loadline, sizeof loadline, "# Every round idle and again with a load: %s; timed on CPU %d\n",
+                     msg, load_cpu);
+        else {
+            fprintf(stderr, "altmem tune: no memory load (%s): measuring idle only\n", msg);
+            snprintf(loadline, sizeof loadline, "# Idle only: no memory load (%s)\n", msg);
+            load = 0;
+        }
+    }
     double sample_ns = quick ? 2e5 : thorough ? 4e6 : 1e6;
 
     char *buf = NULL;
@@ -441,8 +519,10 @@ int altmem_tune_main(const char *exe, int argc, char **argv)
     time_t now = time(NULL);
     char date[32];
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    fprintf(out, "# altmem profile: measured by `altmem tune%s` (altmem %s) on %s\n",
-            quick ? " --quick" : thorough ? " --thorough" : "", ALTMEM_VERSION_STRING, date);
+    fprintf(out, "# altmem profile: measured by `altmem tune%s%s` (altmem %s) on %s\n",
+            quick ? " --quick" : thorough ? " --thorough" : "",
+            load == !quick ? "" : load ? " --load" : " --no-load", ALTMEM_VERSION_STRING, date);
+    fputs(loadline, out);
     fprintf(out, "# Applied at start-up only on the CPU of the cpu: line; ALTMEM_TUNABLES overrides\n"
                  "# each setting (docs/tunables.md, \"The profile\").  Edit freely.\n");
     fprintf(out, "cpu: %s\n", id);

@@ -287,8 +287,9 @@ OPS_INL size_t ops_vset_loop(const enum ops_access acc, uintptr_t d, ops_vec x, 
         p = (d + OPS_W - 1) & ~(uintptr_t)(OPS_W - 1);
         if (p != d)
             ops_vst(acc, d, 0, x);
-        for (; de - p > 4 * OPS_W; p += 4 * OPS_W)
+        do                              /* n > 8W: at least one block; no jump into the test */
             ops_vset_block4(acc, OPS_ALIGNED, p, x);
+        while (de - (p += 4 * OPS_W) > 4 * OPS_W);
         return ops_vset_last4(acc, de, x, n, ops_max(p - d, OPS_W));
     }
     if ((k = ops_vst(acc, d, 0, x)) != OPS_OK)

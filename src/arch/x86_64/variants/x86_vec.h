@@ -212,7 +212,8 @@ OPS_INL int alias_4k_ahead(const unsigned char *d, const unsigned char *s)
 }
 
 /* Backward; correct unless dst lies below src inside its range.  Mirror image
-   of vcopy_fwd: the first four vectors and the last one up front. */
+   of vcopy_fwd: the first four vectors and the last one up front (the last
+   stored only when dst + n is not W-aligned). */
 OPS_INL void vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
 {
     unsigned char *de = d + n;
@@ -235,7 +236,8 @@ OPS_INL void vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
     vst(d + W, h1);
     vst(d + 2 * W, h2);
     vst(d + 3 * W, h3);
-    vst(de - W, t);
+    if ((uintptr_t)de & (W - 1))        /* at a W-aligned end the loop stored it */
+        vst(de - W, t);
 }
 
 /* vcopy_fwd_nt copies four pages at a time, so memmove may stream a forward
