@@ -27,6 +27,7 @@
 #include "bench.h"
 
 #include <altmem.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <sched.h>
@@ -727,9 +728,18 @@ int altmem_bench_main(int argc, char **argv)
             }
         }
 
-    char libc[64];
+    char libc[192];
 #ifdef __GLIBC__
     snprintf(libc, sizeof libc, "glibc %s", gnu_get_libc_version());
+    /* A preloaded library's memcpy takes the C library's place (scripts/aocl-libmem.sh):
+       say whose routines the libc column times. */
+    Dl_info from;
+    if (dladdr((void *)libc_memcpy, &from) && from.dli_fname && strstr(from.dli_fname, ".so") &&
+        !strstr(from.dli_fname, "/libc.so")) {
+        const char *base = strrchr(from.dli_fname, '/');
+        size_t l = strlen(libc);
+        snprintf(libc + l, sizeof libc - l, ", memcpy from %s", base ? base + 1 : from.dli_fname);
+    }
 #elif defined(ALTMEM_BENCH_LIBC)
     snprintf(libc, sizeof libc, "%s", ALTMEM_BENCH_LIBC); /* musl has no version call */
 #else

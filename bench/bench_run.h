@@ -288,7 +288,7 @@ static inline int interval_ok(const struct result *x)
 /* ---- Reports (report.c) --------------------------------------------------- */
 
 struct header {
-    char date[64], cpu[512], libc[64], build[160], bound[160], pinned[160], load[160], nt[512], memload[320];
+    char date[64], cpu[512], libc[192], build[160], bound[160], pinned[160], load[160], nt[512], memload[320];
 };
 
 const char *size_label(uint64_t n, char *buf, size_t len);

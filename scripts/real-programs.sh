@@ -19,6 +19,11 @@
 #              sqlite3 tar gzip dd
 #   VARIANT    pin altmem's routines (altmem compare --variant)
 #   SCALE      data-set size in percent of the default (default 100)
+#   GLIBC_LIB  run every program under that C library: DIR/ld-linux-x86-64.so.2
+#              --library-path DIR PROGRAM (DIR from scripts/newer-glibc.sh, e.g.
+#              trixie's 2.41); both sides of each pair then run on it, the preload
+#              included.  Programs that exec others (git) start those on the
+#              system's C library.
 #
 # Needs zstd, lz4, git, sqlite3, python3, gzip, tar, dd (Debian 12:
 # apt-get install zstd lz4 git sqlite3 python3; no test needs them, so
@@ -38,6 +43,11 @@ if [ $# -ge 2 ]; then
 else
     work=$(mktemp -d /tmp/altmem-real.XXXXXX)
     trap 'rm -rf "$work"' EXIT
+fi
+if [ -n "${GLIBC_LIB:-}" ]; then
+    [ -x "$GLIBC_LIB/ld-linux-x86-64.so.2" ] ||
+        { echo "real-programs.sh: GLIBC_LIB=$GLIBC_LIB has no ld-linux-x86-64.so.2 (scripts/newer-glibc.sh prints such a directory)" >&2; exit 2; }
+    GLIBC_LIB=$(cd "$GLIBC_LIB" && pwd)
 fi
 for p in zstd lz4 git sqlite3 /usr/bin/python3 gzip tar dd sort; do
     command -v "$p" > /dev/null || { echo "real-programs.sh: $p not found" >&2; exit 2; }
@@ -113,6 +123,11 @@ run() {
         " all "|*" $name "*) ;;
         *) return 0 ;;
     esac
+    if [ -n "${GLIBC_LIB:-}" ]; then
+        prog=$(command -v "$1")
+        shift
+        set -- "$GLIBC_LIB/ld-linux-x86-64.so.2" --library-path "$GLIBC_LIB" "$prog" "$@"
+    fi
     set -- "$altmem" compare $pairs_args ${VARIANT:+--variant "$VARIANT"} --no-stdin -- "$@"
     "$@" > /dev/null 2> "$name.report" || { echo "| $name | failed: see $work/$name.report |"; return 0; }
     awk -v name="$name" '
@@ -135,7 +150,8 @@ if [ -n "${UNTIL:-}" ]; then
 else
     pairs_args="--runs $runs"
 fi
-echo "altmem compare $pairs_args${VARIANT:+ --variant $VARIANT}; $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?'); $(uptime)"
+libc_version=$(${GLIBC_LIB:+"$GLIBC_LIB/ld-linux-x86-64.so.2" --library-path "$GLIBC_LIB"} /usr/bin/getconf GNU_LIBC_VERSION 2>/dev/null || echo '?')
+echo "altmem compare $pairs_args${VARIANT:+ --variant $VARIANT}; $libc_version${GLIBC_LIB:+ (GLIBC_LIB=$GLIBC_LIB)}; $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?'); $(uptime)"
 grep -m1 'model name' /proc/cpuinfo
 echo
 echo "| name | command | C library median wall (cpu) | altmem median wall (cpu) | speed-up [95% CI] | pairs | verdict | load average (1 5 15 min) after |"

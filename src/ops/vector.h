@@ -105,6 +105,32 @@ OPS_INL size_t ops_vcopy_ht2(const enum ops_access acc, uintptr_t d, uintptr_t s
     return OPS_OK;
 }
 
+/* n in [3W, 6W]: 3 x W from each end (the 64-byte variants' (256, 384]: 6
+   stores where 4 from each end would write 512 bytes for 384) */
+OPS_INL size_t ops_vcopy_ht3(const enum ops_access acc, uintptr_t d, uintptr_t s, size_t n)
+{
+    ops_vec a, b, c, x, y, z;
+    const uintptr_t se = s + n, de = d + n;
+    const ptrdiff_t w3 = -3 * (ptrdiff_t)OPS_W, w2 = -2 * (ptrdiff_t)OPS_W, w1 = -(ptrdiff_t)OPS_W;
+    size_t k;
+    if (ops_vld(acc, &a, s, 0) || ops_vld(acc, &b, s, OPS_W) || ops_vld(acc, &c, s, 2 * OPS_W) ||
+        ops_vld(acc, &x, se, w3) || ops_vld(acc, &y, se, w2) || ops_vld(acc, &z, se, w1))
+        return 0;
+    if ((k = ops_vst(acc, d, 0, a)) != OPS_OK)
+        return k;
+    if ((k = ops_vst(acc, d, OPS_W, b)) != OPS_OK)
+        return ops_fault(OPS_W + k);
+    if ((k = ops_vst(acc, d, 2 * OPS_W, c)) != OPS_OK)
+        return ops_fault(2 * OPS_W + k);
+    if ((k = ops_vst(acc, de, w3, x)) != OPS_OK)
+        return ops_fault(ops_max(3 * OPS_W, n - 3 * OPS_W + k));
+    if ((k = ops_vst(acc, de, w2, y)) != OPS_OK)
+        return ops_fault(ops_max(3 * OPS_W, n - 2 * OPS_W + k));
+    if ((k = ops_vst(acc, de, w1, z)) != OPS_OK)
+        return ops_fault(ops_max(3 * OPS_W, n - OPS_W + k));
+    return OPS_OK;
+}
+
 /* n in [4W, 8W]: 4 x W from each end */
 OPS_INL size_t ops_vcopy_ht4(const enum ops_access acc, uintptr_t d, uintptr_t s, size_t n)
 {
@@ -249,6 +275,25 @@ OPS_INL size_t ops_vset_last4(const enum ops_access acc, uintptr_t de, ops_vec x
         return ops_fault(ops_max(done, n - 2 * OPS_W + k));
     if ((k = ops_vst(acc, de, -OPS_W, x)) != OPS_OK)
         return ops_fault(ops_max(done, n - OPS_W + k));
+    return OPS_OK;
+}
+
+/* n in [3W, 6W]: 3 x W from each end, as ops_vcopy_ht3. */
+OPS_INL size_t ops_vset_ht3(const enum ops_access acc, uintptr_t d, ops_vec x, size_t n)
+{
+    size_t k;
+    if ((k = ops_vst(acc, d, 0, x)) != OPS_OK)
+        return k;
+    if ((k = ops_vst(acc, d, OPS_W, x)) != OPS_OK)
+        return ops_fault(OPS_W + k);
+    if ((k = ops_vst(acc, d, 2 * OPS_W, x)) != OPS_OK)
+        return ops_fault(2 * OPS_W + k);
+    if ((k = ops_vst(acc, d, n - 3 * OPS_W, x)) != OPS_OK)
+        return ops_fault(ops_max(3 * OPS_W, n - 3 * OPS_W + k));
+    if ((k = ops_vst(acc, d, n - 2 * OPS_W, x)) != OPS_OK)
+        return ops_fault(ops_max(3 * OPS_W, n - 2 * OPS_W + k));
+    if ((k = ops_vst(acc, d, n - OPS_W, x)) != OPS_OK)
+        return ops_fault(ops_max(3 * OPS_W, n - OPS_W + k));
     return OPS_OK;
 }
 

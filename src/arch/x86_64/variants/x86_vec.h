@@ -763,8 +763,10 @@ OPS_INL void *vcopy_mid_512(void *dst, const void *src, size_t n, large_copy_fn 
     const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
     if (n <= 256)
         ops_vcopy_ht2(OPS_PLAIN, d, s, n);                 /* (128, 256]: 2 x 64 from each end */
+    else if (n <= 384)
+        ops_vcopy_ht3(OPS_PLAIN, d, s, n);                 /* (256, 384]: 3 x 64 from each end */
     else if (n <= 512)
-        ops_vcopy_ht4(OPS_PLAIN, d, s, n);                 /* (256, 512]: 4 x 64 from each end */
+        ops_vcopy_ht4(OPS_PLAIN, d, s, n);                 /* (384, 512]: 4 x 64 from each end */
     else
         return large(dst, src, n);          /* (512, ...): the loops above     */
     return dst;
@@ -776,15 +778,15 @@ OPS_INL void *vcopy_entry_512(void *dst, const void *src, size_t n, large_copy_f
     RETURN_VALUE_IN_RAX(dst);
     if (n < 16)
         goto tiny;
-    if (n < 64)
+    if (n <= 64)
         goto small;
     if (unlikely(n > 128))
         return mid((void *)d, (const void *)s, n);               /* (128, ...): mid(), above        */
-    ops_vcopy_ht1(OPS_PLAIN, d, s, n);                     /* [64, 128]: 64 + 64              */
+    ops_vcopy_ht1(OPS_PLAIN, d, s, n);                     /* (64, 128]: 64 + 64              */
     return dst;
 small:
     if (n >= 32)
-        ops_copy_ht32(OPS_PLAIN, d, s, n);                 /* [32, 64): 32 + 32               */
+        ops_copy_ht32(OPS_PLAIN, d, s, n);                 /* [32, 64]: 32 + 32 (64: not 128 bytes stored) */
     else
         ops_copy_ht16(OPS_PLAIN, d, s, n);                 /* [16, 32): 16 + 16               */
     return dst;
@@ -809,8 +811,10 @@ OPS_INL void *vset_mid_512(void *dst, int c, size_t n, large_set_fn *large)
     vec x = vspread(set_c(c));
     if (n <= 256)
         ops_vset_ht2(OPS_PLAIN, d, x, n);                  /* (128, 256]: 2 x 64 from each end */
+    else if (n <= 384)
+        ops_vset_ht3(OPS_PLAIN, d, x, n);                  /* (256, 384]: 3 x 64 from each end */
     else if (n <= 512)
-        ops_vset_ht4(OPS_PLAIN, d, x, n);                  /* (256, 512]: 4 x 64 from each end */
+        ops_vset_ht4(OPS_PLAIN, d, x, n);                  /* (384, 512]: 4 x 64 from each end */
     else
         return large(dst, c, n);            /* (512, ...): the loops above     */
     return dst;
