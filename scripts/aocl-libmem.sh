@@ -33,7 +33,7 @@ fi
 [ -f "$aocl/CMakeLists.txt" ] && grep -q 'ALMEM_ARCH' "$aocl/CMakeLists.txt" ||
     { echo "aocl-libmem.sh: $aocl is not an AOCL-LibMem source tree (no CMakeLists.txt with ALMEM_ARCH)" >&2; exit 2; }
 aocl=$(cd "$aocl" && pwd)
-altmem=$(cd "$build" 2>/dev/null && pwd)/tools/altmem
+altmem=$(cd "$build" 2>/dev/null && pwd || true)/tools/altmem
 [ -x "$altmem" ] || { echo "aocl-libmem.sh: $altmem not found (build the native tree first)" >&2; exit 2; }
 
 vendor=$(sed -n 's/^vendor_id[[:space:]]*: //p' /proc/cpuinfo | head -n 1)

@@ -102,6 +102,14 @@ if(TARGET altmem_cli)
                      $<TARGET_FILE:altmem_cli> $<TARGET_FILE_DIR:altmem_shared> ${CMAKE_BINARY_DIR}/glibc-cache)
     set_tests_properties(bench_newer_glibc PROPERTIES LABELS bench TIMEOUT 300 SKIP_RETURN_CODE 77)
   endif()
+  # scripts/aocl-libmem.sh (AMD's library as a reference): its refusals, and the
+  # bench's libc line naming a preloaded library (libaltmem-preload.so stands in).
+  if(NOT CMAKE_CROSSCOMPILING_EMULATOR AND NOT ALTMEM_MUSL AND TARGET altmem_preload)
+    add_test(NAME bench_aocl_script
+             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_aocl_script.sh ${PROJECT_SOURCE_DIR}/scripts/aocl-libmem.sh
+                     ${CMAKE_BINARY_DIR} $<TARGET_FILE:altmem_preload>)
+    set_tests_properties(bench_aocl_script PROPERTIES LABELS bench TIMEOUT 120)
+  endif()
   # --libc-width (native x86_64 glibc): the sse2 width always exists; its run must
   # name glibc's sse2 variant of each routine as the one that ran, and time altmem's
   # sse2 variant; a width no CPU has is refused with exit status 2.

@@ -486,9 +486,9 @@ OPS_INL size_t set_lt16(const enum ops_access acc, uintptr_t d, __m128i x, int c
    reaching into the next page costs, mapped or not (docs/perf/variant-figures.md). */
 OPS_INL int within_page64(const unsigned char *p) { return ((uintptr_t)p & 4095) <= 4096 - 64; }
 
-/* lowmask64[k]: the low k bytes of a 64-byte vector, k in [0, 64); loaded into
+/* lowmask64[k]: the low k bytes of a 64-byte vector, k in [0, 64]; loaded into
    a mask register (a shift would need BMI2's bzhi or three dependent ops). */
-static const uint64_t lowmask64[64] __attribute__((unused, aligned(64))) = {
+static const uint64_t lowmask64[65] __attribute__((unused, aligned(64))) = {
     0x0ull, 0x1ull, 0x3ull, 0x7ull, 0xfull, 0x1full, 0x3full, 0x7full, 0xffull,
     0x1ffull, 0x3ffull, 0x7ffull, 0xfffull, 0x1fffull, 0x3fffull, 0x7fffull, 0xffffull,
     0x1ffffull, 0x3ffffull, 0x7ffffull, 0xfffffull, 0x1fffffull, 0x3fffffull,
@@ -501,10 +501,10 @@ static const uint64_t lowmask64[64] __attribute__((unused, aligned(64))) = {
     0x7ffffffffffffull, 0xfffffffffffffull, 0x1fffffffffffffull, 0x3fffffffffffffull,
     0x7fffffffffffffull, 0xffffffffffffffull, 0x1ffffffffffffffull,
     0x3ffffffffffffffull, 0x7ffffffffffffffull, 0xfffffffffffffffull,
-    0x1fffffffffffffffull, 0x3fffffffffffffffull, 0x7fffffffffffffffull
+    0x1fffffffffffffffull, 0x3fffffffffffffffull, 0x7fffffffffffffffull, ~0ull
 };
 
-/* n < 64, d + 64 within d's page: one byte-masked 64-byte store; bytes at and
+/* n <= 64, d + 64 within d's page: one byte-masked 64-byte store; bytes at and
    past d + n are masked off and never written. */
 OPS_INL void set_lt64_masked(unsigned char *d, int c, size_t n)
 {
@@ -824,21 +824,21 @@ OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *mid)
 {
     const uintptr_t d = (uintptr_t)dst;
     RETURN_VALUE_IN_RAX(dst);
-    if (n < 64)
+    if (n <= 64)
         goto lt64;
     if (unlikely(n > 128))
         return mid((void *)d, c, n);               /* (128, ...): mid(), above        */
-    ops_vset_ht1(OPS_PLAIN, d, _mm512_set1_epi8((char)c), n); /* [64, 128]: 64 + 64           */
+    ops_vset_ht1(OPS_PLAIN, d, _mm512_set1_epi8((char)c), n); /* (64, 128]: 64 + 64           */
     return dst;
 lt64:
     if (unlikely(!within_page64((const unsigned char *)d)))
         goto page_end;
-    set_lt64_masked((unsigned char *)d, c, n);               /* [0, 64): one masked store       */
+    set_lt64_masked((unsigned char *)d, c, n);               /* [0, 64]: one masked store (64: not 64 + 64) */
     return dst;
-page_end:;                              /* [0, 64) near a page's end: no masks */
+page_end:;                              /* [0, 64] near a page's end: no masks */
     __m128i x = set_c(c);
     if (n >= 32) {
-        ops_set_ht32(OPS_PLAIN, d, spread32(x), n);        /* [32, 64): 32 + 32               */
+        ops_set_ht32(OPS_PLAIN, d, spread32(x), n);        /* [32, 64]: 32 + 32               */
         return dst;
     }
     if (n < 16)
