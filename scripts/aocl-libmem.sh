@@ -61,6 +61,7 @@ rev=$(git -C "$aocl" rev-parse --short HEAD 2>/dev/null || echo unversioned)
 out=${XDG_CACHE_HOME:-$HOME/.cache}/altmem/aocl-libmem/$rev-$ZEN-$(basename "$cc")
 lib=$out/lib/libaocl-libmem.so
 if [ ! -f "$lib" ]; then
+    mkdir -p "$out"
     cmake -S "$aocl" -B "$out" -D CMAKE_C_COMPILER="$cc" -D ALMEM_ARCH="$ZEN" -D CMAKE_BUILD_TYPE=Release \
         >"$out.configure.log" 2>&1 || { cat "$out.configure.log" >&2; exit 1; }
     cmake --build "$out" -j "$(nproc)" >"$out.build.log" 2>&1 || { tail -n 30 "$out.build.log" >&2; exit 1; }
