@@ -63,6 +63,7 @@ static void policy_copy(struct altmem__policy *d, const struct altmem__policy *s
     }
     d->movsb_coaligned = s->movsb_coaligned;
     d->short_distance = s->short_distance;
+    d->split_loads_above = s->split_loads_above;
     d->zero_block = s->zero_block;
     d->rules = s->rules;
 }

@@ -33,6 +33,7 @@ size_t altmem__rep_movsb_start[3] = {2 * K, 4 * K, 32 * K};
 size_t altmem__rep_movsb_start_coaligned = 16 * K;
 size_t altmem__rep_stosb_start[3] = {2 * K, 4 * K, 4 * K};
 size_t altmem__movsb_short_distance = 63;
+size_t altmem__copy_split_loads_above = NEVER;
 size_t altmem__zero_block = 0;
 
 void altmem__policy_install(const struct altmem__policy *p)
@@ -45,6 +46,7 @@ void altmem__policy_install(const struct altmem__policy *p)
     }
     __atomic_store_n(&altmem__rep_movsb_start_coaligned, p->movsb_coaligned, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__movsb_short_distance, p->short_distance, __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__copy_split_loads_above, p->split_loads_above, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__zero_block, p->zero_block, __ATOMIC_RELEASE);
 }
 
@@ -89,6 +91,7 @@ static void a_defaults(const struct altmem__cpu *c, struct altmem__policy *p)
     p->stosb[0] = 2 * K;
     p->stosb[1] = p->stosb[2] = 4 * K;
     p->short_distance = 0;
+    p->split_loads_above = NEVER;
 }
 
 /* Intel with AVX-512 but without AVX-VNNI (Skylake-SP .. Ice Lake-SP): the
@@ -123,7 +126,10 @@ static int m_amd_zen(const struct altmem__cpu *c) { return is_amd(c) && c->famil
    measured against the 256-bit ones the same way (Zen 4 runs a 512-bit access as
    two halves): copies 0.986-0.992x, memset 1.028-1.029x the avx2 variants'
    speed over the grid (avx512 ahead 6-11% up to 128 B, behind 5-8% from 129 B:
-   its loop's 64-byte loads cross a line at every misaligned source). */
+   its loop's 64-byte loads cross a line at every misaligned source).  So above
+   512 bytes, with source and destination apart mod 64, the 64-byte copies run
+   the 32-byte variant: 0.84-0.97x avx2's there at 768 B-12 MiB, 1.0x aligned, in
+   every run idle and loaded. */
 static int m_amd_zen4(const struct altmem__cpu *c)
 {
     return is_amd(c) && c->family == 0x19 && (c->features & ALTMEM_FEAT_SIMD512) && c->l3_bytes;
@@ -132,6 +138,8 @@ static void a_amd_zen4(const struct altmem__cpu *c, struct altmem__policy *p)
 {
     p->nt_copy = c->l3_bytes / 4 * 3;
     p->nt_set = 2 * c->l3_bytes;
+    if (c->features & ALTMEM_FEAT_SIMD256)
+        p->split_loads_above = 512;
 }
 
 /* AMD family 0x1A (Zen 5), measured on model 2 in a KVM guest
@@ -216,7 +224,8 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
      "rep movsb at 1.5-2.7 GB/s there on Zen 3",
      m_amd_zen, a_amd_zen_strings},
     {"amd-zen4", "AMD family 0x19 with AVX-512 (Zen 4), L3 known",
-     "streaming copies from 3/4 of the L3 (glibc 2.41's threshold), streaming memset from twice the L3",
+     "streaming copies from 3/4 of the L3 (glibc 2.41's threshold), streaming memset from twice the L3; "
+     "above 512 B, src and dst apart mod 64, the 64-byte copies run the 32-byte variant",
      "measured, AMD family 25 model 17 (KVM), idle and under --load: docs/perf/amd-family25-model17.md",
      m_amd_zen4, a_amd_zen4},
     {"amd-zen5", "AMD family 0x1A (Zen 5)",

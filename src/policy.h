@@ -30,6 +30,11 @@ extern size_t altmem__rep_movsb_start_coaligned __attribute__((visibility("hidde
 extern size_t altmem__rep_stosb_start[3] __attribute__((visibility("hidden")));
 /* No rep movsb where (dst - src) mod 4096 is in 1..this (0: anywhere). */
 extern size_t altmem__movsb_short_distance __attribute__((visibility("hidden")));
+/* The 64-byte copies (memcpy, memmove) hand a copy of more than this many bytes,
+   below the non-temporal threshold, whose source and destination differ mod 64
+   (so that every 64-byte load of their loop would cross a line) to the 32-byte
+   variant of the same routine.  (size_t)-1 = never. */
+extern size_t altmem__copy_split_loads_above __attribute__((visibility("hidden")));
 
 /* aarch64 DC ZVA / riscv64 cbo.zero: the block size in bytes the CPU zeroes
    per instruction (a power of two), or 0: do not use it. */
@@ -51,6 +56,7 @@ struct altmem__policy {
     size_t movsb_coaligned;       /* ... 64-byte width, src, dst equally aligned */
     size_t stosb[3];              /* rep stosb from, per width                   */
     size_t short_distance;        /* no rep movsb at (dst - src) mod 4096 in 1..this */
+    size_t split_loads_above;     /* 64-byte copies: the 32-byte loop above this, src/dst apart mod 64 */
     size_t zero_block;            /* DC ZVA / cbo.zero block (the CPU's), 0 = none */
     uint32_t rules;               /* bit i: altmem__policy_rules[i] applied       */
 };

@@ -753,6 +753,10 @@ static void policy_rules(void)
               p.movsb_coaligned, p.stosb[2], k->movsb2, k->movsb_coal, k->stosb2);
         CHECK(p.short_distance == k->short_distance, "%s: short distance %zu, expected %zu", k->what,
               p.short_distance, k->short_distance);
+        /* Only amd-zen4 hands misaligned copies above 512 B to the 32-byte variant. */
+        size_t split = strstr(k->rules, "amd-zen4") ? 512 : NEVER;
+        CHECK(p.split_loads_above == split, "%s: split loads above %zu, expected %zu", k->what, p.split_loads_above,
+              split);
         char names[200] = "";
         for (size_t r = 0; r < altmem__policy_rule_count; r++)
             if (p.rules >> r & 1)

@@ -14,6 +14,9 @@
  *     regions apart and (dst - src) mod 4096 below 256, the loop runs backward
  *     (x86_vec.h, alias_4k_ahead); the common forward case is tested first,
  *     every test on the fall-through path.
+ *   - Above the policy's split size (512 B on Zen 4, else never), below
+ *     streaming, with src and dst apart mod 64, memcpy_avx2 takes the copy:
+ *     there every 64-byte load would cross a line (src/policy.c, amd-zen4).
  *   - rep movsb from the policy's 64-byte start up to the non-temporal
  *     threshold (its co-aligned start when (dst ^ src) % 64 == 0),
  *     not where (dst - src) mod 4096 is in 1..the policy's short distance
@@ -29,6 +32,8 @@ static __attribute__((noinline)) void *large(void *__restrict dst, const void *_
 {
     unsigned char *d = dst;
     const unsigned char *s = src;
+    if (unlikely(split_loads(d, s, n)))
+        return altmem_memcpy_avx2(dst, src, n); /* Zen 4, src and dst apart mod 64 */
     /* The common case first, every test on the fall-through path (a taken
        branch here costs time at 600 B-1 KiB: docs/perf/variant-figures.md). */
     if (likely(n < altmem__nt_threshold) && likely(n < MOVSB_MIN_COALIGNED || n < erms_min(d, s)) && !alias_4k_ahead(d, s))

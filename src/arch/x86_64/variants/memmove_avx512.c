@@ -18,6 +18,9 @@
  *     regions apart and (dst - src) mod 4096 below 256, the loop runs backward
  *     (x86_vec.h, alias_4k_ahead); the common forward case is tested first,
  *     every test on the fall-through path.
+ *   - Above the policy's split size (512 B on Zen 4, else never), below
+ *     streaming, with src and dst apart mod 64, memmove_avx2 takes the move
+ *     (as memcpy_avx512).
  *   - rep movsb as memcpy_avx512, for forward moves whose source is apart from or
  *     at least 64 bytes ahead of the destination (src/policy.c): rep movsb
  *     is defined byte by byte forward, so any forward overlap is exact; below
@@ -35,6 +38,8 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
 {
     unsigned char *d = dst;
     const unsigned char *s = src;
+    if (unlikely(split_loads(d, s, n)))
+        return altmem_memmove_avx2(dst, src, n); /* Zen 4, src and dst apart mod 64 */
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
     /* The common case first, every test on the fall-through path (a taken
        branch here costs time at 600 B-1 KiB, docs/perf/variant-figures.md): forward-safe, below the

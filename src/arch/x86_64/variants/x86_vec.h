@@ -741,6 +741,15 @@ c2b:
    layout measured in docs/perf/variant-figures.md depends on the order below
    (built -fno-reorder-blocks). */
 #if VEC_BITS == 512
+/* Source and destination apart mod 64, above the policy's size and below
+   streaming: every 64-byte load of the loops would cross a line, and where the
+   rules say that costs more than twice the 32-byte loads (Zen 4), the 32-byte
+   variant takes the copy (src/policy.c, amd-zen4). */
+OPS_INL int split_loads(const unsigned char *d, const unsigned char *s, size_t n)
+{
+    return n > altmem__copy_split_loads_above && ((uintptr_t)d ^ (uintptr_t)s) & 63 && n < altmem__nt_threshold;
+}
+
 /* rep movsb of the 64-byte copies: below altmem__rep_movsb_start[2] the
    vector loop wins, or, src and dst equally aligned, below MOVSB_MIN_COALIGNED
    (src/policy.c). */
