@@ -29,9 +29,15 @@ out=$(sh "$script" "$d/src" "$d/nobuild" 2>&1); rc=$?
     ok "no altmem build: exit 2" || bad "no build: rc $rc: $out"
 
 args="bench --routine memcpy --sizes 64 --align 0/0 --reps 1 --min-sample-ms 0.01 --processes 1"
-out=$(LD_PRELOAD=$preload "$build/tools/altmem" $args 2>&1); rc=$?
-[ $rc -eq 0 ] && echo "$out" | grep -Eq "^libc: +glibc [0-9.]+, memcpy from $(basename "$preload") " &&
-    ok "preloaded: the libc line names it" || bad "preloaded: rc $rc: $(echo "$out" | grep '^libc:')"
+if nm "$build/tools/altmem" 2>/dev/null | grep -q '__asan_init'; then
+    # A preloaded memcpy under AddressSanitizer's interceptors crashes before
+    # main (its runtime resolves memcpy to the preload during its own start-up).
+    echo "ok: preloaded: not checked in the sanitizer build (a preloaded memcpy ahead of ASan's interceptors)"
+else
+    out=$(LD_PRELOAD=$preload "$build/tools/altmem" $args 2>&1); rc=$?
+    [ $rc -eq 0 ] && echo "$out" | grep -Eq "^libc: +glibc [0-9.]+, memcpy from $(basename "$preload") " &&
+        ok "preloaded: the libc line names it" || bad "preloaded: rc $rc: $(echo "$out" | grep '^libc:')"
+fi
 out=$("$build/tools/altmem" $args 2>&1); rc=$?
 [ $rc -eq 0 ] && echo "$out" | grep -Eq '^libc: +glibc [0-9.]+ [(]' &&
     ok "not preloaded: the libc line names none" || bad "not preloaded: rc $rc: $(echo "$out" | grep '^libc:')"
