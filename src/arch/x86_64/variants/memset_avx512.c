@@ -3,8 +3,9 @@
  *
  * Assumptions:
  *   - AVX-512 F, BW and VL, with the OS saving the ZMM and opmask state
- *     (SIMD512).  One byte-masked store (BW) for sizes below 64, only where
- *     the 64 bytes stay inside dst's page: a masked access reaching into the
+ *     (SIMD512).  One byte-masked store (BW) for sizes up to 64, only where
+ *     the 64 bytes stay inside dst's page, and for the partial last line of a
+ *     loop that ends 1..63 bytes past a page boundary (inside that line): a masked access reaching into the
  *     next page takes a microcode assist, mapped or not (checked as glibc 2.36
  *     does; near a page's end the unmasked classes run instead).  Why the
  *     masked store, with the figures: docs/perf/variant-figures.md.  Built
@@ -12,7 +13,9 @@
  *     to xmm/ymm/zmm16-31, so it returns without vzeroupper.
  *   - Unaligned stores are single, fast instructions (UAL).
  *   - Sizes up to 512: overlapping stores from both ends; above, a 64-aligned
- *     256-byte loop between an unaligned first vector and unaligned last 256.
+ *     256-byte loop between an unaligned first vector (none at an aligned
+ *     dst) and unaligned last 256 (the last whole lines and a masked partial
+ *     line where those would split a page).
  *   - rep stosb from the policy's 64-byte start up to memset's non-temporal
  *     threshold (src/policy.c: the per-CPU rules, ALTMEM_TUNABLES
  *     rep_stosb_threshold; never on a CPU without ERMS).
