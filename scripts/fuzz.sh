@@ -305,16 +305,23 @@ if [ "$mode" = self-test ]; then
             if [ ! -f "$ra" ] || [ ! -f "$rb" ]; then
                 fail "$t: $ra or $rb is missing (tests/fuzz/make_seeds.sh writes them)"
             else
-                for m in "setup:0 at the input's start, 0 re-mapping a hole, 1 before the call, 0 after it" \
-                    "between:1 at the input's start, 0 re-mapping a hole, 0 before the call, 0 after it" \
-                    "remap:0 at the input's start, 1 re-mapping a hole, 0 before the call, 0 after it"; do
-                    how=${m%%:*} want="1 input(s) not judged: a hole page was taken by another mapping (seen: ${m#*:})"
+                # Each mode's page must be counted where it was put (the field of
+                # "seen: A at the input's start, B re-mapping a hole, C before the
+                # call, D after it"); a page some other mapping of the process (the
+                # sanitizer's, libFuzzer's) happened to take meanwhile may add to
+                # any count, which is what the harness is for, so counts are at
+                # least, not exactly, those the injection makes (once, CI:
+                # "2 before the call" where 1 was injected).
+                for m in "setup:3" "between:1" "remap:2"; do
+                    how=${m%%:*} field=${m#*:}
                     log=$dir/refill-$how.log
+                    want="a hole page was taken by another mapping, counted in field $field of its \"seen:\" list"
                     # shellcheck disable=SC2046
                     if ! FUZZ_UACCESS_REFILL=$how "$bin/$t" $(flags_for "$t") -runs=1 "$ra" "$rb" >"$log" 2>&1; then
                         grep -E 'FINDING|ERROR|SUMMARY|harness error' "$log" | head -n 5 || tail -n 20 "$log"
                         fail "$t with FUZZ_UACCESS_REFILL=$how: a page mapped into a hole on purpose was not recognised as a refill (log $log)"
-                    elif ! grep -qF "$want" "$log"; then
+                    elif seen=$(sed -n 's/.* input(s) not judged: a hole page was taken by another mapping (seen: \([0-9]*\) at the input.s start, \([0-9]*\) re-mapping a hole, \([0-9]*\) before the call, \([0-9]*\) after it).*/\1 \2 \3 \4/p' "$log" | head -n 1) &&
+                        ! echo "$seen" | awk -v f="$field" 'NF == 4 && $f >= 1 { ok = 1 } END { exit !ok }'; then
                         grep 'not judged' "$log" || true
                         fail "$t with FUZZ_UACCESS_REFILL=$how: expected \"$want\" (log $log)"
                     else
