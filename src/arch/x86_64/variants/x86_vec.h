@@ -539,22 +539,17 @@ fault_in_loop:
 /* memset's loop for the 64-byte width, n > 512, when dst + n lies 1..63 bytes
    past a 4 KiB boundary, so that ops_vset_loop's last unaligned vector would
    split two pages (a misaligned set of 4, 8, 12 KiB: 0.86-0.94x glibc 2.36's
-   rep stosb on Zen 4, docs/perf/amd-family25-model17.md): the same loop, then
-   the last four whole lines and one byte-masked store inside the last, partial
-   line, which stays in its page (within_page64).  Elsewhere the unaligned end
-   stays: it stores one line fewer at some sizes (768 B d+63: 13 stores, here
-   14, 0.93x), and the test below is one compare. */
+   rep stosb on Zen 4, docs/perf/amd-family25-model17.md): the same loop up to
+   the last line boundary (so its last four vectors are whole lines), then one
+   byte-masked store inside the last, partial line, which stays in its page
+   (within_page64).  Elsewhere the unaligned end stays: it stores one line
+   fewer at some sizes (768 B d+63: 13 stores, here 14, 0.93x), and the test
+   below is one compare. */
 OPS_INL int end_splits_page(uintptr_t de) { return (de & 4095) - 1 < 63; }
 OPS_INL void vset_loop_page_end_512(unsigned char *d, vec x, size_t n)
 {
     const uintptr_t de = (uintptr_t)d + n, dl = de & ~(uintptr_t)63;
-    uintptr_t p = ((uintptr_t)d + 63) & ~(uintptr_t)63;
-    if (p != (uintptr_t)d)
-        vst(d, x);
-    do                                  /* n > 512: dl - p > 4W at the start */
-        ops_vset_block4(OPS_PLAIN, OPS_ALIGNED, p, x);
-    while (dl - (p += 4 * W) > 4 * W);
-    ops_vset_block4(OPS_PLAIN, OPS_ALIGNED, dl - 4 * W, x);  /* the last 4 whole lines */
+    ops_vset_loop(OPS_PLAIN, (uintptr_t)d, x, dl - (uintptr_t)d);  /* > 7W: n > 8W less under a line */
     _mm512_mask_storeu_epi8((void *)dl, (__mmask64)lowmask64[de - dl], x);  /* de - dl in 1..63 */
 }
 #endif
