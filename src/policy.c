@@ -120,9 +120,15 @@ static int m_amd_zen(const struct altmem__cpu *c) { return is_amd(c) && c->famil
    against glibc 2.41, idle and with a memory load on the other CPU, two runs
    each: streaming copies from 3/4 of the L3 of CPUID 0x8000001D (glibc 2.41's
    threshold here, 24 MiB) beat the cached loop 1.10-1.68x at 24-128 MiB (glibc
-   2.36's 240 MiB came from the legacy leaf's 320 MiB); a streaming memset loses
-   0.64-0.93x at 24-32 MiB, ties at 48-64 MiB (0.95-1.04x) and wins from 128 MiB
-   (1.05-1.12x): it streams from twice the L3.  The 512-bit variants stay bound,
+   2.36's 240 MiB came from the legacy leaf's 320 MiB).  A memset measured the
+   same way seemed to gain from streaming at 128 MiB, but call by call on one
+   buffer each call inherits the cache its neighbour left; each setting alone
+   in processes of its own (bench/alone.c), a streaming memset loses 0.46-0.92x
+   up to 128 MiB idle (0.52-0.98x loaded), ties from 256 MiB idle (0.99-1.03x)
+   and wins there loaded (1.02-1.10x): it streams from 8 times the L3.  (glibc
+   2.41 never streams a memset on AMD: its non-temporal path sits behind the
+   rep stosb threshold, SIZE_MAX there.)  Copies alone: streaming from 24 MiB
+   0.98-1.03x at 16-32 MiB, 1.02-1.38x from 48 MiB.  The 512-bit variants stay bound,
    measured against the 256-bit ones the same way (Zen 4 runs a 512-bit access as
    two halves): copies 0.986-0.992x, memset 1.028-1.029x the avx2 variants'
    speed over the grid (avx512 ahead 6-11% up to 128 B, behind 5-8% from 129 B:
@@ -137,7 +143,7 @@ static int m_amd_zen4(const struct altmem__cpu *c)
 static void a_amd_zen4(const struct altmem__cpu *c, struct altmem__policy *p)
 {
     p->nt_copy = c->l3_bytes / 4 * 3;
-    p->nt_set = 2 * c->l3_bytes;
+    p->nt_set = 8 * c->l3_bytes;
     if (c->features & ALTMEM_FEAT_SIMD256)
         p->split_loads_above = 512;
 }
@@ -224,7 +230,7 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
      "rep movsb at 1.5-2.7 GB/s there on Zen 3",
      m_amd_zen, a_amd_zen_strings},
     {"amd-zen4", "AMD family 0x19 with AVX-512 (Zen 4), L3 known",
-     "streaming copies from 3/4 of the L3 (glibc 2.41's threshold), streaming memset from twice the L3; "
+     "streaming copies from 3/4 of the L3 (glibc 2.41's threshold), streaming memset from 8 times the L3; "
      "above 512 B, src and dst apart mod 64, the 64-byte copies run the 32-byte variant",
      "measured, AMD family 25 model 17 (KVM), idle and under --load: docs/perf/amd-family25-model17.md",
      m_amd_zen4, a_amd_zen4},

@@ -93,6 +93,19 @@ if(TARGET altmem_cli)
                      $<TARGET_FILE:altmem_cli>)
     set_tests_properties(bench_load PROPERTIES LABELS bench TIMEOUT 120)
   endif()
+  # altmem-alone (two settings, each alone in processes of its own): a bad option is
+  # one line and exit status 2; a tiny run prints one row per size with positive rates.
+  if(NOT CMAKE_CROSSCOMPILING_EMULATOR AND TARGET altmem_alone)
+    add_test(NAME bench_alone
+             COMMAND sh -c "out=$(\"$0\" --routine memset --sizes 64K,1M --a memset_nt_threshold=never --b memset_nt_threshold=0 --pairs 2 --calls 3 2>&1) || { echo \"$out\"; exit 1; }; echo \"$out\";
+                            echo \"$out\" | grep -q '^B: ALTMEM_TUNABLES=memset_nt_threshold=0$' &&
+                            echo \"$out\" | grep -Eq '^ +64K [|] +[0-9.]+ +[0-9.]+ [|] +[0-9.]+ ' &&
+                            echo \"$out\" | grep -Eq '^ +1M [|] +[0-9.]+ +[0-9.]+ [|] +[0-9.]+ ' || exit 1;
+                            err=$(\"$0\" --routine memset --sizes 64Q --a x --b y 2>&1); rc=$?; echo \"$err\";
+                            [ $rc -eq 2 ] && [ $(echo \"$err\" | wc -l) -eq 1 ] && echo \"$err\" | grep -q '^altmem-alone: bad size'"
+                     $<TARGET_FILE:altmem_alone>)
+    set_tests_properties(bench_alone PROPERTIES LABELS bench TIMEOUT 120)
+  endif()
   # scripts/newer-glibc.sh: another Debian release's glibc to measure against; needs
   # the archive once (skipped with the reason where it cannot be reached), then its
   # cache in the build tree.

@@ -705,13 +705,13 @@ static void policy_rules(void)
         {"Zen 3 0x19/0x01 KVM", A, 0x19, 0x01, ALTMEM__ID_HYPERVISOR, x86, 512 * KB, 32 * MB, "avx2", 192 * MB,
          192 * MB, NEVER, NEVER, NEVER, 63, "defaults amd-zen-no-string", 192 * MB},
         /* Zen 4: AVX-512, allowed on AMD; streaming copies from 3/4 of the L3, memset
-           from twice it (measured: docs/perf/amd-family25-model17.md) */
+           from 8 times it (measured: docs/perf/amd-family25-model17.md) */
         {"Zen 4 0x19/0x11", A, 0x19, 0x11, ALTMEM__ID_AVX_VNNI, x512, 1 * MB, 32 * MB, "avx512", 24 * MB,
-         64 * MB, NEVER, NEVER, NEVER, 63, "defaults amd-zen-no-string amd-zen4", 24 * MB},
+         256 * MB, NEVER, NEVER, NEVER, 63, "defaults amd-zen-no-string amd-zen4", 24 * MB},
         /* ... the KVM guest of issue 28, where glibc 2.36 reads 320 MiB from the legacy
            leaf and streams from 240 MiB: the rule takes the L3 of 0x8000001D */
         {"Zen 4 0x19/0x11 KVM", A, 0x19, 0x11, ALTMEM__ID_HYPERVISOR, x512, 1 * MB, 32 * MB, "avx512", 24 * MB,
-         64 * MB, NEVER, NEVER, NEVER, 63, "defaults amd-zen-no-string amd-zen4", 240 * MB},
+         256 * MB, NEVER, NEVER, NEVER, 63, "defaults amd-zen-no-string amd-zen4", 240 * MB},
         /* ... and with no L3 known: glibc 2.36's threshold stays */
         {"Zen 4, caches unknown", A, 0x19, 0x61, 0, x512, 0, 0, "avx512", 64 * MB, 64 * MB, NEVER, NEVER, NEVER,
          63, "defaults amd-zen-no-string", 64 * MB},
