@@ -8,6 +8,7 @@
 #include "bench_run.h"
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,6 +121,36 @@ static int grid_stats(const struct run *run, int r, unsigned mask, uint64_t lo, 
     return count;
 }
 
+/* The most any implementation could show against libc over the same cells as
+   grid_stats: each cell at the fastest time any implementation had at its size
+   in this run, at any layout (the aligned store rate; at small sizes the
+   timing loop's floor).  A geomean goal above it is out of reach on this
+   machine unless code beats every time seen; *at_bound counts the cells where
+   libc is within 2% of that bound already. */
+static double reachable(const struct run *run, int r, unsigned mask, uint64_t lo, uint64_t hi, int *at_bound)
+{
+    double logsum = 0;
+    int bi = bound_impl(run, r), li = run->libc_i[r], count = 0;
+    *at_bound = 0;
+    for (size_t k = 0; k < run->n; k++) {
+        const struct result *x = &run->r[k], *lib;
+        if (!hot_grid(x, r, bi) || !(mask >> x->layout & 1) || x->size < lo || x->size > hi || li < 0 ||
+            !(lib = same_cell(run, x, li)) || lib->st.med <= 0)
+            continue;
+        double fastest = 1e300;
+        for (size_t j = 0; j < run->n; j++) {
+            const struct result *y = &run->r[j];
+            if (y->kind == R_GRID && !y->cold && y->routine == r && y->size == x->size && y->st.med > 0)
+                fastest = fmin(fastest, y->st.med);
+        }
+        double c = fmax(1.0, lib->st.med / fastest);
+        *at_bound += c < 1.02;
+        logsum += log(c);
+        count++;
+    }
+    return count ? exp(logsum / count) : 0;
+}
+
 static void cell_name(const struct result *x, char *buf, size_t len)
 {
     char s[32];
@@ -146,6 +177,12 @@ static void geomean_line(const struct run *run, const struct goal *q, int bi, st
           ovl ? " (both overlap directions too)" : "", geo, q->target, geo >= q->target ? "met" : "NOT met", minv,
           wn, below.beyond, below.beyond == 1 ? "" : "s", q->floor, below.beyond ? "NOT met" : "met", below.within,
           below.unresolved);
+    int at_bound;
+    double reach = reachable(run, q->routine, q->layouts, q->lo, q->hi, &at_bound);
+    if (reach > 0)
+        GLINE("  reachable at most: %.3fx (each cell at the fastest time any implementation had at its size in "
+              "this run, any layout; %s is within 2%% of that in %d of the %d cells)%s",
+              reach, run->libc, at_bound, cnt, reach < q->target ? ": the goal is out of reach here" : "");
 }
 
 static void lowest_line(const struct run *run, const struct goal *q, struct goal_report *g)
