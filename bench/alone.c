@@ -155,7 +155,7 @@ int main(int argc, char **argv)
         return child(parse_routine(argv[2]), parse_size(argv[3]), parse_layout(argv[4]), atoi(argv[5]));
     int r = -1, l = 0, pairs = 4, calls = 8, load = 0, nsizes = 0;
     const char *set_a = NULL, *set_b = NULL, *size_s[MAX_SIZES];
-    char *sizes_arg = NULL;
+    char sizes_arg[512] = "";
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(o, "--help") == 0) {
@@ -186,14 +186,17 @@ int main(int argc, char **argv)
             set_a = v;
         else if (strcmp(o, "--b") == 0)
             set_b = v;
-        else if (strcmp(o, "--sizes") == 0)
-            sizes_arg = strdup(v);
+        else if (strcmp(o, "--sizes") == 0 && strlen(v) >= sizeof sizes_arg) {
+            fprintf(stderr, "altmem-alone: --sizes too long\n");
+            return 2;
+        } else if (strcmp(o, "--sizes") == 0)
+            strcpy(sizes_arg, v);
         else if (strcmp(o, "--routine") && strcmp(o, "--layout") && strcmp(o, "--pairs") && strcmp(o, "--calls")) {
             fprintf(stderr, "altmem-alone: unknown option '%s' (--help)\n", o);
             return 2;
         }
     }
-    if (r < 0 || !set_a || !set_b || !sizes_arg) {
+    if (r < 0 || !set_a || !set_b || !sizes_arg[0]) {
         fprintf(stderr, "altmem-alone: --routine, --sizes, --a and --b are required (--help)\n");
         return 2;
     }
@@ -243,6 +246,5 @@ int main(int argc, char **argv)
     }
     if (load)
         bench_load_stop();
-    free(sizes_arg);
     return failed;
 }

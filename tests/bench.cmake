@@ -106,6 +106,16 @@ if(TARGET altmem_cli)
                      $<TARGET_FILE:altmem_alone>)
     set_tests_properties(bench_alone PROPERTIES LABELS bench TIMEOUT 120)
   endif()
+  # altmem-pagecross: one line per size with both times; a bad size is one line, exit 2.
+  if(NOT CMAKE_CROSSCOMPILING_EMULATOR AND TARGET altmem_pagecross)
+    add_test(NAME bench_pagecross
+             COMMAND sh -c "out=$(\"$0\" memmove 4090 -100 600 4100 2>&1) || { echo \"$out\"; exit 1; }; echo \"$out\";
+                            [ $(echo \"$out\" | grep -Ec '^n= +(600|4100)  end at page offset +[0-9]+:  C library +[0-9.]+ ns  altmem +[0-9.]+ ns$') -eq 2 ] || exit 1;
+                            err=$(\"$0\" memset 3 0 0 2>&1); rc=$?; echo \"$err\";
+                            [ $rc -eq 2 ] && [ $(echo \"$err\" | wc -l) -eq 1 ] && echo \"$err\" | grep -q '^altmem-pagecross: bad size'"
+                     $<TARGET_FILE:altmem_pagecross>)
+    set_tests_properties(bench_pagecross PROPERTIES LABELS bench TIMEOUT 120)
+  endif()
   # scripts/newer-glibc.sh: another Debian release's glibc to measure against; needs
   # the archive once (skipped with the reason where it cannot be reached), then its
   # cache in the build tree.

@@ -12,6 +12,7 @@ static const struct tl_part parts[] = {
     {"guard", tl_part_copy_guard}, /* windows flush against PROT_NONE pages    */
     {"sweep", tl_part_copy_sweep}, /* n 0..1024 x src offset 0..63 x dst 0..63 */
     {"large", tl_part_copy_large}, /* 2 KiB .. 64 MiB                          */
+    {"page-ends", tl_part_copy_page_ends}, /* first or last bytes across a page */
     {"nt", tl_part_copy_nt},       /* sizes around lowered non-temporal thresholds */
     {"string", tl_part_copy_string}, /* sizes around rep movsb starts (ALTMEM_TUNABLES) */
 };

@@ -91,6 +91,36 @@ static void part_far(struct tl_ctx *c)
     }
 }
 
+/* Overlapping moves whose first or last bytes lie just across a 4 KiB
+   boundary, both directions, at distances that put the source inside the
+   destination's first or last vectors (1, W - 1, W + 1, 4W - 1, 4W + 1) or far
+   inside (n / 2 + 2, the bench's overlap): the pieces stored in place of the
+   vectors that would split the page must be read before anything overwrites
+   them. */
+static void part_page_ends(struct tl_ctx *c)
+{
+    static const size_t sizes[] = {520, 1029, 4096, 4099};
+    static const size_t dists[] = {1, 2, 15, 17, 31, 33, 63, 65, 255, 257};
+    struct tl_buf *ob = &tl_env.ovl;
+    unsigned char *page2 = ob->mem + 4 * tl_env.page;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0] && !c->stop; i++) {
+        size_t n = sizes[i];
+        for (size_t k = 0; k <= sizeof dists / sizeof dists[0]; k++) {
+            size_t dist = k < sizeof dists / sizeof dists[0] ? dists[k] : n / 2 + 2;
+            for (size_t e = 1; e <= 256; e += e < 64 ? 1 : 7) {
+                unsigned char *d = page2 + e - n;          /* dst ends e bytes past the boundary */
+                tl_copy(c, ob, d, d + dist, n);            /* src above: forward */
+                tl_copy(c, ob, d, d - dist, n);            /* src below: backward */
+            }
+            for (size_t h = 1; h <= 64; h++) {
+                unsigned char *d = page2 - h;              /* dst starts h bytes before it */
+                tl_copy(c, ob, d, d + dist, n);
+                tl_copy(c, ob, d, d - dist, n);
+            }
+        }
+    }
+}
+
 /* Non-overlapping moves around lowered non-temporal thresholds (tl_part_copy_nt),
    then overlapping ones of the same sizes, which must never take the
    non-temporal path's shortcuts: distances 1, 64, 4-16 KiB, n/2 and n - 1. */
@@ -148,9 +178,11 @@ static const struct tl_part parts[] = {
     {"guard", tl_part_copy_guard}, /* windows flush against PROT_NONE pages    */
     {"sweep", tl_part_copy_sweep}, /* n 0..1024 x src offset 0..63 x dst 0..63 */
     {"large", tl_part_copy_large}, /* 2 KiB .. 64 MiB                          */
+    {"page-ends", tl_part_copy_page_ends}, /* first or last bytes across a page */
     {"overlap", part_overlap},     /* dst - src in [-300, 300], n 0..700       */
     {"overlap-guard", part_overlap_guard}, /* the same, flush against guard pages */
     {"far", part_far},             /* page-sized distances, 64 KiB and 1 MiB   */
+    {"overlap-page-ends", part_page_ends}, /* overlaps with ends across a page         */
     {"nt", part_nt},               /* around lowered non-temporal thresholds   */
     {"string", part_string},       /* around rep movsb starts, overlaps too    */
 };

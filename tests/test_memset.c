@@ -111,6 +111,24 @@ static void part_large(struct tl_ctx *c)
     }
 }
 
+/* Sets whose first or last bytes lie just across a 4 KiB boundary: dst
+   starting 1..64 bytes before one, or ending 1..256 bytes after one (every
+   offset to 64, then every 7th), where the x86_64 loop stores its ends as
+   pieces so that no store splits a page. */
+static void part_page_ends(struct tl_ctx *c)
+{
+    static const size_t sizes[] = {520, 777, 1029, 4096, 4099, 8192 + 61};
+    struct tl_buf *db = &tl_env.dst;
+    unsigned char *page2 = db->mem + 4 * tl_env.page;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0] && !c->stop; i++) {
+        size_t n = sizes[i];
+        for (size_t e = 1; e <= 256; e += e < 64 ? 1 : 7)
+            tl_set(c, db, page2 + e - n, fill_for(n, e), n);
+        for (size_t h = 1; h <= 64; h++)
+            tl_set(c, db, page2 - h, fill_for(n, h), n);
+    }
+}
+
 /* Sizes around lowered non-temporal thresholds, at several dst offsets, and
    flush against the guard page (testlib.h: tl_nt_thresholds). */
 static void part_nt(struct tl_ctx *c)
@@ -158,6 +176,7 @@ static const struct tl_part parts[] = {
     {"values", part_values}, /* all 256 fill bytes, as three ints each    */
     {"wide", part_wide},     /* c outside 0..255: only the low byte counts */
     {"large", part_large},   /* 2 KiB .. 64 MiB                           */
+    {"page-ends", part_page_ends}, /* first or last bytes across a page */
     {"nt", part_nt},         /* around lowered non-temporal thresholds    */
     {"string", part_string}, /* around rep stosb starts                   */
 };

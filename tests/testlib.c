@@ -664,6 +664,28 @@ void tl_part_copy_large(struct tl_ctx *c)
     }
 }
 
+/* Copies whose first or last bytes lie just across a 4 KiB boundary: dst
+   starting 1..64 bytes before one, or ending 1..256 bytes after one (every
+   offset to 64, then every 7th), where the x86_64 loops store their first or
+   last vectors as a piece so that no store splits a page; sizes from one loop
+   block of the widest vector to two pages, three source alignments. */
+void tl_part_copy_page_ends(struct tl_ctx *c)
+{
+    static const size_t sizes[] = {520, 777, 1029, 4096, 4099, 8192 + 61};
+    static const size_t src_offs[] = {0, 1, 33};
+    struct tl_buf *db = &tl_env.dst, *sb = &tl_env.src;
+    unsigned char *page2 = db->mem + 4 * tl_env.page;  /* a page boundary with room on both sides */
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0] && !c->stop; i++)
+        for (size_t so = 0; so < sizeof src_offs / sizeof src_offs[0]; so++) {
+            size_t n = sizes[i];
+            const unsigned char *s = sb->mem + tl_env.page + src_offs[so];
+            for (size_t e = 1; e <= 256; e += e < 64 ? 1 : 7)
+                tl_copy(c, db, page2 + e - n, s, n);       /* ends e bytes past the boundary */
+            for (size_t h = 1; h <= 64; h++)
+                tl_copy(c, db, page2 - h, s, n);           /* starts h bytes before it */
+        }
+}
+
 /* ---- Non-temporal thresholds -------------------------------------------------------- */
 
 /* 0: every size that reaches a loop streams; the others sit inside the loop

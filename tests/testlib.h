@@ -165,6 +165,7 @@ void tl_part_copy_same(struct tl_ctx *c);   /* dst == src                       
 void tl_part_copy_guard(struct tl_ctx *c);  /* windows flush against guard pages    */
 void tl_part_copy_sweep(struct tl_ctx *c);  /* 0..1024 x 64 x 64                     */
 void tl_part_copy_large(struct tl_ctx *c);  /* up to 64 MiB                          */
+void tl_part_copy_page_ends(struct tl_ctx *c); /* first or last bytes across a page  */
 void tl_part_copy_nt(struct tl_ctx *c);     /* across non-temporal thresholds       */
 
 /* Non-temporal paths across their threshold: the parts lower the threshold the

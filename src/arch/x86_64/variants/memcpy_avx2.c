@@ -25,8 +25,7 @@
    no registers saved or copied on entry. */
 static __attribute__((noinline)) void *large(void *__restrict dst, const void *__restrict src, size_t n)
 {
-    vcopy_large(dst, src, n, &ERMS_MIN); /* x86_vec.h: streaming, rep movsb, the loop */
-    return dst;
+    return vcopy_large(dst, src, n, &ERMS_MIN); /* x86_vec.h: streaming, rep movsb, the loop */
 }
 
 void *altmem_memcpy_avx2(void *__restrict dst, const void *__restrict src, size_t n)

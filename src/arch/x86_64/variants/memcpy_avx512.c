@@ -37,13 +37,13 @@ static __attribute__((noinline)) void *large(void *__restrict dst, const void *_
     /* The common case first, every test on the fall-through path (a taken
        branch here costs time at 600 B-1 KiB: docs/perf/variant-figures.md). */
     if (likely(n < altmem__nt_threshold) && likely(n < MOVSB_MIN_COALIGNED || n < erms_min(d, s)) && !alias_4k_ahead(d, s))
-        vcopy_fwd(d, s, n);             /* (512, 16/32 KiB): 256 B loop, dst 64-aligned */
+        return vcopy_fwd(d, s, n);      /* (512, 16/32 KiB): 256 B loop, dst 64-aligned */
     else if (n < altmem__nt_threshold && n < erms_min(d, s))
-        vcopy_bwd(d, s, n);             /* (512, 16/32 KiB), dst just above src mod 4 KiB: backward */
+        return vcopy_bwd(d, s, n);      /* (512, 16/32 KiB), dst just above src mod 4 KiB: backward */
     else if (n < altmem__nt_threshold && !movsb_short_distance((uintptr_t)d, (uintptr_t)s))
         rep_movsb(d, s, n);             /* [16/32 KiB, nt): rep movsb         */
     else if (n < altmem__nt_threshold)
-        vcopy_fwd(d, s, n);             /* [16/32 KiB, nt), (dst - src) mod 4 KiB in 1..63: loop */
+        return vcopy_fwd(d, s, n);      /* [16/32 KiB, nt), (dst - src) mod 4 KiB in 1..63: loop */
     else
         vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
     return dst;

@@ -45,21 +45,19 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
        branch here costs time at 600 B-1 KiB, docs/perf/variant-figures.md): forward-safe, below the
        streaming and rep movsb sizes, not the 4 KiB alias. */
     if (likely(fwd >= n) && likely(n < altmem__nt_threshold) && likely(n < MOVSB_MIN_COALIGNED || n < erms_min(d, s)) &&
-        !alias_4k_ahead(d, s)) {
-        vcopy_fwd(d, s, n);             /* (512, 16/32 KiB): 256 B loop, dst 64-aligned */
-        return dst;
-    }
+        !alias_4k_ahead(d, s))
+        return vcopy_fwd(d, s, n);      /* (512, 16/32 KiB): 256 B loop, dst 64-aligned */
     /* Backward when dst lies inside the source, or, apart and in the loop's
        range, when dst is just above src mod 4 KiB (alias_4k_ahead). */
     int back = fwd < n || (bwd >= n && n < erms_min(d, s) && alias_4k_ahead(d, s));
     if (back && (n < altmem__nt_threshold || fwd < 4096))
-        vcopy_bwd(d, s, n);             /* dst inside (src, src+n), or the 4 KiB alias: backward */
+        return vcopy_bwd(d, s, n);      /* dst inside (src, src+n), or the 4 KiB alias: backward */
     else if (back)
         vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src or apart: backward, streaming */
     else if (n >= altmem__nt_threshold && bwd >= NT_MIN_AHEAD)
         vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
     else if (bwd < 64 || n < erms_min(d, s) || movsb_short_distance((uintptr_t)d, (uintptr_t)s))
-        vcopy_fwd(d, s, n);             /* dst < src within a page, (512, 16/32 KiB), short distance */
+        return vcopy_fwd(d, s, n);      /* dst < src within a page, (512, 16/32 KiB), short distance */
     else
         rep_movsb(d, s, n);             /* from 16/32 KiB, src 64 B+ ahead or apart: rep movsb */
     return dst;

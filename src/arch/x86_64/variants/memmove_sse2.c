@@ -24,8 +24,7 @@
    no registers saved or copied on entry. */
 static __attribute__((noinline)) void *large(void *dst, const void *src, size_t n)
 {
-    vmove_large(dst, src, n, &ERMS_MIN); /* x86_vec.h: the direction, streaming, rep movsb */
-    return dst;
+    return vmove_large(dst, src, n, &ERMS_MIN); /* x86_vec.h: the direction, streaming, rep movsb */
 }
 
 void *altmem_memmove_sse2(void *dst, const void *src, size_t n)

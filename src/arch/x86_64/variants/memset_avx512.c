@@ -4,8 +4,8 @@
  * Assumptions:
  *   - AVX-512 F, BW and VL, with the OS saving the ZMM and opmask state
  *     (SIMD512).  One byte-masked store (BW) for sizes up to 64, only where
- *     the 64 bytes stay inside dst's page, and for the partial last line of a
- *     loop that ends 1..63 bytes past a page boundary (inside that line): a masked access reaching into the
+ *     the 64 bytes stay inside dst's page, and for the partial first or last
+ *     line of a loop whose ends would cross a page (inside that line): a masked access reaching into the
  *     next page takes a microcode assist, mapped or not (checked as glibc 2.36
  *     does; near a page's end the unmasked classes run instead).  Why the
  *     masked store, with the figures: docs/perf/variant-figures.md.  Built
@@ -14,8 +14,9 @@
  *   - Unaligned stores are single, fast instructions (UAL).
  *   - Sizes up to 512: overlapping stores from both ends; above, a 64-aligned
  *     256-byte loop between an unaligned first vector (none at an aligned
- *     dst) and unaligned last 256 (the last whole lines and a masked partial
- *     line where those would split a page).
+ *     dst) and unaligned last 256; where the first vector or one of the last
+ *     four would cross a page, aligned lines between two masked partial lines
+ *     (x86_vec.h, vset_pieces).
  *   - rep stosb from the policy's 64-byte start up to memset's non-temporal
  *     threshold (src/policy.c: the per-CPU rules, ALTMEM_TUNABLES
  *     rep_stosb_threshold; never on a CPU without ERMS).
@@ -29,8 +30,7 @@
    no registers saved or copied on entry. */
 static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
 {
-    vset_large(dst, c, n, &ERMS_MIN);   /* x86_vec.h: the loop, rep stosb, streaming */
-    return dst;
+    return vset_large(dst, c, n, &ERMS_MIN); /* x86_vec.h: the loop, rep stosb, streaming */
 }
 
 /* (128, 512]: out of line, so that the classes below need no registers saved. */

@@ -22,8 +22,7 @@
    no registers saved or copied on entry. */
 static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
 {
-    vset_large(dst, c, n, &ERMS_MIN);   /* x86_vec.h: the loop, rep stosb, streaming */
-    return dst;
+    return vset_large(dst, c, n, &ERMS_MIN); /* x86_vec.h: the loop, rep stosb, streaming */
 }
 
 void *altmem_memset_sse2(void *dst, int c, size_t n)

@@ -17,7 +17,10 @@
  *     not cross a cache line (feature UAL, which every x86_64 CPU has).
  *   - W = VEC_BITS / 8 bytes per vector.
  *   - Loops store to W-aligned destination addresses (a store that splits a cache
- *     line costs a second access) and load unaligned.
+ *     line costs a second access) and load unaligned.  A store that splits a
+ *     4 KiB page costs far more (about 10 ns on Zen 4): where a loop's
+ *     unaligned first or last vectors would, its ends go as pieces inside
+ *     their W-aligned blocks (vcopy_fwd_pieces, vcopy_bwd_pieces, vset_pieces).
  *   - Non-temporal loops (movntdq) start at a 64-byte-aligned destination, so
  *     every line they write is written whole, and end with sfence: afterwards
  *     the stores are ordered like ordinary ones for other threads.
@@ -163,6 +166,103 @@ OPS_VECTOR_STORE(__m128i, x86_st_low4, st_low4, X86_FAULT_STD)
 
 #include "ops/vector.h"
 
+/* ---- A piece of 1..W-1 bytes inside one W-aligned block ---------------------
+
+   A store that splits a 4 KiB page costs far more than one that splits a line:
+   on Zen 4 a 4 KiB copy to dst + 1 took 45.5 ns when its last vectors crossed
+   into the next page and 35.8 ns when they did not (n = 4095: the end on the
+   boundary).  Where a loop's unaligned first or last vectors would cross a
+   page, the bytes between the page boundary and the end go as a piece: two
+   overlapping accesses of the largest power of two <= k, both inside the
+   piece's W-aligned block (so never across a page).  The loads are held in
+   registers, so that a piece may be loaded before a loop and stored after it. */
+struct piece {
+#if VEC_BITS == 512
+    __m256i y0, y1;     /* k in [32, 64) */
+#endif
+    __m128i x0, x1;     /* k in [1, 32): 16, 8, 4, 2 or 1 bytes in the low end of each */
+    size_t k;
+};
+
+OPS_INL __m128i ld_low(const unsigned char *s, size_t w)
+{
+    uint32_t v;
+    if (w == 8)
+        return _mm_loadl_epi64((const __m128i *)(const void *)s);
+    if (w == 4)
+        __builtin_memcpy(&v, s, 4);
+    else if (w == 2) {
+        uint16_t h;
+        __builtin_memcpy(&h, s, 2);
+        v = h;
+    } else
+        v = *s;
+    return _mm_cvtsi32_si128((int)v);
+}
+
+OPS_INL void st_low(unsigned char *d, __m128i x, size_t w)
+{
+    uint32_t v = (uint32_t)_mm_cvtsi128_si32(x);
+    if (w == 8)
+        _mm_storel_epi64((__m128i *)(void *)d, x);
+    else if (w == 4)
+        __builtin_memcpy(d, &v, 4);
+    else if (w == 2) {
+        uint16_t h = (uint16_t)v;
+        __builtin_memcpy(d, &h, 2);
+    } else
+        *d = (unsigned char)v;
+}
+
+OPS_INL size_t piece_width(size_t k) { return k >= 16 ? 16 : k >= 8 ? 8 : k >= 4 ? 4 : k >= 2 ? 2 : 1; }
+
+OPS_INL struct piece piece_load(const unsigned char *s, size_t k)
+{
+    struct piece p;
+    p.k = k;
+#if VEC_BITS == 512
+    p.y0 = p.y1 = _mm256_setzero_si256();
+    if (k >= 32) {
+        p.y0 = ld32v(s);
+        p.y1 = ld32v(s + k - 32);
+        p.x0 = p.x1 = _mm_setzero_si128();
+        return p;
+    }
+#endif
+    size_t w = piece_width(k);
+    if (w == 16) {
+        p.x0 = ld16v(s);
+        p.x1 = ld16v(s + k - 16);
+    } else {
+        p.x0 = ld_low(s, w);
+        p.x1 = ld_low(s + k - w, w);
+    }
+    return p;
+}
+
+OPS_INL void piece_store(unsigned char *d, const struct piece *p)
+{
+    size_t k = p->k;
+#if VEC_BITS == 512
+    if (k >= 32) {
+        st32v(d, p->y0);
+        st32v(d + k - 32, p->y1);
+        return;
+    }
+#endif
+    size_t w = piece_width(k);
+    if (w == 16) {
+        st16v(d, p->x0);
+        st16v(d + k - 16, p->x1);
+    } else {
+        st_low(d, p->x0, w);
+        st_low(d + k - w, p->x1, w);
+    }
+}
+
+/* A 4 KiB boundary strictly inside [lo, hi) (hi - lo <= 4096). */
+OPS_INL int crosses_page(uintptr_t lo, uintptr_t hi) { return ((lo ^ (hi - 1)) & ~(uintptr_t)4095) != 0; }
+
 /* ---- Loops of memcpy / memmove: n > 8W -------------------------------------
 
    Plain accesses only: their first vector (vcopy_fwd) or last (vcopy_bwd) is
@@ -174,30 +274,75 @@ OPS_VECTOR_STORE(__m128i, x86_st_low4, st_low4, X86_FAULT_STD)
 
 /* Forward; correct unless dst lies inside (src, src + n).  The first vector and
    the last four are loaded up front and stored last (the first only when dst
-   is not W-aligned), so that the loop may start at a W-aligned dst and stop as soon as at most 4W bytes remain, and so that
-   no store lands on source bytes still to be read when dst < src. */
-OPS_INL void vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
+   is not W-aligned), so that the loop may start at a W-aligned dst and stop as
+   soon as at most 4W bytes remain, and so that no store lands on source bytes
+   still to be read when dst < src.  Where the first vector or one of the last
+   four would cross a page, vcopy_fwd_pieces (out of line: the test is the one
+   not-taken branch the common path pays; with -fno-reorder-blocks an inline
+   slow path would cost taken jumps around it). */
+static void *vcopy_fwd_pieces(unsigned char *d, const unsigned char *s, size_t n);
+
+/* The first vector crosses a page when dst lies in the last W - 1 bytes of
+   one; one of the last four may when dst + n lies 1..4W - 1 bytes past a
+   boundary (at a W step from it none does, and the pieces cost little). */
+OPS_INL int fwd_ends_cross_page(uintptr_t d, uintptr_t de)
+{
+    return (d & 4095) > 4096 - W || ((de - 1) & 4095) < 4 * W - 1;
+}
+
+OPS_INL void *vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
 {
     unsigned char *d0 = d, *de = d + n;
     const unsigned char *se = s + n;
-    vec h = vld(s);
-    vec t0 = vld(se - 4 * W), t1 = vld(se - 3 * W), t2 = vld(se - 2 * W), t3 = vld(se - W);
-    size_t skip = -(uintptr_t)d & (W - 1);             /* 0..W-1: dst aligned after it */
+    if (likely(!fwd_ends_cross_page((uintptr_t)d, (uintptr_t)de))) {
+        vec h = vld(s);
+        vec t0 = vld(se - 4 * W), t1 = vld(se - 3 * W), t2 = vld(se - 2 * W), t3 = vld(se - W);
+        size_t skip = -(uintptr_t)d & (W - 1);         /* 0..W-1: dst aligned after it */
+        d += skip;
+        s += skip;
+        n -= skip;
+        for (; n > 4 * W; n -= 4 * W, d += 4 * W, s += 4 * W)   /* 4W per iteration */
+            ops_vcopy_block4(OPS_PLAIN, OPS_ALIGNED, (uintptr_t)d, (uintptr_t)s);
+        vst(de - 4 * W, t0);
+        vst(de - 3 * W, t1);
+        vst(de - 2 * W, t2);
+        vst(de - W, t3);
+        /* At a W-aligned dst the loop stored the first vector: storing it again
+           would cost W bytes of stores, and starting the loop a vector later would
+           leave its end one vector past a 4W multiple (768 B: 13 stores for 12,
+           as ops_vset_loop). */
+        if (skip)
+            vst(d0, h);
+        return d0;
+    }
+    return vcopy_fwd_pieces(d, s, n);  /* a tail call: no frame on the common path */
+}
+
+/* vcopy_fwd where its first or last vectors would cross a page (a 4 KiB copy
+   to dst + 1 on Zen 4: 45.5 ns, 35.8 without the crossing): the same loop, the
+   first bytes up to the boundary as a piece loaded up front and stored last,
+   and the rest after the loop from the source again, W-aligned vectors and a
+   piece (every byte read then lies at or above what is left to copy, which no
+   store so far reached: dst <= src, or apart). */
+static __attribute__((noinline, cold)) void *vcopy_fwd_pieces(unsigned char *d, const unsigned char *s, size_t n)
+{
+    unsigned char *d0 = d;
+    size_t skip = -(uintptr_t)d & (W - 1);
+    struct piece hp = piece_load(s, skip ? skip : 1);
     d += skip;
     s += skip;
     n -= skip;
-    for (; n > 4 * W; n -= 4 * W, d += 4 * W, s += 4 * W)   /* 4W per iteration */
+    for (; n > 4 * W; n -= 4 * W, d += 4 * W, s += 4 * W)
         ops_vcopy_block4(OPS_PLAIN, OPS_ALIGNED, (uintptr_t)d, (uintptr_t)s);
-    vst(de - 4 * W, t0);
-    vst(de - 3 * W, t1);
-    vst(de - 2 * W, t2);
-    vst(de - W, t3);
-    /* At a W-aligned dst the loop stored the first vector: storing it again
-       would cost W bytes of stores, and starting the loop a vector later would
-       leave its end one vector past a 4W multiple (768 B: 13 stores for 12,
-       as ops_vset_loop). */
+    for (; n >= W; n -= W, d += W, s += W)
+        vsta(d, vld(s));
+    if (n) {
+        struct piece tp = piece_load(s, n);
+        piece_store(d, &tp);
+    }
     if (skip)
-        vst(d0, h);
+        piece_store(d0, &hp);
+    return d0;
 }
 
 /* (dst - src) mod 4096 in [0, 256), regions apart: a forward 256-byte loop's
@@ -213,18 +358,65 @@ OPS_INL int alias_4k_ahead(const unsigned char *d, const unsigned char *s)
 
 /* Backward; correct unless dst lies below src inside its range.  Mirror image
    of vcopy_fwd: the first four vectors and the last one up front (the last
-   stored only when dst + n is not W-aligned). */
-OPS_INL void vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
+   stored only when dst + n is not W-aligned); vcopy_bwd_pieces where one of
+   them would cross a page. */
+static void *vcopy_bwd_pieces(unsigned char *d, const unsigned char *s, size_t n);
+
+/* The last vector crosses a page when dst + n lies 1..W - 1 bytes past a
+   boundary; one of the first four may when dst lies in the last 4W - 1 bytes
+   of a page. */
+OPS_INL int bwd_ends_cross_page(uintptr_t d, uintptr_t de)
+{
+    return ((de - 1) & 4095) < W - 1 || (d & 4095) > 4096 - 4 * W;
+}
+
+OPS_INL void *vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
 {
     unsigned char *de = d + n;
-    vec t = vld(s + n - W);
-    vec h0 = vld(s), h1 = vld(s + W), h2 = vld(s + 2 * W), h3 = vld(s + 3 * W);
-    n -= (uintptr_t)de & (W - 1);                      /* d + n aligned now */
-    for (; n > 4 * W; n -= 4 * W) {                    /* 4W per iteration, from the end */
+    if (likely(!bwd_ends_cross_page((uintptr_t)d, (uintptr_t)de))) {
+        vec t = vld(s + n - W);
+        vec h0 = vld(s), h1 = vld(s + W), h2 = vld(s + 2 * W), h3 = vld(s + 3 * W);
+        n -= (uintptr_t)de & (W - 1);                  /* d + n aligned now */
+        for (; n > 4 * W; n -= 4 * W) {                /* 4W per iteration, from the end */
+            const unsigned char *p = s + n - 4 * W;
+            unsigned char *q = d + n - 4 * W;
+            vec e = vld(p + 3 * W), c = vld(p + 2 * W), b = vld(p + W), a = vld(p);
+            vsta(q + 3 * W, e);         /* from the top down (OPS_STORE_ORDER) */
+            OPS_STORE_ORDER();
+            vsta(q + 2 * W, c);
+            OPS_STORE_ORDER();
+            vsta(q + W, b);
+            OPS_STORE_ORDER();
+            vsta(q, a);
+        }
+        vst(d, h0);
+        vst(d + W, h1);
+        vst(d + 2 * W, h2);
+        vst(d + 3 * W, h3);
+        if ((uintptr_t)de & (W - 1))    /* at a W-aligned end the loop stored it */
+            vst(de - W, t);
+        return d;
+    }
+    return vcopy_bwd_pieces(d, s, n);  /* a tail call: no frame on the common path */
+}
+
+/* vcopy_bwd where its first or last vectors would cross a page: the bytes
+   above the last W boundary as a piece loaded up front and stored last, the
+   same loop from the top down, then the rest, [d, d + n), from the source
+   again from the top down, W-aligned vectors and a piece: every byte read lies
+   below what the loop stored (dst >= src, or apart), and each store lands
+   above the source bytes still to be read. */
+static __attribute__((noinline, cold)) void *vcopy_bwd_pieces(unsigned char *d, const unsigned char *s, size_t n)
+{
+    unsigned char *de = d + n;
+    size_t top = (uintptr_t)de & (W - 1);
+    struct piece tp = piece_load(s + n - (top ? top : 1), top ? top : 1);
+    n -= top;
+    for (; n > 4 * W; n -= 4 * W) {
         const unsigned char *p = s + n - 4 * W;
         unsigned char *q = d + n - 4 * W;
         vec e = vld(p + 3 * W), c = vld(p + 2 * W), b = vld(p + W), a = vld(p);
-        vsta(q + 3 * W, e);             /* from the top down (OPS_STORE_ORDER) */
+        vsta(q + 3 * W, e);
         OPS_STORE_ORDER();
         vsta(q + 2 * W, c);
         OPS_STORE_ORDER();
@@ -232,12 +424,15 @@ OPS_INL void vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
         OPS_STORE_ORDER();
         vsta(q, a);
     }
-    vst(d, h0);
-    vst(d + W, h1);
-    vst(d + 2 * W, h2);
-    vst(d + 3 * W, h3);
-    if ((uintptr_t)de & (W - 1))        /* at a W-aligned end the loop stored it */
-        vst(de - W, t);
+    for (; n >= W; n -= W)
+        vsta(d + n - W, vld(s + n - W));
+    if (n) {
+        struct piece bp = piece_load(s, n);
+        piece_store(d, &bp);
+    }
+    if (top)
+        piece_store(de - top, &tp);
+    return d;
 }
 
 /* vcopy_fwd_nt copies four pages at a time, so memmove may stream a forward
@@ -339,25 +534,24 @@ OPS_INL int movsb_short_distance(uintptr_t d, uintptr_t s)
    alias (then backward, as memcpy).  Behind the tests below it took two taken jumps more than
    memcpy's large(): sse2 memmove 0.86-0.90x glibc's at 384-768 B where memcpy
    was 0.96-1.09x (docs/perf/intel-family6-model167.md). */
-OPS_INL void vmove_large(unsigned char *d, const unsigned char *s, size_t n, const size_t *erms_min)
+OPS_INL void *vmove_large(unsigned char *d, const unsigned char *s, size_t n, const size_t *erms_min)
 {
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
     if (__builtin_expect(fwd >= n && n < *erms_min && n < altmem__nt_threshold, 1) &&
-        !alias_4k_ahead(d, s)) {
-        vcopy_fwd(d, s, n);
-        return;
-    }
+        !alias_4k_ahead(d, s))
+        return vcopy_fwd(d, s, n);
     int back = fwd < n || (bwd >= n && n < *erms_min && alias_4k_ahead(d, s));
     if (back && (n < altmem__nt_threshold || fwd < 4096))
-        vcopy_bwd(d, s, n);             /* dst inside (src, src+n), or the 4 KiB alias: backward */
+        return vcopy_bwd(d, s, n);      /* dst inside (src, src+n), or the 4 KiB alias: backward */
     else if (back)
         vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src or apart: backward, streaming */
     else if (n >= altmem__nt_threshold && bwd >= NT_MIN_AHEAD)
         vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
     else if (bwd < 64 || n < *erms_min || movsb_short_distance((uintptr_t)d, (uintptr_t)s))
-        vcopy_fwd(d, s, n);             /* src < 64 B ahead, below the start, short distance */
+        return vcopy_fwd(d, s, n);      /* src < 64 B ahead, below the start, short distance */
     else
         rep_movsb(d, s, n);             /* from *erms_min, src 64 B+ ahead or apart: rep movsb */
+    return d;
 }
 #endif
 
@@ -369,18 +563,19 @@ OPS_INL void vmove_large(unsigned char *d, const unsigned char *s, size_t n, con
    variants test the same: 4 KiB d+63 was 0.69x glibc 2.41's avx2 memcpy on
    Zen 4 without it, docs/perf/amd-family25-model17.md). */
 #if VEC_BITS < 512
-OPS_INL void vcopy_large(unsigned char *d, const unsigned char *s, size_t n, const size_t *erms_min)
+OPS_INL void *vcopy_large(unsigned char *d, const unsigned char *s, size_t n, const size_t *erms_min)
 {
     if (__builtin_expect(n < *erms_min && n < altmem__nt_threshold, 1) && !alias_4k_ahead(d, s))
-        vcopy_fwd(d, s, n);             /* (8W, *erms_min): 4W loop           */
+        return vcopy_fwd(d, s, n);      /* (8W, *erms_min): 4W loop           */
     else if (n >= altmem__nt_threshold)
         vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
     else if (n >= *erms_min && !movsb_short_distance((uintptr_t)d, (uintptr_t)s))
         rep_movsb(d, s, n);             /* [*erms_min, nt): rep movsb         */
     else if (n < *erms_min)
-        vcopy_bwd(d, s, n);             /* (8W, *erms_min), dst just above src mod 4 KiB: backward */
+        return vcopy_bwd(d, s, n);      /* (8W, *erms_min), dst just above src mod 4 KiB: backward */
     else
-        vcopy_fwd(d, s, n);             /* [*erms_min, nt), short distance: 4W loop */
+        return vcopy_fwd(d, s, n);      /* [*erms_min, nt), short distance: 4W loop */
+    return d;
 }
 #endif
 
@@ -535,42 +730,88 @@ fault_in_loop:
     return ops_fault(ops_max(p - d + k, 64));
 }
 
-#if VEC_BITS == 512
-/* memset's loop for the 64-byte width, n > 512, when dst + n lies 1..63 bytes
-   past a 4 KiB boundary, so that ops_vset_loop's last unaligned vector would
-   split two pages (a misaligned set of 4, 8, 12 KiB: 0.86-0.94x glibc 2.36's
-   rep stosb on Zen 4, docs/perf/amd-family25-model17.md): the same loop up to
-   the last line boundary (so its last four vectors are whole lines), then one
-   byte-masked store inside the last, partial line, which stays in its page
-   (within_page64).  Elsewhere the unaligned end stays: it stores one line
-   fewer at some sizes (768 B d+63: 13 stores, here 14, 0.93x), and the test
-   below is one compare. */
-OPS_INL int end_splits_page(uintptr_t de) { return (de & 4095) - 1 < 63; }
-OPS_INL void vset_loop_page_end_512(unsigned char *d, vec x, size_t n)
+/* k = 1..W-1 bytes of memset's value: the first k of the W-aligned block at b
+   (set_piece_low) or its last k (set_piece_high).  At the 64-byte width one
+   byte-masked store of the whole block, which never reaches past it (a masked
+   store reaching into the next page takes a microcode assist, memset_avx512.c);
+   else two overlapping stores of the largest power of two <= k. */
+#if VEC_BITS < 512
+OPS_INL void set_piece_at(unsigned char *d, vec x, size_t k)
 {
-    const uintptr_t de = (uintptr_t)d + n, dl = de & ~(uintptr_t)63;
-    ops_vset_loop(OPS_PLAIN, (uintptr_t)d, x, dl - (uintptr_t)d);  /* > 7W: n > 8W less under a line */
-    _mm512_mask_storeu_epi8((void *)dl, (__mmask64)lowmask64[de - dl], x);  /* de - dl in 1..63 */
+#if VEC_BITS == 256
+    __m128i v = _mm256_castsi256_si128(x);
+#else
+    __m128i v = x;
+#endif
+    size_t w = piece_width(k);
+    if (w == 16) {
+        st16v(d, v);
+        st16v(d + k - 16, v);
+    } else {
+        st_low(d, v, w);
+        st_low(d + k - w, v, w);
+    }
 }
 #endif
 
-/* memset above the classes, every width: the loop below *erms_min, rep stosb
-   up to the streaming threshold, streaming from it (memset_nt_threshold=0:
-   every loop streams). */
-OPS_INL void vset_large(unsigned char *d, int c, size_t n, const size_t *erms_min)
+OPS_INL void set_piece_low(unsigned char *b, vec x, size_t k)
+{
+#if VEC_BITS == 512
+    _mm512_mask_storeu_epi8((void *)b, (__mmask64)lowmask64[k], x);
+#else
+    set_piece_at(b, x, k);
+#endif
+}
+
+OPS_INL void set_piece_high(unsigned char *b, vec x, size_t k)
+{
+#if VEC_BITS == 512
+    _mm512_mask_storeu_epi8((void *)b, (__mmask64)~lowmask64[W - k], x);
+#else
+    set_piece_at(b + W - k, x, k);
+#endif
+}
+
+/* memset's loop where its first vector or one of its last four would cross a
+   page (the same test and costs as vcopy_fwd: on Zen 4 a set of 4200 B at
+   dst + 3 took 46.8 ns with the avx512 loop, whose last vectors crossed into
+   the next page, 36.0 at 4150 B): W-aligned stores between two pieces. */
+OPS_INL int set_ends_cross_page(uintptr_t d, uintptr_t de) { return fwd_ends_cross_page(d, de); }
+
+static __attribute__((noinline, cold)) void *vset_pieces(unsigned char *d, vec x, size_t n)
+{
+    uintptr_t p = ((uintptr_t)d + W - 1) & ~(uintptr_t)(W - 1), de = (uintptr_t)d + n, dl = de & ~(uintptr_t)(W - 1);
+    if (p != (uintptr_t)d)
+        set_piece_high((unsigned char *)p - W, x, p - (uintptr_t)d);
+    for (; dl - p >= 4 * W; p += 4 * W) {
+        vsta((unsigned char *)p, x);
+        vsta((unsigned char *)p + W, x);
+        vsta((unsigned char *)p + 2 * W, x);
+        vsta((unsigned char *)p + 3 * W, x);
+    }
+    for (; p < dl; p += W)
+        vsta((unsigned char *)p, x);
+    if (de != dl)
+        set_piece_low((unsigned char *)dl, x, de - dl);
+    return d;
+}
+
+/* memset above the classes, every width: the loop below *erms_min (vset_pieces
+   where its ends would cross a page: a tail call, no frame on the common path),
+   rep stosb up to the streaming threshold, streaming from it
+   (memset_nt_threshold=0: every loop streams). */
+OPS_INL void *vset_large(unsigned char *d, int c, size_t n, const size_t *erms_min)
 {
     __m128i x = set_c(c);
-    if (likely(n < *erms_min) && n < altmem__memset_nt_threshold)
-#if VEC_BITS == 512
-        if (unlikely(end_splits_page((uintptr_t)d + n)))
-            vset_loop_page_end_512(d, vspread(x), n);           /* ... ending just past a page: masked end */
-        else
-#endif
+    if (likely(n < *erms_min) && n < altmem__memset_nt_threshold) {
+        if (unlikely(set_ends_cross_page((uintptr_t)d, (uintptr_t)d + n)))
+            return vset_pieces(d, vspread(x), n);               /* ... its ends across a page */
         ops_vset_loop(OPS_PLAIN, (uintptr_t)d, vspread(x), n);  /* (8W, *erms_min): 4W loop */
-    else if (n < altmem__memset_nt_threshold)
+    } else if (n < altmem__memset_nt_threshold)
         rep_stosb(d, c, n);             /* [*erms_min, nt): rep stosb         */
     else
         vset_nt(OPS_PLAIN, (uintptr_t)d, vspread(x), n);        /* [nt, ...): streaming stores */
+    return d;
 }
 
 /* Below W (below 16), in every entry: [16, 32) with AVX2 (label c16), [8, 16)
