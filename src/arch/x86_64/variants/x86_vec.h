@@ -845,8 +845,12 @@ OPS_INL void *vset_large(unsigned char *d, int c, size_t n, const size_t *erms_m
 typedef void *large_copy_fn(void *, const void *, size_t);
 typedef void *large_set_fn(void *, int, size_t);
 
-/* (4W, 8W] stores from the start up and from the end down, 16 stores: the
-   sse2 memset's (128, 256], where glibc's loop runs one round. */
+/* 8 vectors from the start up and 8 from the end down, 16 stores: the sse2
+   memset's (192, 256], where glibc's loop runs one round.  At (128, 192] it
+   stored up to 4 vectors more than the loop (136-192 B aligned, 136-160 B
+   misaligned: 0.75x glibc 2.41's sse2 memset on Zen 4); there the loop runs,
+   inline (through large(), a call: 0.92x aligned; inline 1.00x, and 1.23-1.33x
+   at 136 B d+3 and 192 B misaligned; docs/perf/amd-family25-model17.md). */
 OPS_INL void vset_ht8(unsigned char *d, vec x, size_t n)
 {
     unsigned char *u = d + n - 8 * W;
@@ -959,7 +963,12 @@ mid:
         goto c2;
     if (n <= 8 * W)
         goto c4v;
-    vset_ht8(d, vspread(x), n);         /* (8W, 16W]: 8 x W from each end  */
+    if (n <= 12 * W)
+        goto loop12;
+    vset_ht8(d, vspread(x), n);         /* (12W, 16W]: 8 x W from each end */
+    return d;
+loop12:
+    ops_vset_loop(OPS_PLAIN, ud, vspread(x), n);        /* (8W, 12W]: the loop, inline     */
     return d;
 c4v:
 #else
