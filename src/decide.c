@@ -64,6 +64,7 @@ static void policy_copy(struct altmem__policy *d, const struct altmem__policy *s
     d->movsb_coaligned = s->movsb_coaligned;
     d->short_distance = s->short_distance;
     d->split_loads_above = s->split_loads_above;
+    d->nt_copy16_never = s->nt_copy16_never;
     d->zero_block = s->zero_block;
     d->rules = s->rules;
 }
@@ -95,6 +96,7 @@ static unsigned policy_apply(struct altmem__policy *pol, const struct altmem__tu
     unsigned set = 0;
     if (t->nt_set) {
         pol->nt_copy = pol->nt_set = t->nt_threshold;
+        pol->nt_copy16_never = 0;       /* the setting is every width's */
         set |= ALTMEM_POLICY_NT_COPY | ALTMEM_POLICY_NT_MEMSET;
     }
     if (t->memset_nt_set) {

@@ -755,6 +755,9 @@ static void policy_rules(void)
               p.short_distance, k->short_distance);
         /* Only amd-zen4 hands misaligned copies above 512 B to the 32-byte variant. */
         size_t split = strstr(k->rules, "amd-zen4") ? 512 : NEVER;
+        /* ... and keeps its 16-byte copies out of streaming. */
+        CHECK(p.nt_copy16_never == (strstr(k->rules, "amd-zen4") != NULL), "%s: nt_copy16_never %d", k->what,
+              p.nt_copy16_never);
         CHECK(p.split_loads_above == split, "%s: split loads above %zu, expected %zu", k->what, p.split_loads_above,
               split);
         char names[200] = "";

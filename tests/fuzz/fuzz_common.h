@@ -219,6 +219,8 @@ static inline void fz_set_policy(const struct fz_policy *want)
     size_t nt = want->nt == FZ_KEEP ? rp->nt_copy : want->nt;
     size_t mnt = want->memset_nt != FZ_KEEP ? want->memset_nt : want->nt != FZ_KEEP ? want->nt : rp->nt_set;
     fz_check_var("altmem__nt_threshold", altmem__nt_threshold, nt, value);
+    fz_check_var("altmem__nt_threshold_16", altmem__nt_threshold_16,
+                 want->nt == FZ_KEEP && rp->nt_copy16_never ? (size_t)-1 : nt, value);
     fz_check_var("altmem__memset_nt_threshold", altmem__memset_nt_threshold, mnt, value);
     for (int w = 0; w < 3; w++) {
         fz_check_var("altmem__rep_movsb_start[w]", altmem__rep_movsb_start[w],

@@ -526,6 +526,14 @@ OPS_INL int movsb_short_distance(uintptr_t d, uintptr_t s)
     return (((uintptr_t)d - (uintptr_t)s) & 4095) - 1 < altmem__movsb_short_distance;
 }
 
+/* Where this width's memcpy / memmove stream (src/policy.c: amd-zen4 keeps
+   the 16-byte copies cached). */
+#if VEC_BITS == 128
+#define COPY_NT_THRESHOLD altmem__nt_threshold_16
+#else
+#define COPY_NT_THRESHOLD altmem__nt_threshold
+#endif
+
 #if VEC_BITS < 512
 /* memmove above the classes, for the 16- and 32-byte widths (memmove_avx512 has
    its own: the co-aligned rep movsb start).  The common case first, falling
@@ -537,15 +545,15 @@ OPS_INL int movsb_short_distance(uintptr_t d, uintptr_t s)
 OPS_INL void *vmove_large(unsigned char *d, const unsigned char *s, size_t n, const size_t *erms_min)
 {
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
-    if (__builtin_expect(fwd >= n && n < *erms_min && n < altmem__nt_threshold, 1) &&
+    if (__builtin_expect(fwd >= n && n < *erms_min && n < COPY_NT_THRESHOLD, 1) &&
         !alias_4k_ahead(d, s))
         return vcopy_fwd(d, s, n);
     int back = fwd < n || (bwd >= n && n < *erms_min && alias_4k_ahead(d, s));
-    if (back && (n < altmem__nt_threshold || fwd < 4096))
+    if (back && (n < COPY_NT_THRESHOLD || fwd < 4096))
         return vcopy_bwd(d, s, n);      /* dst inside (src, src+n), or the 4 KiB alias: backward */
     else if (back)
         vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src or apart: backward, streaming */
-    else if (n >= altmem__nt_threshold && bwd >= NT_MIN_AHEAD)
+    else if (n >= COPY_NT_THRESHOLD && bwd >= NT_MIN_AHEAD)
         vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
     else if (bwd < 64 || n < *erms_min || movsb_short_distance((uintptr_t)d, (uintptr_t)s))
         return vcopy_fwd(d, s, n);      /* src < 64 B ahead, below the start, short distance */
@@ -565,9 +573,9 @@ OPS_INL void *vmove_large(unsigned char *d, const unsigned char *s, size_t n, co
 #if VEC_BITS < 512
 OPS_INL void *vcopy_large(unsigned char *d, const unsigned char *s, size_t n, const size_t *erms_min)
 {
-    if (__builtin_expect(n < *erms_min && n < altmem__nt_threshold, 1) && !alias_4k_ahead(d, s))
+    if (__builtin_expect(n < *erms_min && n < COPY_NT_THRESHOLD, 1) && !alias_4k_ahead(d, s))
         return vcopy_fwd(d, s, n);      /* (8W, *erms_min): 4W loop           */
-    else if (n >= altmem__nt_threshold)
+    else if (n >= COPY_NT_THRESHOLD)
         vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
     else if (n >= *erms_min && !movsb_short_distance((uintptr_t)d, (uintptr_t)s))
         rep_movsb(d, s, n);             /* [*erms_min, nt): rep movsb         */
@@ -860,24 +868,25 @@ OPS_INL void vset_ht8(unsigned char *d, vec x, size_t n)
         vst(u + i * W, x);
 }
 
-/* (8W, 16W]: 8 vectors from each end, all 16 loaded before the first store
-   (memmove-safe; the 16 xmm registers of the sse2 copies, where glibc's loop
-   runs one round at 129-256 bytes).  Only with dst W-aligned: with dst
+/* (8W, 16W]: k vectors from each end (k = 8 above 12W, 6 above 10W, else 5: 8 at
+   192 B moved 256, 0.79-0.84x glibc 2.41's sse2 copies on Zen 4), all loaded
+   before the first store (memmove-safe; the 16 xmm registers of the sse2
+   copies, where glibc's loop runs one round at 129-256 bytes).  Only with dst W-aligned: with dst
    misaligned its 16 unaligned stores cross a line twice per 64 bytes, and the
    loop (dst aligned first) wins: at 160-256 B dst+3 0.68-0.84x glibc here,
    0.87-0.96x through the loop; aligned, 1.2-1.5x glibc here against ~1.0x
    through the loop (Intel 6/167, docs/perf/intel-family6-model167.md). */
-OPS_INL void vcopy_ht8(unsigned char *d, const unsigned char *s, size_t n)
+OPS_INL void vcopy_htk(unsigned char *d, const unsigned char *s, size_t n, const int k)
 {
     vec a[8], b[8];
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < k; i++)
         a[i] = vld(s + i * W);
-    for (int i = 0; i < 8; i++)
-        b[i] = vld(s + n - 8 * W + i * W);
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < k; i++)
+        b[i] = vld(s + n - k * W + i * W);
+    for (int i = 0; i < k; i++)
         vst(d + i * W, a[i]);
-    for (int i = 0; i < 8; i++)
-        vst(d + n - 8 * W + i * W, b[i]);
+    for (int i = 0; i < k; i++)
+        vst(d + n - k * W + i * W, b[i]);
 }
 
 /* n < 4, as glibc's: 2-3 falls through, 0 and 1 are one taken jump away; the
@@ -925,7 +934,17 @@ c2:
 c8v:
     if (n > 16 * W || ((uintptr_t)d & (W - 1)))
         return large(d, s, n);          /* (16W, ...), or dst misaligned: the variant's loops */
-    vcopy_ht8(d, s, n);                 /* (8W, 16W], dst aligned: 8 x W from each end */
+    if (n <= 12 * W)
+        goto c6v;
+    vcopy_htk(d, s, n, 8);              /* (12W, 16W], dst aligned: 8 x W from each end */
+    return d;
+c6v:
+    if (n <= 10 * W)
+        goto c5v;
+    vcopy_htk(d, s, n, 6);              /* (10W, 12W], dst aligned: 6 x W from each end */
+    return d;
+c5v:
+    vcopy_htk(d, s, n, 5);              /* (8W, 10W], dst aligned: 5 x W from each end */
     return d;
 #endif
 lt_vec:
