@@ -356,6 +356,20 @@ OPS_INL int alias_4k_ahead(const unsigned char *d, const unsigned char *s)
     return (((uintptr_t)d - (uintptr_t)s) & 4095) < 256;
 }
 
+/* The 4W bytes below qe from the 4W below pe: all four loaded, then stored
+   from the top down (OPS_STORE_ORDER), W-aligned. */
+OPS_INL void vcopy_bwd_block4(unsigned char *qe, const unsigned char *pe)
+{
+    vec e = vld(pe - W), c = vld(pe - 2 * W), b = vld(pe - 3 * W), a = vld(pe - 4 * W);
+    vsta(qe - W, e);
+    OPS_STORE_ORDER();
+    vsta(qe - 2 * W, c);
+    OPS_STORE_ORDER();
+    vsta(qe - 3 * W, b);
+    OPS_STORE_ORDER();
+    vsta(qe - 4 * W, a);
+}
+
 /* Backward; correct unless dst lies below src inside its range.  Mirror image
    of vcopy_fwd: the first four vectors and the last one up front (the last
    stored only when dst + n is not W-aligned); vcopy_bwd_pieces where one of
@@ -377,18 +391,8 @@ OPS_INL void *vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
         vec t = vld(s + n - W);
         vec h0 = vld(s), h1 = vld(s + W), h2 = vld(s + 2 * W), h3 = vld(s + 3 * W);
         n -= (uintptr_t)de & (W - 1);                  /* d + n aligned now */
-        for (; n > 4 * W; n -= 4 * W) {                /* 4W per iteration, from the end */
-            const unsigned char *p = s + n - 4 * W;
-            unsigned char *q = d + n - 4 * W;
-            vec e = vld(p + 3 * W), c = vld(p + 2 * W), b = vld(p + W), a = vld(p);
-            vsta(q + 3 * W, e);         /* from the top down (OPS_STORE_ORDER) */
-            OPS_STORE_ORDER();
-            vsta(q + 2 * W, c);
-            OPS_STORE_ORDER();
-            vsta(q + W, b);
-            OPS_STORE_ORDER();
-            vsta(q, a);
-        }
+        for (; n > 4 * W; n -= 4 * W)                  /* 4W per iteration, from the end */
+            vcopy_bwd_block4(d + n, s + n);
         vst(d, h0);
         vst(d + W, h1);
         vst(d + 2 * W, h2);
@@ -412,18 +416,8 @@ static __attribute__((noinline, cold)) void *vcopy_bwd_pieces(unsigned char *d, 
     size_t top = (uintptr_t)de & (W - 1);
     struct piece tp = piece_load(s + n - (top ? top : 1), top ? top : 1);
     n -= top;
-    for (; n > 4 * W; n -= 4 * W) {
-        const unsigned char *p = s + n - 4 * W;
-        unsigned char *q = d + n - 4 * W;
-        vec e = vld(p + 3 * W), c = vld(p + 2 * W), b = vld(p + W), a = vld(p);
-        vsta(q + 3 * W, e);
-        OPS_STORE_ORDER();
-        vsta(q + 2 * W, c);
-        OPS_STORE_ORDER();
-        vsta(q + W, b);
-        OPS_STORE_ORDER();
-        vsta(q, a);
-    }
+    for (; n > 4 * W; n -= 4 * W)
+        vcopy_bwd_block4(d + n, s + n);
     for (; n >= W; n -= W)
         vsta(d + n - W, vld(s + n - W));
     if (n) {
