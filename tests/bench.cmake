@@ -123,7 +123,8 @@ if(TARGET altmem_cli)
     add_test(NAME bench_newer_glibc
              COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_newer_glibc.sh ${PROJECT_SOURCE_DIR}/scripts/newer-glibc.sh
                      $<TARGET_FILE:altmem_cli> $<TARGET_FILE_DIR:altmem_shared> ${CMAKE_BINARY_DIR}/glibc-cache)
-    set_tests_properties(bench_newer_glibc PROPERTIES LABELS bench TIMEOUT 300 SKIP_RETURN_CODE 77)
+    set_tests_properties(bench_newer_glibc PROPERTIES LABELS bench TIMEOUT 300 SKIP_RETURN_CODE 77
+                         RESOURCE_LOCK altmem_glibc_cache)
   endif()
   # scripts/aocl-libmem.sh (AMD's library as a reference): its refusals, and the
   # bench's libc line naming a preloaded library (libaltmem-preload.so stands in).

@@ -9,6 +9,8 @@
 #   profile_cli             altmem tune --quick, then altmem info with that profile, edited, foreign, a FIFO
 #   decode                  LoongArch / RISC-V / AArch64 feature decoders; glibc 2.36's x86 cache figures
 #   glibc_nt                ... those figures computed on this machine against its ld.so --list-diagnostics
+#   caches_glibc            altmem info's L1d/L2/L3 against the newest glibc's ld.so --list-diagnostics
+#   caches_glibc_control    ... and that comparison does fail on a mismatch
 #   info_*                  the real `altmem info` under ALTMEM_TUNABLES
 #   setuid                  AT_SECURE: a setuid copy ignores ALTMEM_TUNABLES (root only)
 #   nolibc_core             the core objects reference nothing outside altmem
@@ -62,6 +64,17 @@ if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
   add_test(NAME glibc_nt_control COMMAND test_decode --glibc-here 0x4040 0x4040)
   set_tests_properties(glibc_nt_control PROPERTIES WILL_FAIL TRUE)
   set_tests_properties(glibc_nt glibc_nt_control PROPERTIES LABELS "selection" SKIP_RETURN_CODE 77)
+endif()
+if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT CMAKE_CROSSCOMPILING_EMULATOR AND NOT ALTMEM_MUSL AND TARGET altmem_cli)
+  add_test(NAME caches_glibc
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_caches_glibc.sh ${PROJECT_SOURCE_DIR}/scripts/newer-glibc.sh
+                   $<TARGET_FILE:altmem_cli> ${CMAKE_BINARY_DIR}/glibc-cache)
+  add_test(NAME caches_glibc_control
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_caches_glibc.sh --compare "32768 1048576 0" "32768 1048576 33554432")
+  set_tests_properties(caches_glibc_control PROPERTIES WILL_FAIL TRUE)
+  set_tests_properties(caches_glibc caches_glibc_control PROPERTIES LABELS "selection" SKIP_RETURN_CODE 77 TIMEOUT 300)
+  # One fetch into the build tree's cache at a time (bench_newer_glibc uses it too).
+  set_tests_properties(caches_glibc PROPERTIES RESOURCE_LOCK altmem_glibc_cache)
 endif()
 
 # ---- The real library path: `altmem info` under ALTMEM_TUNABLES ---------------

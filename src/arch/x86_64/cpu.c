@@ -173,11 +173,13 @@ void altmem__cpu_detect(struct altmem__cpu *out)
         caches_from_leaf(4, out, &raw);
     } else if (amd && maxext >= 0x8000001du) {
         amd_subleaves = caches_from_leaf(0x8000001du, out, &raw);
-    } else if (amd && maxext >= 0x80000006u) {
+    }
+    /* No 0x8000001D, or an empty one (a guest that hides TOPOEXT: its subleaf
+       0 has type 0): the legacy leaves, as glibc 2.36 and 2.41 read them. */
+    if (amd && maxext >= 0x80000006u && !out->l1d_bytes && !out->l2_bytes && !out->l3_bytes) {
         __cpuid(0x80000005u, a, b, c, d);
-        out->l1d_bytes = (size_t)(c >> 24) << 10;
-        out->l2_bytes = (size_t)(raw.e6_ecx >> 16) << 10;
-        out->l3_bytes = (size_t)(raw.e6_edx >> 18) << 19;
+        altmem__decode_amd_legacy_caches(c, raw.e6_ecx, raw.e6_edx, &out->l1d_bytes, &out->l2_bytes,
+                                         &out->l3_bytes);
     }
 
     out->family = family;

@@ -1,5 +1,6 @@
 /*
- * The pure decoder of x86_64: glibc 2.36's cache figures from the CPUID values cpu.c gathers (decode.h).
+ * The pure decoder of x86_64: glibc 2.36's cache figures from the CPUID values cpu.c gathers, and AMD's
+ * legacy cache leaves (decode.h).
  * No x86_64 instruction here: compiled on every host.
  */
 #include "cpu.h"
@@ -155,4 +156,12 @@ void altmem__decode_glibc_cache(const struct altmem__x86_cache_raw *r, struct al
     out->core = core;
     out->nt = nt;
     out->movsb_stop = r->vendor == ALTMEM__VENDOR_AMD ? (size_t)core : nt;
+}
+
+void altmem__decode_amd_legacy_caches(uint32_t e5_ecx, uint32_t e6_ecx, uint32_t e6_edx, size_t *l1d, size_t *l2,
+                                      size_t *l3)
+{
+    *l1d = (size_t)(e5_ecx >> 24) << 10;
+    *l2 = (size_t)(e6_ecx >> 16) << 10;
+    *l3 = (size_t)(e6_edx >> 18) << 19;
 }

@@ -36,4 +36,11 @@ struct altmem__glibc_cache {
 };
 void altmem__decode_glibc_cache(const struct altmem__x86_cache_raw *raw, struct altmem__glibc_cache *out);
 
+/* AMD's legacy cache leaves, where leaf 0x8000001D is missing or empty (a guest
+   with TOPOEXT clear, as glibc reads them there): L1d from CPUID 0x80000005:ECX
+   [31:24] in KiB, L2 from 0x80000006:ECX[31:16] in KiB, L3 from
+   0x80000006:EDX[31:18] in 512 KiB units.  Sizes in bytes, 0 where the field is. */
+void altmem__decode_amd_legacy_caches(uint32_t e5_ecx, uint32_t e6_ecx, uint32_t e6_edx, size_t *l1d, size_t *l2,
+                                      size_t *l3);
+
 #endif
