@@ -65,6 +65,7 @@ static void policy_copy(struct altmem__policy *d, const struct altmem__policy *s
     d->short_distance = s->short_distance;
     d->split_loads_above = s->split_loads_above;
     d->nt_copy16_never = s->nt_copy16_never;
+    d->nt_copy_linear = s->nt_copy_linear;
     d->zero_block = s->zero_block;
     d->rules = s->rules;
 }

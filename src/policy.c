@@ -29,6 +29,7 @@
    and the rules' defaults for the rest, so a variant called early is right. */
 size_t altmem__nt_threshold = NEVER;
 size_t altmem__nt_threshold_16 = NEVER;
+size_t altmem__copy_nt_four_pages = 1;
 size_t altmem__memset_nt_threshold = NEVER;
 size_t altmem__rep_movsb_start[3] = {2 * K, 4 * K, 32 * K};
 size_t altmem__rep_movsb_start_coaligned = 16 * K;
@@ -41,6 +42,7 @@ void altmem__policy_install(const struct altmem__policy *p)
 {
     __atomic_store_n(&altmem__nt_threshold, p->nt_copy, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__nt_threshold_16, p->nt_copy16_never ? NEVER : p->nt_copy, __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__copy_nt_four_pages, (size_t)!p->nt_copy_linear, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__memset_nt_threshold, p->nt_set, __ATOMIC_RELEASE);
     for (int w = 0; w < 3; w++) {
         __atomic_store_n(&altmem__rep_movsb_start[w], p->movsb[w], __ATOMIC_RELEASE);
@@ -95,6 +97,7 @@ static void a_defaults(const struct altmem__cpu *c, struct altmem__policy *p)
     p->short_distance = 0;
     p->split_loads_above = NEVER;
     p->nt_copy16_never = 0;
+    p->nt_copy_linear = 0;
 }
 
 /* Intel with AVX-512 but without AVX-VNNI (Skylake-SP .. Ice Lake-SP): the
@@ -134,7 +137,10 @@ static int m_amd_zen(const struct altmem__cpu *c) { return is_amd(c) && c->famil
    0.98-1.03x at 16-32 MiB, 1.02-1.38x from 48 MiB, but only for the 32-byte
    loop: the 16-byte one (movntdq of 16 bytes) loses to its cached loop at
    every size, 0.75-0.90x at 24-256 MiB, so the 16-byte copies never stream
-   (they run here only when pinned: ALTMEM_TUNABLES, hwcaps).  The 512-bit variants stay bound,
+   (they run here only when pinned: ALTMEM_TUNABLES, hwcaps).  And the streaming
+   copy goes straight through rather than four pages at a time (alone, in
+   processes taking turns: 1.08-1.28x at 32-256 MiB, idle and loaded; the
+   four-page loop was measured on Intel 6/167).  The 512-bit variants stay bound,
    measured against the 256-bit ones the same way (Zen 4 runs a 512-bit access as
    two halves): copies 0.986-0.992x, memset 1.028-1.029x the avx2 variants'
    speed over the grid (avx512 ahead 6-11% up to 128 B, behind 5-8% from 129 B:
@@ -153,6 +159,7 @@ static void a_amd_zen4(const struct altmem__cpu *c, struct altmem__policy *p)
     if (c->features & ALTMEM_FEAT_SIMD256)
         p->split_loads_above = 512;
     p->nt_copy16_never = 1;
+    p->nt_copy_linear = 1;
 }
 
 /* AMD family 0x1A (Zen 5), measured on model 2 in a KVM guest
@@ -237,7 +244,7 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
      "rep movsb at 1.5-2.7 GB/s there on Zen 3",
      m_amd_zen, a_amd_zen_strings},
     {"amd-zen4", "AMD family 0x19 with AVX-512 (Zen 4), L3 known",
-     "streaming copies from 3/4 of the L3 (glibc 2.41's threshold; never in the 16-byte copies), streaming memset from 8 times the L3; "
+     "streaming copies from 3/4 of the L3 (glibc 2.41's threshold; never in the 16-byte copies), straight through, not four pages at a time; streaming memset from 8 times the L3; "
      "above 512 B, src and dst apart mod 64, the 64-byte copies run the 32-byte variant",
      "measured, AMD family 25 model 17 (KVM), idle and under --load: docs/perf/amd-family25-model17.md",
      m_amd_zen4, a_amd_zen4},

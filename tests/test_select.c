@@ -758,6 +758,8 @@ static void policy_rules(void)
         /* ... and keeps its 16-byte copies out of streaming. */
         CHECK(p.nt_copy16_never == (strstr(k->rules, "amd-zen4") != NULL), "%s: nt_copy16_never %d", k->what,
               p.nt_copy16_never);
+        CHECK(p.nt_copy_linear == (strstr(k->rules, "amd-zen4") != NULL), "%s: nt_copy_linear %d", k->what,
+              p.nt_copy_linear);
         CHECK(p.split_loads_above == split, "%s: split loads above %zu, expected %zu", k->what, p.split_loads_above,
               split);
         char names[200] = "";

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "testlib.h"
 #include "altmem.h"
+#include "policy.h"
 #include "policy_set.h"
 
 #include <signal.h>
@@ -765,18 +766,22 @@ void tl_part_copy_nt(struct tl_ctx *c)
 {
     static const size_t pairs[][2] = {{0, 0}, {1, 3}, {63, 0}, {7, 13}, {0, 63}, {33, 17}, {16, 48}, {5, 5}};
     struct tl_buf *db = &tl_env.dst, *sb = &tl_env.src;
-    for (size_t ti = 0; ti < tl_nt_threshold_count && !c->stop; ti++) {
-        tl_nt_set(tl_nt_thresholds[ti]);
-        size_t sizes[16];
-        size_t count = tl_nt_sizes(tl_nt_thresholds[ti], sizes, 16);
-        for (size_t i = 0; i < count; i++) {
-            size_t n = sizes[i];
-            for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
-                tl_copy(c, db, db->mem + tl_env.page + pairs[p][1], sb->mem + tl_env.page + pairs[p][0], n);
-            tl_copy(c, db, tl_buf_end(db, n), tl_buf_end(sb, n), n);
-            tl_copy(c, db, db->mem, sb->mem, n);
+    /* Both shapes of the x86_64 streaming copy, whichever this CPU's rules
+       chose: straight through, and four pages at a time (src/policy.h). */
+    for (size_t four = 0; four < 2 && !c->stop; four++)
+        for (size_t ti = 0; ti < tl_nt_threshold_count && !c->stop; ti++) {
+            tl_nt_set(tl_nt_thresholds[ti]);
+            __atomic_store_n(&altmem__copy_nt_four_pages, four, __ATOMIC_RELEASE);
+            size_t sizes[16];
+            size_t count = tl_nt_sizes(tl_nt_thresholds[ti], sizes, 16);
+            for (size_t i = 0; i < count; i++) {
+                size_t n = sizes[i];
+                for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
+                    tl_copy(c, db, db->mem + tl_env.page + pairs[p][1], sb->mem + tl_env.page + pairs[p][0], n);
+                tl_copy(c, db, tl_buf_end(db, n), tl_buf_end(sb, n), n);
+                tl_copy(c, db, db->mem, sb->mem, n);
+            }
         }
-    }
     tl_nt_set((size_t)-1);
 }
 

@@ -361,7 +361,7 @@ static int same_policy(const struct altmem__policy *a, const struct altmem__poli
     int same = a->allow512 == b->allow512 && a->no512_rule == b->no512_rule && a->nt_copy == b->nt_copy &&
                a->nt_set == b->nt_set && a->movsb_coaligned == b->movsb_coaligned &&
                a->short_distance == b->short_distance && a->split_loads_above == b->split_loads_above &&
-               a->nt_copy16_never == b->nt_copy16_never &&
+               a->nt_copy16_never == b->nt_copy16_never && a->nt_copy_linear == b->nt_copy_linear &&
                a->rules == b->rules;
     for (int w = 0; w < 3; w++)
         same = same && a->movsb[w] == b->movsb[w] && a->stosb[w] == b->stosb[w];

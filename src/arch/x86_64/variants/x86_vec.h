@@ -449,17 +449,19 @@ OPS_INL void vcopy_fwd_nt(unsigned char *d, const unsigned char *s, size_t n)
     s += skip;
     n -= skip;
     /* Four 4 KiB pages at a time, 4W from each in turn: four streams for the
-       memory system (and the page-bound hardware prefetchers) instead of one. */
-    for (; n > 4 * 4096 + 4 * W; n -= 4 * 4096, d += 4 * 4096, s += 4 * 4096)
-        for (size_t k = 0; k < 4096; k += 4 * W)
-            for (size_t p = 0; p < 4 * 4096; p += 4096) {
-                const unsigned char *q = s + p + k;
-                vec a = vld(q), b = vld(q + W), c = vld(q + 2 * W), e = vld(q + 3 * W);
-                vstnt(d + p + k, a);
-                vstnt(d + p + k + W, b);
-                vstnt(d + p + k + 2 * W, c);
-                vstnt(d + p + k + 3 * W, e);
-            }
+       memory system (and the page-bound hardware prefetchers) instead of one;
+       where the rules say one stream wins (src/policy.c, amd-zen4), straight on. */
+    if (altmem__copy_nt_four_pages)
+        for (; n > 4 * 4096 + 4 * W; n -= 4 * 4096, d += 4 * 4096, s += 4 * 4096)
+            for (size_t k = 0; k < 4096; k += 4 * W)
+                for (size_t p = 0; p < 4 * 4096; p += 4096) {
+                    const unsigned char *q = s + p + k;
+                    vec a = vld(q), b = vld(q + W), c = vld(q + 2 * W), e = vld(q + 3 * W);
+                    vstnt(d + p + k, a);
+                    vstnt(d + p + k + W, b);
+                    vstnt(d + p + k + 2 * W, c);
+                    vstnt(d + p + k + 3 * W, e);
+                }
     for (; n > 4 * W; n -= 4 * W, d += 4 * W, s += 4 * W)
         ops_vcopy_block4(OPS_PLAIN, OPS_STREAMING, (uintptr_t)d, (uintptr_t)s);
     _mm_sfence();
