@@ -723,23 +723,32 @@ void tl_string_set(size_t threshold, size_t short_distance)
     tl_policy_set(v);
 }
 
+/* The sizes around threshold t (tl_nt_sizes) at eight (src, dst) offset pairs
+   ((dst - src) mod 4096: 0, 2, -63, 6, 63, -16, 32, 0, and 4096 apart), flush
+   against the guard page after, and (low) against the one before. */
+static void copy_sizes_around(struct tl_ctx *c, size_t t, int low)
+{
+    static const size_t pairs[][2] = {{0, 0}, {1, 3}, {63, 0}, {7, 13}, {0, 63}, {33, 17}, {16, 48}, {5, 5}};
+    struct tl_buf *db = &tl_env.dst, *sb = &tl_env.src;
+    size_t sizes[16];
+    size_t count = tl_nt_sizes(t, sizes, 16);
+    for (size_t i = 0; i < count; i++) {
+        size_t n = sizes[i];
+        for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
+            tl_copy(c, db, db->mem + tl_env.page + pairs[p][1], sb->mem + tl_env.page + pairs[p][0], n);
+        tl_copy(c, db, tl_buf_end(db, n), tl_buf_end(sb, n), n);
+        if (low)
+            tl_copy(c, db, db->mem, sb->mem, n);
+    }
+}
+
 void tl_part_copy_string(struct tl_ctx *c)
 {
-    /* (dst - src) mod 4096 of these: 0, 2, -63, 6, 63, -16, 32, 0, and 4096 apart */
-    static const size_t pairs[][2] = {{0, 0}, {1, 3}, {63, 0}, {7, 13}, {0, 63}, {33, 17}, {16, 48}, {5, 5}};
     static const size_t shorts[] = {0, 4095};
-    struct tl_buf *db = &tl_env.dst, *sb = &tl_env.src;
     for (size_t ti = 0; ti < tl_string_threshold_count && !c->stop; ti++)
         for (size_t si = 0; si < 2 && !c->stop; si++) {
             tl_string_set(tl_string_thresholds[ti], shorts[si]);
-            size_t sizes[16];
-            size_t count = tl_nt_sizes(tl_string_thresholds[ti], sizes, 16);
-            for (size_t i = 0; i < count; i++) {
-                size_t n = sizes[i];
-                for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
-                    tl_copy(c, db, db->mem + tl_env.page + pairs[p][1], sb->mem + tl_env.page + pairs[p][0], n);
-                tl_copy(c, db, tl_buf_end(db, n), tl_buf_end(sb, n), n);
-            }
+            copy_sizes_around(c, tl_string_thresholds[ti], 0);
         }
     tl_policy_set(NULL);
 }
@@ -764,23 +773,13 @@ size_t tl_nt_sizes(size_t t, size_t *out, size_t cap)
 
 void tl_part_copy_nt(struct tl_ctx *c)
 {
-    static const size_t pairs[][2] = {{0, 0}, {1, 3}, {63, 0}, {7, 13}, {0, 63}, {33, 17}, {16, 48}, {5, 5}};
-    struct tl_buf *db = &tl_env.dst, *sb = &tl_env.src;
     /* Both shapes of the x86_64 streaming copy, whichever this CPU's rules
        chose: straight through, and four pages at a time (src/policy.h). */
     for (size_t four = 0; four < 2 && !c->stop; four++)
         for (size_t ti = 0; ti < tl_nt_threshold_count && !c->stop; ti++) {
             tl_nt_set(tl_nt_thresholds[ti]);
             __atomic_store_n(&altmem__copy_nt_four_pages, four, __ATOMIC_RELEASE);
-            size_t sizes[16];
-            size_t count = tl_nt_sizes(tl_nt_thresholds[ti], sizes, 16);
-            for (size_t i = 0; i < count; i++) {
-                size_t n = sizes[i];
-                for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
-                    tl_copy(c, db, db->mem + tl_env.page + pairs[p][1], sb->mem + tl_env.page + pairs[p][0], n);
-                tl_copy(c, db, tl_buf_end(db, n), tl_buf_end(sb, n), n);
-                tl_copy(c, db, db->mem, sb->mem, n);
-            }
+            copy_sizes_around(c, tl_nt_thresholds[ti], 1);
         }
     tl_nt_set((size_t)-1);
 }
