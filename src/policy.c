@@ -140,7 +140,10 @@ static int m_amd_zen(const struct altmem__cpu *c) { return is_amd(c) && c->famil
    (they run here only when pinned: ALTMEM_TUNABLES, hwcaps).  And the streaming
    copy goes straight through rather than four pages at a time (alone, in
    processes taking turns: 1.08-1.28x at 32-256 MiB, idle and loaded; the
-   four-page loop was measured on Intel 6/167).  The 512-bit variants stay bound,
+   four-page loop was measured on Intel 6/167).  The 16-byte memset takes rep
+   stosb from 2 KiB (its 16-byte stores run at half the speed: rep stosb
+   1.4-1.98x its loop at 2 KiB-16 MiB, idle and loaded; glibc 2.36's sse2
+   memset does the same, 2.41's does not).  The 512-bit variants stay bound,
    measured against the 256-bit ones the same way (Zen 4 runs a 512-bit access as
    two halves): copies 0.986-0.992x, memset 1.028-1.029x the avx2 variants'
    speed over the grid (avx512 ahead 6-11% up to 128 B, behind 5-8% from 129 B:
@@ -160,6 +163,7 @@ static void a_amd_zen4(const struct altmem__cpu *c, struct altmem__policy *p)
         p->split_loads_above = 512;
     p->nt_copy16_never = 1;
     p->nt_copy_linear = 1;
+    p->stosb[0] = 2 * K;
 }
 
 /* AMD family 0x1A (Zen 5), measured on model 2 in a KVM guest
@@ -244,7 +248,7 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
      "rep movsb at 1.5-2.7 GB/s there on Zen 3",
      m_amd_zen, a_amd_zen_strings},
     {"amd-zen4", "AMD family 0x19 with AVX-512 (Zen 4), L3 known",
-     "streaming copies from 3/4 of the L3 (glibc 2.41's threshold; never in the 16-byte copies), straight through, not four pages at a time; streaming memset from 8 times the L3; "
+     "streaming copies from 3/4 of the L3 (glibc 2.41's threshold; never in the 16-byte copies), straight through, not four pages at a time; streaming memset from 8 times the L3, rep stosb from 2 KiB in the 16-byte memset; "
      "above 512 B, src and dst apart mod 64, the 64-byte copies run the 32-byte variant",
      "measured, AMD family 25 model 17 (KVM), idle and under --load: docs/perf/amd-family25-model17.md",
      m_amd_zen4, a_amd_zen4},

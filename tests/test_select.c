@@ -760,6 +760,8 @@ static void policy_rules(void)
               p.nt_copy16_never);
         CHECK(p.nt_copy_linear == (strstr(k->rules, "amd-zen4") != NULL), "%s: nt_copy_linear %d", k->what,
               p.nt_copy_linear);
+        CHECK(!strstr(k->rules, "amd-zen4") || p.stosb[0] == 2 * KB, "%s: 16-byte rep stosb from %zu, expected 2 KiB",
+              k->what, p.stosb[0]);
         CHECK(p.split_loads_above == split, "%s: split loads above %zu, expected %zu", k->what, p.split_loads_above,
               split);
         char names[200] = "";
