@@ -260,9 +260,6 @@ OPS_INL void piece_store(unsigned char *d, const struct piece *p)
     }
 }
 
-/* A 4 KiB boundary strictly inside [lo, hi) (hi - lo <= 4096). */
-OPS_INL int crosses_page(uintptr_t lo, uintptr_t hi) { return ((lo ^ (hi - 1)) & ~(uintptr_t)4095) != 0; }
-
 /* ---- Loops of memcpy / memmove: n > 8W -------------------------------------
 
    Plain accesses only: their first vector (vcopy_fwd) or last (vcopy_bwd) is
@@ -747,14 +744,8 @@ OPS_INL void set_piece_at(unsigned char *d, vec x, size_t k)
 #else
     __m128i v = x;
 #endif
-    size_t w = piece_width(k);
-    if (w == 16) {
-        st16v(d, v);
-        st16v(d + k - 16, v);
-    } else {
-        st_low(d, v, w);
-        st_low(d + k - w, v, w);
-    }
+    const struct piece p = {.x0 = v, .x1 = v, .k = k};    /* k < W <= 32: the xmm classes */
+    piece_store(d, &p);
 }
 #endif
 
