@@ -8,6 +8,35 @@
 #include "bind_mode.h"
 #include "registry.h"
 
+#if defined(ALTMEM_IFUNC_ENTRIES)
+/* The shared library of the default build: the public names are IFUNC entries
+   over the patched-branch stubs (src/arch/stubs.inc, assembled with
+   ALTMEM_STUBS_HIDDEN as altmem__stub_<routine>).  The dynamic loader asks each
+   resolver once per object that calls the routine and writes the answer into
+   that object's GOT, so a call through the PLT reaches the variant itself: the
+   same path as a call to any function of a shared library, with no stub jump.
+   ALTMEM_TUNABLES=bind=patch or bind=pointer hands out the stub instead. */
+#include "select.h"
+
+#define ROUTINE(routine, libc_name)                                                                \
+    extern char altmem__stub_##routine[] __attribute__((visibility("hidden")));                   \
+    static altmem_##routine##_fn *resolve_##routine(void)                                          \
+    {                                                                                              \
+        return (altmem_##routine##_fn *)altmem__ifunc_resolve(ALTMEM__ID_##routine,                \
+                                                              altmem__stub_##routine);            \
+    }                                                                                              \
+    ALTMEM__RET_##routine altmem_##routine ALTMEM__PARAMS_##routine __attribute__((ifunc("resolve_" #routine)));
+#include "registry.def"
+#undef ROUTINE
+
+/* Says so before any resolver has run (none runs where nothing calls a routine). */
+__attribute__((constructor(101))) static void ifunc_entries_present(void)
+{
+    altmem__ifunc_entries = 1;
+}
+
+#else
+
 /* One per routine of the registry (src/registry.def). */
 #define ROUTINE(routine, libc_name) extern altmem_##routine##_fn *altmem__##routine##_impl;
 #include "registry.def"
@@ -48,4 +77,5 @@ const char altmem__entry_binding[] = "pointer";
     }
 #include "registry.def"
 #undef ROUTINE
+#endif
 #endif

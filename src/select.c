@@ -157,6 +157,8 @@ void altmem_init(void)
     struct altmem__text note = {altmem__global.patch_note, sizeof altmem__global.patch_note, 0};
     if (altmem__global.tun.no_patch)
         altmem__text_puts(&note, "bind=pointer in " ALTMEM_TUNABLES_ENV);
+    else if (altmem__ifunc_entries && !altmem__global.tun.patch_asked)
+        ; /* callers reach the variants through their GOT; no code to rewrite */
     else
         altmem__patch_sites(__start_altmem_patch_sites, __stop_altmem_patch_sites, altmem__global.tun.debug,
                             altmem__global.patch_note, sizeof altmem__global.patch_note);
@@ -174,6 +176,42 @@ __attribute__((constructor)) static void altmem_constructor(void)
 int altmem__selection_started(void)
 {
     return __atomic_load_n(&init_state, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* ---- IFUNC entries ------------------------------------------------------ */
+
+int altmem__ifunc_entries;
+/* Per routine, how many resolver calls came before this library was relocated. */
+static unsigned ifunc_early[ALTMEM_ROUTINE_COUNT];
+
+/* Its own address once the loader has applied this library's relative
+   relocations; before that, the value the linker left (0 or the link-time
+   address).  volatile: the compiler must not assume the initialiser. */
+static void *volatile self_address = (void *)&self_address;
+
+void *altmem__ifunc_resolve(enum altmem_routine r, void *stub)
+{
+    /* glibc relocates objects in dependency order, so only an object that uses
+       this library without naming it (DT_NEEDED) is relocated first.  Then nothing
+       a relocation writes may be read, altmem_init() included; the stub is right
+       from the start (through the pointer, then the patched branch). */
+    if (self_address != (void *)&self_address) {
+        ifunc_early[r]++;
+        return stub;
+    }
+    altmem__ifunc_entries = 1;
+    altmem_init();
+    if (altmem__global.tun.no_patch || altmem__global.tun.patch_asked)
+        return stub;
+    switch (r) {
+#define ROUTINE(routine, libc_name)                                                                \
+    case ALTMEM__ID_##routine:                                                                     \
+        return (void *)__atomic_load_n(&altmem__##routine##_impl, __ATOMIC_ACQUIRE);
+#include "registry.def"
+#undef ROUTINE
+    default:
+        return stub;
+    }
 }
 
 /* ---- Introspection ------------------------------------------------------ */
@@ -289,10 +327,13 @@ static const void *const slots[ALTMEM_ROUTINE_COUNT] = {
 };
 #undef ROUTINE
 
-/* Read from the code itself, not from a flag: what a call really goes through. */
+/* Read from the code itself, not from a flag: what a call really goes through
+   (under IFUNC entries, the resolver's answer: the variant itself). */
 static const char *bound_by(enum altmem_routine r)
 {
 #if ALTMEM_BIND_MODE == ALTMEM_BIND_PATCH
+    if (altmem__ifunc_entries && !altmem__global.tun.no_patch && !altmem__global.tun.patch_asked)
+        return "ifunc";
     if (altmem__site_target(__start_altmem_patch_sites, __stop_altmem_patch_sites, slots[r]))
         return "patched branch";
     return "pointer";
@@ -315,5 +356,7 @@ int altmem_binding(enum altmem_routine r, struct altmem_binding_info *out)
     out->why = b->why;
     out->bound_by = bound_by(r);
     out->bound_note = altmem__global.patch_note;
+    if (ifunc_early[r] && !out->bound_note[0])
+        out->bound_note = "an object relocated before this library (no DT_NEEDED on it) calls through the stub";
     return 0;
 }

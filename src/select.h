@@ -18,4 +18,14 @@ extern struct altmem__state altmem__global;
    entry's vectors (src/init_freestanding.c). */
 int altmem__selection_started(void);
 
+/* The shared library's IFUNC entries (src/entry.c, ALTMEM_IFUNC_ENTRIES): what
+   the resolver of routine r hands the dynamic loader, the bound variant or
+   stub (the routine's patched-branch stub), which it gives when ALTMEM_TUNABLES
+   asks for bind=patch or bind=pointer, and when the loader asks before it has
+   relocated this library.  Callable then: it touches nothing a relocation
+   writes until it has checked. */
+void *altmem__ifunc_resolve(enum altmem_routine r, void *stub);
+/* 1 when this library has IFUNC entries (set by their constructor and resolvers). */
+extern int altmem__ifunc_entries;
+
 #endif

@@ -7,7 +7,9 @@
  *          all=VARIANT                           pin every routine that has VARIANT
  *          verbose[=0|1]                         print each binding at start-up
  *          debug[=0|1]                           print every patch site rewritten
- *          bind=patch|pointer                    pointer: never rewrite code
+ *          bind=ifunc|patch|pointer              how calls reach the variant (default:
+ *                                                ifunc in libaltmem.so, patch elsewhere;
+ *                                                pointer: never rewrite code)
  *          nt_threshold=BYTES[K|M|G]             non-temporal stores from this size (all routines)
  *          memset_nt_threshold=BYTES             ... for memset and clear_user only
  *          rep_movsb_threshold=BYTES             rep movsb from this size (x86_64 copies)
@@ -240,11 +242,13 @@ static void parse_item(struct parser *p, const char *s, size_t n)
     }
     if (altmem__eq_nocase(s, k, "bind")) {
         if (has_value && altmem__eq_nocase(v, vn, "pointer"))
-            p->t->no_patch = 1;
+            p->t->no_patch = 1, p->t->patch_asked = 0;
         else if (has_value && altmem__eq_nocase(v, vn, "patch"))
-            p->t->no_patch = 0;
+            p->t->no_patch = 0, p->t->patch_asked = 1;
+        else if (has_value && altmem__eq_nocase(v, vn, "ifunc"))
+            p->t->no_patch = 0, p->t->patch_asked = 0;
         else
-            warn3(p, "bind takes patch or pointer, not ", v, vn, "");
+            warn3(p, "bind takes ifunc, patch or pointer, not ", v, vn, "");
         return;
     }
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
@@ -289,7 +293,7 @@ static void parse_item(struct parser *p, const char *s, size_t n)
 void altmem__tunables_reset(struct altmem__tunables *t)
 {
     t->mask = t->force = 0;
-    t->verbose = t->debug = t->no_patch = 0;
+    t->verbose = t->debug = t->no_patch = t->patch_asked = 0;
     t->nt_set = t->memset_nt_set = t->movsb_set = t->stosb_set = t->short_set = 0;
     t->nt_threshold = t->memset_nt_threshold = t->movsb = t->stosb = t->short_distance = 0;
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {

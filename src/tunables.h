@@ -20,6 +20,8 @@ struct altmem__tunables {
     int verbose;                          /* print bindings at init             */
     int debug;                            /* print every patched site           */
     int no_patch;                         /* bind=pointer: leave sites alone    */
+    int patch_asked;                      /* bind=patch: the patched branch even
+                                             where IFUNC entries exist          */
     int nt_set;                           /* nt_threshold=BYTES was given       */
     size_t nt_threshold;                  /* ... and its value                  */
     int memset_nt_set;                    /* memset_nt_threshold=BYTES          */

@@ -77,9 +77,9 @@ altmem_abi_test(abi.control_function sh -c
   ${_abi_dir}/mutate_headers.sh ${_abi_work} ${_abi_headers} ${_abi_dir}/expect_fail.sh ${_abi} ${ALTMEM_NM}
   ${ALTMEM_VERSION_SCRIPT} $<TARGET_FILE:altmem_shared>)
 
-# The negative controls' libraries: libaltmem.so's own objects (the SOURCES of
-# altmem_shared are its $<TARGET_OBJECTS:...>), linked as libaltmem.so.0 twice more.
-get_target_property(_abi_objects altmem_shared SOURCES)
+# The negative controls' libraries: libaltmem.so's own objects
+# (ALTMEM_SHARED_OBJECTS, src/CMakeLists.txt), linked as libaltmem.so.0 twice more.
+set(_abi_objects ${ALTMEM_SHARED_OBJECTS})
 
 #   1. one function more, listed in ALTMEM_0 of a copy of the version script
 file(READ ${ALTMEM_VERSION_SCRIPT} _abi_map)

@@ -38,8 +38,12 @@ set_tests_properties(alternative_control PROPERTIES WILL_FAIL TRUE ENVIRONMENT "
 set_tests_properties(alternative_detected alternative_masked alternative_fallback alternative_pointer
                      alternative_control PROPERTIES LABELS alternatives)
 
-# How calls reach the variants, as `altmem info` reports it (read from the code).
-if(ALTMEM_BIND_MODE EQUAL 1)
+# How calls reach the variants, as `altmem info` reports it (read from the code;
+# the CLI is linked with libaltmem.so where there is one, whose default build has
+# IFUNC entries over the patched stubs).
+if(ALTMEM_SHARED_IFUNC)
+  set(_by "ifunc")
+elseif(ALTMEM_BIND_MODE EQUAL 1)
   set(_by "patched branch")
 elseif(ALTMEM_BIND_MODE EQUAL 3)
   set(_by "ifunc")
@@ -51,7 +55,8 @@ if(TARGET altmem_cli)
   if(ALTMEM_BIND_MODE EQUAL 1)
     list(APPEND _bind_cases
       "bind_pointer|bind=pointer|memcpy +[a-z0-9_]+ +detected +pointer [^\n]*\n.*not patched: bind=pointer in ALTMEM_TUNABLES|"
-      "debug|debug|memcpy +[a-z0-9_]+ +detected +patched branch|^altmem: patch memcpy at 0x[0-9a-f]+: branch 0x[0-9a-f]+ \\(dispatch\\) -> 0x[0-9a-f]+ \\[[0-9a-f ]+ -> [0-9a-f ]+\\]\naltmem: patch memmove [^\n]*\naltmem: patch memset [^\n]*\naltmem: patch copy_user [^\n]*\naltmem: patch clear_user [^\n]*\n$")
+      "bind_patch|bind=patch|memcpy +[a-z0-9_]+ +detected +patched branch [^\n]*\nmemmove +[a-z0-9_]+ +detected +patched branch |"
+      "debug|debug:bind=patch|memcpy +[a-z0-9_]+ +detected +patched branch|^altmem: patch memcpy at 0x[0-9a-f]+: branch 0x[0-9a-f]+ \\(dispatch\\) -> 0x[0-9a-f]+ \\[[0-9a-f ]+ -> [0-9a-f ]+\\]\naltmem: patch memmove [^\n]*\naltmem: patch memset [^\n]*\naltmem: patch copy_user [^\n]*\naltmem: patch clear_user [^\n]*\n$")
   endif()
   foreach(_case IN LISTS _bind_cases)
     string(REPLACE "|" ";" _f "${_case}")
@@ -87,4 +92,32 @@ if(TARGET altmem_shared AND NOT ALTMEM_SANITIZE)
   add_test(NAME entry_shared_control COMMAND test_entry_shared "no such binding")
   set_tests_properties(entry_shared_control PROPERTIES WILL_FAIL TRUE)
   set_tests_properties(entry_shared entry_shared_control PROPERTIES LABELS alternatives)
+  # Resolved while the loader relocates (-z now): ALTMEM_TUNABLES must be seen
+  # then too (the pin), and the control shows the check can fail.
+  add_executable(test_entry_shared_now test_entry_shared.c)
+  target_link_libraries(test_entry_shared_now PRIVATE altmem_shared)
+  target_link_options(test_entry_shared_now PRIVATE -Wl,-z,now)
+  add_test(NAME entry_shared_pinned COMMAND test_entry_shared_now "${_by}" generic)
+  add_test(NAME entry_shared_pinned_control COMMAND test_entry_shared_now "${_by}" generic)
+  set_tests_properties(entry_shared_pinned PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=memcpy=generic")
+  set_tests_properties(entry_shared_pinned_control PROPERTIES WILL_FAIL TRUE)
+  set_tests_properties(entry_shared_pinned entry_shared_pinned_control PROPERTIES LABELS alternatives)
+  if(ALTMEM_SHARED_IFUNC)
+    # The other bindings of the same library, chosen at run time.
+    add_test(NAME entry_shared_patch COMMAND test_entry_shared "patched branch")
+    add_test(NAME entry_shared_pointer COMMAND test_entry_shared "pointer")
+    set_tests_properties(entry_shared_patch PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=bind=patch")
+    set_tests_properties(entry_shared_pointer PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=bind=pointer")
+    # An object relocated before libaltmem.so (it calls altmem_memcpy without
+    # naming the library): its resolver call must not touch what relocation has
+    # not yet written, and hands it the patched stub.
+    add_library(test_entry_early_lib SHARED entry_early_lib.c)
+    target_include_directories(test_entry_early_lib PRIVATE ${PROJECT_SOURCE_DIR}/include)
+    target_link_options(test_entry_early_lib PRIVATE -Wl,-z,now)
+    add_executable(test_entry_early test_entry_early.c)
+    target_link_libraries(test_entry_early PRIVATE altmem_shared test_entry_early_lib)
+    target_link_options(test_entry_early PRIVATE -Wl,-z,now)
+    add_test(NAME entry_shared_early COMMAND test_entry_early)
+    set_tests_properties(entry_shared_patch entry_shared_pointer entry_shared_early PROPERTIES LABELS alternatives)
+  endif()
 endif()

@@ -49,6 +49,14 @@ else()
   set(_dropin_bound "pointer")
 endif()
 
+# libaltmem.so itself (dlopen_threads): its IFUNC entries in the default build;
+# the preload and the static archives keep the stubs.
+if(ALTMEM_SHARED_IFUNC)
+  set(_dropin_shared_bound "ifunc")
+else()
+  set(_dropin_shared_bound "${_dropin_bound}")
+endif()
+
 # Test programs that know nothing of altmem at build time (probe, dlopen_threads) or
 # only launch others (deny_mprotect).  The byte-loop references must stay loops.
 set(_dropin_flags -fno-builtin)
@@ -131,7 +139,7 @@ endif()
 
 # An instrumented program may dlopen the instrumented library: this one runs there too.
 altmem_dropin_test(dropin.dlopen_threads UNDER_SANITIZERS COMMAND
-  $<TARGET_FILE:dropin_dlopen_threads> $<TARGET_FILE:altmem_shared> "${_dropin_bound}")
+  $<TARGET_FILE:dropin_dlopen_threads> $<TARGET_FILE:altmem_shared> "${_dropin_shared_bound}")
 
 # Forcing the fallback only means something where there is a branch to patch.
 if(ALTMEM_BIND_MODE EQUAL 1)

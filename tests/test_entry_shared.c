@@ -3,7 +3,10 @@
  * shared library calls them (through the PLT): correct over sizes x offsets,
  * and bound the way this build says.  Under ALTMEM_BINDING=ifunc the address
  * the dynamic loader resolved for altmem_memcpy must be the bound variant itself.
- * Usage: test_entry_shared EXPECTED_BOUND_BY
+ * Usage: test_entry_shared EXPECTED_BOUND_BY [EXPECTED_MEMCPY_VARIANT]
+ * The second argument checks that ALTMEM_TUNABLES reached the binding (the
+ * resolvers run while the loader relocates, before the C library has set up
+ * environ; tests/alternatives.cmake runs it linked with -z now).
  */
 #include <altmem.h>
 #include <stdio.h>
@@ -26,11 +29,17 @@ static int bound_variant_is(enum altmem_routine r, void (*entry)(void))
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_entry_shared EXPECTED_BOUND_BY\n");
+    if (argc != 2 && argc != 3) {
+        fprintf(stderr, "usage: test_entry_shared EXPECTED_BOUND_BY [EXPECTED_MEMCPY_VARIANT]\n");
         return 2;
     }
     int fail = 0;
+    if (argc == 3) {
+        struct altmem_binding_info b;
+        altmem_binding(ALTMEM_MEMCPY, &b);
+        printf("memcpy bound to %s, expected %s\n", b.variant, argv[2]);
+        fail |= strcmp(b.variant, argv[2]) != 0;
+    }
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
         struct altmem_binding_info b;
         altmem_binding((enum altmem_routine)r, &b);

@@ -22,6 +22,9 @@
 #endif
 
 extern char **environ;
+/* The initial stack's argument count (glibc's loader and static start-up set it
+   first thing; musl has none: weak). */
+extern void *__libc_stack_end __attribute__((weak));
 
 unsigned long altmem__os_getauxval(unsigned long type, int *found)
 {
@@ -37,10 +40,18 @@ const char *altmem__os_getenv(const char *name)
 {
     /* Not getenv(): the constructor may run before the C library has set up
        anything getenv() relies on in exotic start-ups; environ is enough. */
-    if (!environ)
+    char **env = environ;
+    /* NULL while the dynamic loader relocates, when it calls the IFUNC
+       resolvers of libaltmem.so (src/entry.c): the C library sets it up later.
+       The initial stack already holds it, after argc and argv's NULL. */
+    if (!env && &__libc_stack_end && __libc_stack_end) {
+        long *argc = __libc_stack_end;
+        env = (char **)(argc + 1) + *argc + 1;
+    }
+    if (!env)
         return NULL;
     size_t len = strlen(name);
-    for (char **e = environ; *e; e++)
+    for (char **e = env; *e; e++)
         if (strncmp(*e, name, len) == 0 && (*e)[len] == '=')
             return *e + len + 1;
     return NULL;

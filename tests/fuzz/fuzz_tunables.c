@@ -60,7 +60,7 @@
 struct model {
     uint64_t mask, force;
     int pin[ALTMEM_ROUTINE_COUNT];
-    int verbose, debug, no_patch;
+    int verbose, debug, no_patch, patch_asked;
     /* The BYTES settings, in the order of bytes_keys; and the short distance. */
     int set[4];
     size_t val[4];
@@ -218,9 +218,11 @@ static void model_item(struct model *m, const char *s, size_t n)
             m->warnings++;
     } else if (is(s, k, "bind")) {
         if (has && is(v, vn, "pointer"))
-            m->no_patch = 1;
+            m->no_patch = 1, m->patch_asked = 0;
         else if (has && is(v, vn, "patch"))
-            m->no_patch = 0;
+            m->no_patch = 0, m->patch_asked = 1;
+        else if (has && is(v, vn, "ifunc"))
+            m->no_patch = 0, m->patch_asked = 0;
         else
             m->warnings++;
     } else if (is(s, k, "rep_movsb_short_distance")) {
@@ -340,7 +342,8 @@ static void compare(const char *what, const struct altmem__tunables *t, const st
         if (t->pin[r] != m->pin[r])
             FZ_FAIL("%s: pin[%s] = %d, the model says %d for \"%.200s\"", what, routines[r], t->pin[r], m->pin[r],
                     value);
-    if (t->mask != m->mask || t->verbose != m->verbose || t->debug != m->debug || t->no_patch != m->no_patch)
+    if (t->mask != m->mask || t->verbose != m->verbose || t->debug != m->debug || t->no_patch != m->no_patch ||
+        t->patch_asked != m->patch_asked)
         FZ_FAIL("%s: mask %#llx verbose %d debug %d no_patch %d; the model says mask %#llx verbose %d debug %d "
                 "no_patch %d for \"%.200s\"",
                 what, (unsigned long long)t->mask, t->verbose, t->debug, t->no_patch, (unsigned long long)m->mask,
