@@ -14,16 +14,25 @@
 #   pointer (C)     ALTMEM_BINDING=pointer: a C entry point that jumps through the pointer
 #   IFUNC, PLT      ALTMEM_BINDING=ifunc, program linked with libaltmem.so
 #
-#   scripts/dispatch-cost.sh [BUILD_DIR] --widths [ROUNDS]
+#   scripts/dispatch-cost.sh [BUILD_DIR] --widths [ROUNDS [LINKAGE...]]
 #
 # instead: per vector width this CPU runs (sse2, avx2, avx512), memcpy and memset at
-# 0, 8, 16, 32 and 64 bytes, the patched entry bound to that width's variant
-# (ALTMEM_TUNABLES=memcpy=W) against a direct call to the same variant and against
-# the direct call from a second loop (the control: the same code under a second
-# name), each from loops of its own, in rounds of a shuffled order in one process
-# (docs/performance.md, "Method"); per cell the median over ROUNDS fresh processes
-# (default 9) of entry / direct, with the lowest and highest process, and per row
-# the control's medians.  The goal (issue 21): within 2% per cell, or the cost named.
+# 0, 8, 16, 32, 64, 256, 1024 and 4096 bytes, the public entry bound to that width's
+# variant (ALTMEM_TUNABLES=memcpy=W) against a direct call to the same variant and
+# against the direct call from a second loop (the control: the same code under a
+# second name), each from loops of its own, in rounds of a shuffled order in one
+# process (docs/performance.md, "Method"); per cell the median over ROUNDS fresh
+# processes (default 9) of entry / direct, with the lowest and highest process, and
+# per row the control's medians.  The goal: within 2% per cell, or the cost named.
+# LINKAGE (default: all four), as a program reaches the entry:
+#   static        linked with libaltmem.a: `call altmem_memcpy`, the patched stub;
+#                 direct: `call altmem_memcpy_W`
+#   shared        linked with libaltmem.so (IFUNC entries): `call altmem_memcpy@PLT`;
+#                 direct: `call *reg` to the variant (the PLT's jump is every shared
+#                 library's, glibc's memcpy's too)
+#   shared-noplt  the same built with -fno-plt: `call *GOT`, which the loader pointed
+#                 at the variant
+#   shared-patch  shared-noplt under ALTMEM_TUNABLES=bind=patch: the stub again
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -34,24 +43,38 @@ unset MAKEFLAGS MFLAGS MAKELEVEL
 
 if [ "$rounds" = --widths ]; then
     rounds=${3:-9}
-    cmake --build "$build" -j "$(nproc)" --target altmem_dispatch altmem_cli >/dev/null
-    drv=$build/bench/dispatch/altmem-dispatch
+    shift $(($# < 3 ? $# : 3))
+    linkages=${*:-static shared shared-noplt shared-patch}
+    cmake --build "$build" -j "$(nproc)" --target altmem_dispatch altmem_dispatch_shared altmem_dispatch_noplt \
+        altmem_cli >/dev/null
     widths=$("$build/tools/altmem" info | awk '$1 == "memcpy" && $3 ~ /^needs/ && $0 ~ / runnable / { print $2 }' |
              grep -E '^(sse2|avx2|avx512)$' | tr '\n' ' ')
-    echo "entry (patched branch, bound to the width's variant) / direct call of the same variant; median of $rounds"
-    echo "processes (lowest-highest), each 15 rounds of 1,000,000 calls of the entry, the direct call and the control"
-    echo "($(uname -m), $("$build/tools/altmem" info | sed -n 's/^cpu: *//p'))"
+    sizes="0 8 16 32 64 256 1024 4096"
+    echo "entry (bound to the width's variant) / direct call of the same variant; median of $rounds"
+    echo "processes (lowest-highest), each 15 rounds of the entry, the direct call and the control"
+    echo "(1,000,000 calls each up to 256 B, 200,000 above; $(uname -m), $("$build/tools/altmem" info | sed -n 's/^cpu: *//p'))"
     echo
-    echo "| width | routine | 0 B | 8 B | 16 B | 32 B | 64 B | direct ns at 0 / 8 / 32 B | control (direct / direct), 0..64 B |"
-    echo "|---|---|---:|---:|---:|---:|---:|---|---|"
-    for w in $widths; do
+    echo "| linkage | width | routine | $(echo $sizes | sed 's/\([0-9]*\)/\1 B/g; s/ B /\ B | /g') | direct ns at 0 / 8 / 32 B | control (direct / direct), by size |"
+    echo "|---|---|---|$(for s in $sizes; do printf -- '---:|'; done)---|---|"
+    for linkage in $linkages; do
+      extra=""
+      case $linkage in
+      static) drv=$build/bench/dispatch/altmem-dispatch ;;
+      shared) drv=$build/bench/dispatch/altmem-dispatch-shared ;;
+      shared-noplt) drv=$build/bench/dispatch/altmem-dispatch-noplt ;;
+      shared-patch) drv=$build/bench/dispatch/altmem-dispatch-noplt extra=:bind=patch ;;
+      *) echo "dispatch-cost.sh: no linkage '$linkage' (static, shared, shared-noplt, shared-patch)" >&2; exit 2 ;;
+      esac
+      for w in $widths; do
         for r in memcpy memset; do
-            row="| $w | $r |"
+            row="| $linkage | $w | $r |"
             dns="" ctl=""
-            for size in 0 8 16 32 64; do
+            for size in $sizes; do
                 rs=() ds=() cs=()
+                calls=1000000
+                [ "$size" -gt 256 ] && calls=200000
                 for ((k = 0; k < rounds; k++)); do
-                    line=$(ALTMEM_TUNABLES=$r=$w "$drv" --routine $r --variant "$w" --size $size --reps 15 --calls 1000000)
+                    line=$(ALTMEM_TUNABLES=$r=$w$extra "$drv" --routine $r --variant "$w" --size $size --reps 15 --calls $calls)
                     case $line in *"variant=$w "*) ;; *) echo "dispatch-cost.sh: not bound to $w: $line" >&2; exit 1 ;; esac
                     rs+=("$(sed -E 's/.*ratio=([0-9.]+).*/\1/' <<<"$line")")
                     ds+=("$(sed -E 's/.*direct_ns=([0-9.]+).*/\1/' <<<"$line")")
@@ -66,6 +89,7 @@ if [ "$rounds" = --widths ]; then
             done
             echo "$row $dns | $ctl |"
         done
+      done
     done
     exit 0
 fi

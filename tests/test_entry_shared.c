@@ -3,14 +3,19 @@
  * shared library calls them (through the PLT): correct over sizes x offsets,
  * and bound the way this build says.  Under ALTMEM_BINDING=ifunc the address
  * the dynamic loader resolved for altmem_memcpy must be the bound variant itself.
- * Usage: test_entry_shared EXPECTED_BOUND_BY [EXPECTED_MEMCPY_VARIANT]
- * The second argument checks that ALTMEM_TUNABLES reached the binding (the
- * resolvers run while the loader relocates, before the C library has set up
- * environ; tests/alternatives.cmake runs it linked with -z now).
+ * Usage: test_entry_shared EXPECTED_BOUND_BY [pin [control]]
+ * With "pin": checks that ALTMEM_TUNABLES reaches the binding, which the
+ * resolvers make while the loader relocates, before the C library has set up
+ * environ (tests/alternatives.cmake links this with -z now).  The program
+ * picks a runnable memcpy variant other than the detected one, and runs itself
+ * again with ALTMEM_TUNABLES=memcpy=THAT (with "control": without it, which
+ * must fail); exit 77 where the CPU runs only one.
  */
 #include <altmem.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static unsigned char src[4096 + 64], dst[4096 + 64], ref[4096 + 64];
 
@@ -29,16 +34,52 @@ static int bound_variant_is(enum altmem_routine r, void (*entry)(void))
 
 int main(int argc, char **argv)
 {
-    if (argc != 2 && argc != 3) {
-        fprintf(stderr, "usage: test_entry_shared EXPECTED_BOUND_BY [EXPECTED_MEMCPY_VARIANT]\n");
+    if (argc < 2 || argc > 4 || (argc >= 3 && strcmp(argv[2], "pin")) || (argc == 4 && strcmp(argv[3], "control"))) {
+        fprintf(stderr, "usage: test_entry_shared EXPECTED_BOUND_BY [pin [control]]\n");
         return 2;
     }
     int fail = 0;
-    if (argc == 3) {
+    const char *pinned = getenv("TEST_ENTRY_PINNED");
+    if (argc >= 3 && !pinned) {
         struct altmem_binding_info b;
         altmem_binding(ALTMEM_MEMCPY, &b);
-        printf("memcpy bound to %s, expected %s\n", b.variant, argv[2]);
-        fail |= strcmp(b.variant, argv[2]) != 0;
+        const char *other = NULL;
+        for (size_t i = 0; i < altmem_variant_count() && !other; i++) {
+            struct altmem_variant_info v;
+            altmem_variant(i, &v);
+            if (v.routine == ALTMEM_MEMCPY && v.runnable && strcmp(v.name, b.variant))
+                other = v.name;
+        }
+        if (!other) {
+            printf("this CPU runs one memcpy variant (%s): nothing to pin\n", b.variant);
+            return 77;
+        }
+        char tun[128];
+        snprintf(tun, sizeof tun, "memcpy=%s", other);
+        if (argc == 4)
+            unsetenv("ALTMEM_TUNABLES");
+        else
+            setenv("ALTMEM_TUNABLES", tun, 1);
+        setenv("TEST_ENTRY_PINNED", other, 1);
+        /* In a cross build this runs under qemu-user (tests/cross.cmake names it in
+           ALTMEM_TEST_EMULATOR), and so must the second run. */
+        const char *emulator = getenv("ALTMEM_TEST_EMULATOR");
+        if (emulator && *emulator) {
+            char *args[] = {"sh", "-c", "exec $ALTMEM_TEST_EMULATOR \"$0\" \"$1\"", argv[0], argv[1], NULL};
+            execvp("sh", args);
+        } else {
+            char *args[] = {argv[0], argv[1], NULL};
+            execv("/proc/self/exe", args);
+        }
+        perror("test_entry_shared: exec");
+        return 1;
+    }
+    if (pinned) {
+        struct altmem_binding_info b;
+        altmem_binding(ALTMEM_MEMCPY, &b);
+        printf("memcpy bound to %s, expected %s (ALTMEM_TUNABLES=%s)\n", b.variant, pinned,
+               getenv("ALTMEM_TUNABLES") ? getenv("ALTMEM_TUNABLES") : "(unset)");
+        fail |= strcmp(b.variant, pinned) != 0;
     }
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
         struct altmem_binding_info b;

@@ -11,6 +11,10 @@
  *   altmem-dispatch [--size S] [--calls N] [--reps R] [--only entry|direct]
  *                   [--routine memcpy|memset] [--variant ual|sse2|avx2|avx512]
  *
+ * Linked with libaltmem.a (altmem-dispatch) the direct loop calls the variant by
+ * name; linked with libaltmem.so (altmem-dispatch-shared, -noplt) through a
+ * pointer from altmem_variant().
+ *
  * --variant names the variant the direct loop calls (ual by default); run it with
  * ALTMEM_TUNABLES=memcpy=V (or memset=V) so that the entry reaches the same one
  * (scripts/dispatch-cost.sh --widths does).
@@ -28,7 +32,7 @@
 
 #include "benchlib.h"
 
-static unsigned char src_buf[256], dst_buf[256];
+static unsigned char src_buf[8192], dst_buf[8192];
 static int routine_set; /* --routine memset: the loops call memset, not memcpy */
 
 /* Every loop comes in LOOP_COPIES copies at other addresses, and each process
@@ -113,6 +117,36 @@ static const struct {
     {"avx512", COPIES_OF(avx512)},
 #endif
 };
+#else
+/* Linked with libaltmem.so, which exports no variant by name: the direct loops
+   call the variant through a pointer from altmem_variant() (`call *reg`, the
+   call an IFUNC-resolved GOT gives a program built with -fno-plt). */
+static altmem_memcpy_fn *volatile direct_memcpy;
+static altmem_memset_fn *volatile direct_memset;
+#define DIRECT_LOOP(name, K)                                                                                  \
+    __attribute__((noinline)) static void name(long calls, size_t size)                                      \
+    {                                                                                                         \
+        if (routine_set) {                                                                                    \
+            altmem_memset_fn *fn = direct_memset;                                                            \
+            for (long i = 0; i < calls; i++) {                                                                \
+                fn(dst_buf, 0x5a, size);                                                                      \
+                __asm__ volatile("" : : : "memory");                                                          \
+            }                                                                                                 \
+        } else {                                                                                              \
+            altmem_memcpy_fn *fn = direct_memcpy;                                                            \
+            for (long i = 0; i < calls; i++) {                                                                \
+                fn(dst_buf, src_buf, size);                                                                   \
+                __asm__ volatile("" : : : "memory");                                                          \
+            }                                                                                                 \
+        }                                                                                                     \
+        which_copy = K;                                                                                       \
+    }
+DIRECT_LOOP(direct_ptr_0, 10)
+DIRECT_LOOP(direct_ptr_1, 11)
+DIRECT_LOOP(direct_ptr_2, 12)
+DIRECT_LOOP(direct_ptr_3, 13)
+static void (*const direct_ptr_copies[LOOP_COPIES])(long, size_t) = {direct_ptr_0, direct_ptr_1, direct_ptr_2,
+                                                                      direct_ptr_3};
 #endif
 static void (*direct_loop)(long, size_t), (*again_loop)(long, size_t);
 
@@ -147,7 +181,6 @@ static double sample(void *p, int which)
     return (bench_now_ns() - t0) / (double)l->calls;
 }
 
-#ifdef ALTMEM_DISPATCH_DIRECT
 /* exp(20%-trimmed mean of log(a[k] / b[k])): the per-round ratio. */
 static double paired_ratio(const double *a, const double *b, int n)
 {
@@ -156,7 +189,6 @@ static double paired_ratio(const double *a, const double *b, int n)
         d[k] = log(a[k] / b[k]);
     return exp(bench_trimmed_mean(d, n, 0.2));
 }
-#endif
 
 int main(int argc, char **argv)
 {
@@ -200,7 +232,20 @@ int main(int argc, char **argv)
         return 2;
     }
 #else
-    (void)variant; /* the shared build has no direct call */
+    for (size_t i = 0; i < altmem_variant_count(); i++) {
+        struct altmem_variant_info v;
+        if (altmem_variant(i, &v) == 0 && !strcmp(v.name, variant) &&
+            v.routine == (routine_set ? ALTMEM_MEMSET : ALTMEM_MEMCPY)) {
+            direct_memcpy = v.fn.memcpy;
+            direct_memset = v.fn.memset;
+        }
+    }
+    if (!direct_memcpy && !direct_memset) {
+        fprintf(stderr, "altmem-dispatch: no variant '%s'\n", variant);
+        return 2;
+    }
+    direct_loop = direct_ptr_copies[cd];
+    again_loop = direct_ptr_copies[cc];
 #endif
     if (size > sizeof src_buf || calls <= 0 || reps <= 0 || reps > 1001) {
         fprintf(stderr, "altmem-dispatch: size at most %zu, calls and reps positive\n", sizeof src_buf);
@@ -208,12 +253,6 @@ int main(int argc, char **argv)
     }
     struct altmem_binding_info b;
     altmem_binding(routine_set ? ALTMEM_MEMSET : ALTMEM_MEMCPY, &b);
-#ifndef ALTMEM_DISPATCH_DIRECT
-    if (only && !strcmp(only, "direct")) {
-        fprintf(stderr, "altmem-dispatch: this build has no direct call (linked with the shared library)\n");
-        return 2;
-    }
-#endif
     if (only) {
         if (!strcmp(only, "entry"))
             loop_entry(calls, size);
@@ -221,11 +260,7 @@ int main(int argc, char **argv)
             loop_direct(calls, size);
         return 0;
     }
-#ifdef ALTMEM_DISPATCH_DIRECT
     int nloops = 3;
-#else
-    int nloops = 1;
-#endif
     double *t = malloc((size_t)nloops * sizeof(double) * (size_t)reps);
     double *w = malloc(sizeof(double) * (size_t)reps);
     if (!t || !w)
@@ -238,17 +273,11 @@ int main(int argc, char **argv)
     bench_interleave(nloops, reps, BENCH_ORDER_SHUFFLE, &seed, sample, &l, t);
     memcpy(w, t, sizeof(double) * (size_t)reps);
     double te = bench_median(w, reps);
-#ifdef ALTMEM_DISPATCH_DIRECT
     memcpy(w, t + reps, sizeof(double) * (size_t)reps);
     double td = bench_median(w, reps);
     printf("bound_by=%s variant=%s size=%zu entry_ns=%.3f direct_ns=%.3f ratio=%.4f control=%.4f copies=%d/%d/%d\n",
            b.bound_by, b.variant, size, te, td, paired_ratio(t, t + reps, reps),
            paired_ratio(t + 2 * reps, t + reps, reps), ce, cd, cc);
-#else
-    (void)cd;
-    (void)cc;
-    printf("bound_by=%s variant=%s size=%zu entry_ns=%.3f copies=%d\n", b.bound_by, b.variant, size, te, ce);
-#endif
     free(w);
     free(t);
     return 0;
