@@ -8,11 +8,14 @@
 # Bindings measured, each in its own process (the binding is fixed at load):
 #   direct          a call straight to the bound variant (altmem_memcpy_ual)
 #   patched         altmem_memcpy, patched branch, program linked with libaltmem.a
-#   patched, PLT    the same through the PLT, program linked with libaltmem.so
+#   patched, PLT    the same through the PLT, program linked with libaltmem.so under
+#                   ALTMEM_TUNABLES=bind=patch (its IFUNC entries hand out the stub)
 #   pointer stub    the patch build with ALTMEM_TUNABLES=bind=pointer: the unpatched
 #                   stub's jmp +0, then jmp *pointer (what a refused mprotect leaves)
 #   pointer (C)     ALTMEM_BINDING=pointer: a C entry point that jumps through the pointer
-#   IFUNC, PLT      ALTMEM_BINDING=ifunc, program linked with libaltmem.so
+#   IFUNC build, PLT  ALTMEM_BINDING=ifunc, program linked with libaltmem.so
+#   IFUNC entries, PLT     the default build's libaltmem.so, through the PLT
+#   IFUNC entries, no PLT  the same, program built with -fno-plt (`call *GOT`)
 #
 #   scripts/dispatch-cost.sh [BUILD_DIR] --widths [ROUNDS [LINKAGE...]]
 #
@@ -33,6 +36,8 @@
 #   shared-noplt  the same built with -fno-plt: `call *GOT`, which the loader pointed
 #                 at the variant
 #   shared-patch  shared-noplt under ALTMEM_TUNABLES=bind=patch: the stub again
+#   static-pointer  static, against the variant called through a pointer (the call
+#                 an IFUNC would give a static program: is the stub's jump dearer?)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -63,7 +68,9 @@ if [ "$rounds" = --widths ]; then
       shared) drv=$build/bench/dispatch/altmem-dispatch-shared ;;
       shared-noplt) drv=$build/bench/dispatch/altmem-dispatch-noplt ;;
       shared-patch) drv=$build/bench/dispatch/altmem-dispatch-noplt extra=:bind=patch ;;
-      *) echo "dispatch-cost.sh: no linkage '$linkage' (static, shared, shared-noplt, shared-patch)" >&2; exit 2 ;;
+      static-pointer) drv=$build/bench/dispatch/altmem-dispatch ;;
+      *) echo "dispatch-cost.sh: no linkage '$linkage' (static, shared, shared-noplt, shared-patch, static-pointer)" >&2
+         exit 2 ;;
       esac
       for w in $widths; do
         for r in memcpy memset; do
@@ -74,7 +81,10 @@ if [ "$rounds" = --widths ]; then
                 calls=1000000
                 [ "$size" -gt 256 ] && calls=200000
                 for ((k = 0; k < rounds; k++)); do
-                    line=$(ALTMEM_TUNABLES=$r=$w$extra "$drv" --routine $r --variant "$w" --size $size --reps 15 --calls $calls)
+                    via=()
+                    [ "$linkage" = static-pointer ] && via=(--direct pointer)
+                    line=$(ALTMEM_TUNABLES=$r=$w$extra "$drv" --routine $r --variant "$w" --size $size --reps 15 \
+                           --calls $calls "${via[@]}")
                     case $line in *"variant=$w "*) ;; *) echo "dispatch-cost.sh: not bound to $w: $line" >&2; exit 1 ;; esac
                     rs+=("$(sed -E 's/.*ratio=([0-9.]+).*/\1/' <<<"$line")")
                     ds+=("$(sed -E 's/.*direct_ns=([0-9.]+).*/\1/' <<<"$line")")
@@ -102,16 +112,18 @@ for mode in pointer ifunc; do
     fi
     cmake --build "$b" -j "$(nproc)" --target altmem_dispatch altmem_dispatch_shared >/dev/null
 done
-cmake --build "$build" -j "$(nproc)" --target altmem_dispatch altmem_dispatch_shared >/dev/null
+cmake --build "$build" -j "$(nproc)" --target altmem_dispatch altmem_dispatch_shared altmem_dispatch_noplt >/dev/null
 
-names=("direct" "patched" "patched, PLT" "pointer stub" "pointer (C)" "IFUNC, PLT")
+names=("direct" "patched" "patched, PLT" "pointer stub" "pointer (C)" "IFUNC build, PLT" "IFUNC entries, PLT"
+       "IFUNC entries, no PLT")
 bins=("$build/bench/dispatch/altmem-dispatch" "$build/bench/dispatch/altmem-dispatch"
       "$build/bench/dispatch/altmem-dispatch-shared" "$build/bench/dispatch/altmem-dispatch"
       "$build/binding-pointer/bench/dispatch/altmem-dispatch"
-      "$build/binding-ifunc/bench/dispatch/altmem-dispatch-shared")
-loops=(direct entry entry entry entry entry)
-envs=("" "" "" "bind=pointer" "" "")
-expect=("" "patched branch" "patched branch" "pointer" "pointer" "ifunc")
+      "$build/binding-ifunc/bench/dispatch/altmem-dispatch-shared"
+      "$build/bench/dispatch/altmem-dispatch-shared" "$build/bench/dispatch/altmem-dispatch-noplt")
+loops=(direct entry entry entry entry entry entry entry)
+envs=("" "" "bind=patch" "bind=pointer" "" "" "" "")
+expect=("" "patched branch" "patched branch" "pointer" "pointer" "ifunc" "ifunc" "ifunc")
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -119,7 +131,7 @@ trap 'rm -rf "$tmp"' EXIT
 # Instructions per call: the loop's inclusive count over $calls calls.
 ir_per_call() { # index size
     local i=$1 size=$2 out=$tmp/cg.$1.$2
-    ALTMEM_TUNABLES=${envs[$i]} valgrind --tool=callgrind --callgrind-out-file="$out" \
+    ALTMEM_TUNABLES=memcpy=ual${envs[$i]:+:${envs[$i]}} valgrind --tool=callgrind --callgrind-out-file="$out" \
         --toggle-collect="loop_${loops[$i]}" "${bins[$i]}" --only "${loops[$i]}" --calls $calls \
         --size "$size" >/dev/null 2>&1
     local total
@@ -128,8 +140,8 @@ ir_per_call() { # index size
 }
 
 # Check each configuration binds as labelled before measuring it.
-for i in 1 2 3 4 5; do
-    got=$(ALTMEM_TUNABLES=${envs[$i]} "${bins[$i]}" --calls 1000 --reps 1 --size 8 | sed -E 's/.*bound_by=([^=]*) variant=.*/\1/')
+for i in 1 2 3 4 5 6 7; do
+    got=$(ALTMEM_TUNABLES=memcpy=ual${envs[$i]:+:${envs[$i]}} "${bins[$i]}" --calls 1000 --reps 1 --size 8 | sed -E 's/.*bound_by=([^=]*) variant=.*/\1/')
     if [ "$got" != "${expect[$i]}" ]; then
         echo "dispatch-cost.sh: '${names[$i]}' is bound by '$got', expected '${expect[$i]}'" >&2
         exit 1
@@ -145,7 +157,7 @@ for size in 0 8 32; do
     for i in "${!names[@]}"; do : >"$tmp/t.$i.$size"; done
     for ((r = 0; r < rounds; r++)); do
         for i in "${!names[@]}"; do
-            line=$(ALTMEM_TUNABLES=${envs[$i]} "${bins[$i]}" --calls 1000000 --reps 15 --size "$size")
+            line=$(ALTMEM_TUNABLES=memcpy=ual${envs[$i]:+:${envs[$i]}} "${bins[$i]}" --calls 1000000 --reps 15 --size "$size")
             if [ "${loops[$i]}" = direct ]; then
                 sed -E 's/.*direct_ns=([0-9.]+).*/\1/' <<<"$line" >>"$tmp/t.$i.$size"
             else

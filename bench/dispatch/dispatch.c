@@ -10,6 +10,7 @@
  *
  *   altmem-dispatch [--size S] [--calls N] [--reps R] [--only entry|direct]
  *                   [--routine memcpy|memset] [--variant ual|sse2|avx2|avx512]
+ *                   [--direct pointer]
  *
  * Linked with libaltmem.a (altmem-dispatch) the direct loop calls the variant by
  * name; linked with libaltmem.so (altmem-dispatch-shared, -noplt) through a
@@ -117,13 +118,14 @@ static const struct {
     {"avx512", COPIES_OF(avx512)},
 #endif
 };
-#else
-/* Linked with libaltmem.so, which exports no variant by name: the direct loops
-   call the variant through a pointer from altmem_variant() (`call *reg`, the
-   call an IFUNC-resolved GOT gives a program built with -fno-plt). */
+#endif
+/* Linked with libaltmem.so, which exports no variant by name (and with
+   --direct pointer in the static build): the direct loops call the variant
+   through a pointer from altmem_variant() (`call *reg`, the call an
+   IFUNC-resolved GOT gives a program built with -fno-plt). */
 static altmem_memcpy_fn *volatile direct_memcpy;
 static altmem_memset_fn *volatile direct_memset;
-#define DIRECT_LOOP(name, K)                                                                                  \
+#define POINTER_LOOP(name, K)                                                                                  \
     __attribute__((noinline)) static void name(long calls, size_t size)                                      \
     {                                                                                                         \
         if (routine_set) {                                                                                    \
@@ -141,13 +143,12 @@ static altmem_memset_fn *volatile direct_memset;
         }                                                                                                     \
         which_copy = K;                                                                                       \
     }
-DIRECT_LOOP(direct_ptr_0, 10)
-DIRECT_LOOP(direct_ptr_1, 11)
-DIRECT_LOOP(direct_ptr_2, 12)
-DIRECT_LOOP(direct_ptr_3, 13)
+POINTER_LOOP(direct_ptr_0, 10)
+POINTER_LOOP(direct_ptr_1, 11)
+POINTER_LOOP(direct_ptr_2, 12)
+POINTER_LOOP(direct_ptr_3, 13)
 static void (*const direct_ptr_copies[LOOP_COPIES])(long, size_t) = {direct_ptr_0, direct_ptr_1, direct_ptr_2,
                                                                       direct_ptr_3};
-#endif
 static void (*direct_loop)(long, size_t), (*again_loop)(long, size_t);
 
 __attribute__((noinline)) void loop_direct(long calls, size_t size)
@@ -196,6 +197,7 @@ int main(int argc, char **argv)
     long calls = 2000000;
     int reps = 21;
     const char *only = NULL, *variant = "ual";
+    int direct_by_pointer = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--size") && i + 1 < argc)
             size = strtoul(argv[++i], NULL, 0);
@@ -210,9 +212,11 @@ int main(int argc, char **argv)
             routine_set = !strcmp(argv[++i], "memset");
         else if (!strcmp(argv[i], "--variant") && i + 1 < argc)
             variant = argv[++i];
+        else if (!strcmp(argv[i], "--direct") && i + 1 < argc && !strcmp(argv[i + 1], "pointer"))
+            direct_by_pointer = 1, i++;
         else {
             fprintf(stderr, "usage: altmem-dispatch [--size S] [--calls N] [--reps R] [--only entry|direct] "
-                            "[--routine memcpy|memset] [--variant ual|sse2|avx2|avx512]\n");
+                            "[--routine memcpy|memset] [--variant ual|sse2|avx2|avx512] [--direct pointer]\n");
             return 2;
         }
     }
@@ -222,17 +226,19 @@ int main(int argc, char **argv)
     int cc = (cd + 1 + (int)(bench_rng_next(&pick) % (LOOP_COPIES - 1))) % LOOP_COPIES;
     entry_loop = entry_copies[ce];
 #ifdef ALTMEM_DISPATCH_DIRECT
-    for (size_t k = 0; k < sizeof directs / sizeof directs[0]; k++)
+    for (size_t k = 0; k < sizeof directs / sizeof directs[0] && !direct_by_pointer; k++)
         if (!strcmp(directs[k].name, variant)) {
             direct_loop = directs[k].copy[cd];
             again_loop = directs[k].copy[cc];
         }
-    if (!direct_loop) {
+    if (!direct_loop && !direct_by_pointer) {
         fprintf(stderr, "altmem-dispatch: no direct loop for variant '%s'\n", variant);
         return 2;
     }
 #else
-    for (size_t i = 0; i < altmem_variant_count(); i++) {
+    direct_by_pointer = 1;
+#endif
+    for (size_t i = 0; direct_by_pointer && i < altmem_variant_count(); i++) {
         struct altmem_variant_info v;
         if (altmem_variant(i, &v) == 0 && !strcmp(v.name, variant) &&
             v.routine == (routine_set ? ALTMEM_MEMSET : ALTMEM_MEMCPY)) {
@@ -240,13 +246,14 @@ int main(int argc, char **argv)
             direct_memset = v.fn.memset;
         }
     }
-    if (!direct_memcpy && !direct_memset) {
-        fprintf(stderr, "altmem-dispatch: no variant '%s'\n", variant);
-        return 2;
+    if (direct_by_pointer) {
+        if (!direct_memcpy && !direct_memset) {
+            fprintf(stderr, "altmem-dispatch: no variant '%s'\n", variant);
+            return 2;
+        }
+        direct_loop = direct_ptr_copies[cd];
+        again_loop = direct_ptr_copies[cc];
     }
-    direct_loop = direct_ptr_copies[cd];
-    again_loop = direct_ptr_copies[cc];
-#endif
     if (size > sizeof src_buf || calls <= 0 || reps <= 0 || reps > 1001) {
         fprintf(stderr, "altmem-dispatch: size at most %zu, calls and reps positive\n", sizeof src_buf);
         return 2;
