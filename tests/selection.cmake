@@ -65,6 +65,14 @@ if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
   set_tests_properties(glibc_nt_control PROPERTIES WILL_FAIL TRUE)
   set_tests_properties(glibc_nt glibc_nt_control PROPERTIES LABELS "selection" SKIP_RETURN_CODE 77)
 endif()
+# CPUID instructions detection executes where glibc keeps leaves (issue 30).
+if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  altmem_test_exe(test_cpuid_count test_cpuid_count.c)
+  add_test(NAME cpuid_count COMMAND test_cpuid_count)
+  add_test(NAME cpuid_count_control COMMAND test_cpuid_count --control)
+  set_tests_properties(cpuid_count_control PROPERTIES WILL_FAIL TRUE)
+  set_tests_properties(cpuid_count cpuid_count_control PROPERTIES LABELS "selection" SKIP_RETURN_CODE 77)
+endif()
 if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT CMAKE_CROSSCOMPILING_EMULATOR AND NOT ALTMEM_MUSL AND TARGET altmem_cli)
   add_test(NAME caches_glibc
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_caches_glibc.sh ${PROJECT_SOURCE_DIR}/scripts/newer-glibc.sh

@@ -135,6 +135,46 @@ long altmem__os_riscv_hwprobe(void *pairs, size_t pair_count)
 #endif
 }
 
+#if defined(__x86_64__) && defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+#include <sys/platform/x86.h>
+/* Weak: a static program links it only when something else does, and then
+   reads every leaf with CPUID. */
+#pragma weak __x86_get_cpuid_feature_leaf
+
+int altmem__os_x86_cpuid_kept(unsigned leaf, unsigned subleaf, unsigned regs[4])
+{
+    unsigned index;
+    if (leaf == 1 && subleaf == 0)
+        index = CPUID_INDEX_1;
+    else if (leaf == 7 && subleaf == 0)
+        index = CPUID_INDEX_7;
+    else if (leaf == 7 && subleaf == 1)
+        index = CPUID_INDEX_7_ECX_1;
+    else if (leaf == 0x80000001u && subleaf == 0)
+        index = CPUID_INDEX_80000001;
+    else if (leaf == 0x80000007u && subleaf == 0)
+        index = CPUID_INDEX_80000007;
+    else if (leaf == 0x80000008u && subleaf == 0)
+        index = CPUID_INDEX_80000008;
+    else
+        return 0;
+    if (!__x86_get_cpuid_feature_leaf)
+        return 0;
+    /* cpuid_array: the registers as CPUID returned them (active_array is glibc's
+       own view, after GLIBC_TUNABLES and the OS's consent). */
+    const struct cpuid_feature *f = __x86_get_cpuid_feature_leaf(index);
+    for (int i = 0; i < 4; i++)
+        regs[i] = f->cpuid_array[i];
+    return 1;
+}
+#else
+int altmem__os_x86_cpuid_kept(unsigned leaf, unsigned subleaf, unsigned regs[4])
+{
+    (void)leaf, (void)subleaf, (void)regs;
+    return 0;
+}
+#endif
+
 int altmem__os_uname_release(char *buf, size_t cap)
 {
     struct utsname u;

@@ -98,6 +98,12 @@ long altmem__os_riscv_hwprobe(void *pairs, size_t pair_count)
 #endif
 }
 
+int altmem__os_x86_cpuid_kept(unsigned leaf, unsigned subleaf, unsigned regs[4])
+{
+    (void)leaf, (void)subleaf, (void)regs;
+    return 0;   /* no C library: every leaf is read with CPUID */
+}
+
 int altmem__os_uname_release(char *buf, size_t cap)
 {
     /* struct utsname: six fields of 65 bytes; release is the third. */

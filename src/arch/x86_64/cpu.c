@@ -7,8 +7,31 @@
 
 #include "altmem.h"
 #include "cpu.h"
+#include "os/os.h"
 #include "text.h"
 #include "decode.h"
+
+/* Every CPUID instruction detection executes, in order (tests/test_cpuid_count.c
+   reads them), and whether leaves the C library keeps are taken from it. */
+struct altmem__cpuid_log altmem__cpuid_log;
+int altmem__cpuid_use_kept = 1;
+
+/* CPUID, or the C library's copy of the leaf where it keeps one: in a virtual
+   machine each instruction exits to the hypervisor (os.h). */
+static void cpuid(unsigned leaf, unsigned sub, unsigned *a, unsigned *b, unsigned *c, unsigned *d)
+{
+    unsigned r[4];
+    if (altmem__cpuid_use_kept && altmem__os_x86_cpuid_kept(leaf, sub, r)) {
+        *a = r[0], *b = r[1], *c = r[2], *d = r[3];
+        return;
+    }
+    if (altmem__cpuid_log.count < sizeof altmem__cpuid_log.leaf / sizeof altmem__cpuid_log.leaf[0]) {
+        altmem__cpuid_log.leaf[altmem__cpuid_log.count] = leaf;
+        altmem__cpuid_log.sub[altmem__cpuid_log.count] = sub;
+    }
+    altmem__cpuid_log.count++;
+    __cpuid_count(leaf, sub, *a, *b, *c, *d);
+}
 
 static uint64_t xgetbv0(void)
 {
@@ -27,7 +50,7 @@ static unsigned caches_from_leaf(unsigned leaf, struct altmem__cpu *out, struct 
     unsigned sub;
     for (sub = 0; sub < 16; sub++) {
         unsigned a, b, c, d;
-        __cpuid_count(leaf, sub, a, b, c, d);
+        cpuid(leaf, sub, &a, &b, &c, &d);
         if (leaf == 4 && sub < 8) {
             raw->leaf4[sub][0] = a, raw->leaf4[sub][1] = b, raw->leaf4[sub][2] = c, raw->leaf4[sub][3] = d;
             raw->n_leaf4 = sub + 1;
@@ -45,6 +68,11 @@ static unsigned caches_from_leaf(unsigned leaf, struct altmem__cpu *out, struct 
             out->l2_bytes = size;
         else if (level == 3 && type != 2)
             out->l3_bytes = size;
+        /* AMD lists no level beyond 3: the null subleaf after it need not be read. */
+        if (leaf == 0x8000001du && level == 3) {
+            sub++;
+            break;
+        }
     }
     return sub < 16 ? sub + 1 : 16;
 }
@@ -70,7 +98,7 @@ static void glibc_cache(struct altmem__cpu *out, struct altmem__x86_cache_raw *r
     }
     if (max >= 11 && !amd) {
         for (unsigned sub = 0; sub < 6; sub++) {
-            __cpuid_count(11, sub, a, b, c, d);
+            cpuid(11, sub, &a, &b, &c, &d);
             r->leaf11[sub][0] = a, r->leaf11[sub][1] = b, r->leaf11[sub][2] = c, r->leaf11[sub][3] = d;
             r->n_leaf11 = sub + 1;
             if ((b & 0xff) == 0 || (c & 0xff00) == 0)
@@ -79,11 +107,11 @@ static void glibc_cache(struct altmem__cpu *out, struct altmem__x86_cache_raw *r
     }
     r->ext_max = maxext;
     if (amd && maxext >= 0x80000008u) {
-        __cpuid(0x80000008u, a, b, c, d);
+        cpuid(0x80000008u, 0, &a, &b, &c, &d);
         r->e8_ecx = c;
     }
     if (amd && maxext >= 0x8000001du && amd_subleaves <= 3) {
-        __cpuid_count(0x8000001du, 3, a, b, c, d);
+        cpuid(0x8000001du, 3, &a, &b, &c, &d);
         r->e1d3_eax = a;
     }
     struct altmem__glibc_cache g;
@@ -109,7 +137,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
        may not make (tests/check_nolibc.sh; its native clang build failed it). */
     for (size_t i = 0; i < sizeof raw; i++)
         ((volatile unsigned char *)&raw)[i] = 0;
-    __cpuid(0, max, b, c, d);
+    cpuid(0, 0, &max, &b, &c, &d);
     __builtin_memcpy(vendor, &b, 4);
     __builtin_memcpy(vendor + 4, &d, 4);
     __builtin_memcpy(vendor + 8, &c, 4);
@@ -122,7 +150,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
     out->idflags = 0;
     out->stepping = 0;
     if (max >= 1) {
-        __cpuid(1, a, b, c, d);
+        cpuid(1, 0, &a, &b, &c, &d);
         raw.leaf1_ebx = b;
         raw.leaf1_edx = d;
         family = (a >> 8) & 0xf;
@@ -141,7 +169,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
         int ymm_ok = avx && (xcr0 & 0x6) == 0x6;             /* XMM + YMM state */
         int zmm_ok = ymm_ok && (xcr0 & 0xe0) == 0xe0;        /* opmask + ZMM    */
         if (max >= 7) {
-            __cpuid_count(7, 0, a, b, c, d);
+            cpuid(7, 0, &a, &b, &c, &d);
             if (ymm_ok && (b & (1u << 5)))
                 out->features |= ALTMEM_FEAT_SIMD256;       /* AVX2     */
             /* AVX-512 F, BW and VL: every AVX-512 core since Skylake-SP and
@@ -155,7 +183,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
                 out->features |= ALTMEM_FEAT_FSRM;
             if (a >= 1) {       /* a: leaf 7's highest subleaf */
                 unsigned a1, b1, c1, d1;
-                __cpuid_count(7, 1, a1, b1, c1, d1);
+                cpuid(7, 1, &a1, &b1, &c1, &d1);
                 if (ymm_ok && (a1 & (1u << 4)))
                     out->idflags |= ALTMEM__ID_AVX_VNNI;
             }
@@ -163,12 +191,20 @@ void altmem__cpu_detect(struct altmem__cpu *out)
     }
 
     int amd = altmem__eq_nocase(vendor, 12, "AuthenticAMD") || altmem__eq_nocase(vendor, 12, "HygonGenuine");
-    unsigned maxext = 0, e1, e2, e3;
-    if (amd)    /* the extended leaves are read only for AMD's caches (and glibc's) */
-        __cpuid(0x80000000u, maxext, e1, e2, e3);
+    unsigned maxext = 0, e1, e2, e3, kept[4];
+    /* The extended leaves are read only for AMD's caches (and glibc's).  TOPOEXT
+       (0x80000001 ECX bit 22, kept by glibc) promises 0x8000001D, so the highest
+       extended leaf is at least that, all this code asks of it. */
+    if (amd) {
+        if (max >= 1 && altmem__cpuid_use_kept && altmem__os_x86_cpuid_kept(0x80000001u, 0, kept) &&
+            (kept[2] & (1u << 22)))
+            maxext = 0x8000001du;
+        else
+            cpuid(0x80000000u, 0, &maxext, &e1, &e2, &e3);
+    }
     unsigned amd_subleaves = 0;
     if (amd && maxext >= 0x80000006u)      /* glibc's L2 / L3 (and ours below) */
-        __cpuid(0x80000006u, a, b, raw.e6_ecx, raw.e6_edx);
+        cpuid(0x80000006u, 0, &a, &b, &raw.e6_ecx, &raw.e6_edx);
     if (!amd && max >= 4) {
         caches_from_leaf(4, out, &raw);
     } else if (amd && maxext >= 0x8000001du) {
@@ -177,7 +213,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
     /* No 0x8000001D, or an empty one (a guest that hides TOPOEXT: its subleaf
        0 has type 0): the legacy leaves, as glibc 2.36 and 2.41 read them. */
     if (amd && maxext >= 0x80000006u && !out->l1d_bytes && !out->l2_bytes && !out->l3_bytes) {
-        __cpuid(0x80000005u, a, b, c, d);
+        cpuid(0x80000005u, 0, &a, &b, &c, &d);
         altmem__decode_amd_legacy_caches(c, raw.e6_ecx, raw.e6_edx, &out->l1d_bytes, &out->l2_bytes,
                                          &out->l3_bytes);
     }

@@ -43,4 +43,15 @@ void altmem__decode_glibc_cache(const struct altmem__x86_cache_raw *raw, struct 
 void altmem__decode_amd_legacy_caches(uint32_t e5_ecx, uint32_t e6_ecx, uint32_t e6_edx, size_t *l1d, size_t *l2,
                                       size_t *l3);
 
+/* Detection's CPUID instructions (src/arch/x86_64/cpu.c), for the test that
+   counts them (tests/test_cpuid_count.c): how many ran, and the first 32 as
+   (leaf, subleaf).  altmem__cpuid_use_kept = 0 makes detection ignore the leaves
+   the C library keeps (the test's negative control). */
+struct altmem__cpuid_log {
+    unsigned count;
+    unsigned leaf[32], sub[32];
+};
+extern struct altmem__cpuid_log altmem__cpuid_log;
+extern int altmem__cpuid_use_kept;
+
 #endif
