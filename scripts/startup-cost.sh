@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# What altmem adds to the start of a process (docs/dropin.md, "Start-up cost"):
+# each configuration is a shell loop starting /bin/true N times, timed against the
+# same loop with an empty preloaded library (or, for the linked cases, a program that
+# is not linked with altmem) by `altmem compare` (interleaved ABBA pairs, median,
+# Hodges-Lehmann interval); the difference divided by N is the cost per process.
+#
+#   scripts/startup-cost.sh [BUILD_DIR] [PAIRS] [N]      (defaults: build 30 200)
+#
+# Configurations:
+#   preload                 libaltmem-preload.so (LD_PRELOAD), as `altmem run` uses it
+#   preload, bind=pointer   the same under ALTMEM_TUNABLES=bind=pointer (no patching)
+#   linked, libaltmem.so    a program linked with libaltmem.so (IFUNC entries, resolved
+#                           with -z now), against the same program not linked with it
+#   static glibc            a static program linked with libaltmem.a, against the same
+#                           program without it
+# Then, for the preload, the counts public tools give: strace -c (system calls),
+# perf stat (page faults), LD_DEBUG=statistics (relocations).
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+src=$(cd "$here/.." && pwd)
+build=$(cd "${1:-$src/build}" && pwd)
+pairs=${2:-30}
+n=${3:-200}
+unset MAKEFLAGS MFLAGS MAKELEVEL LD_PRELOAD ALTMEM_TUNABLES
+cmake --build "$build" -j "$(nproc)" --target altmem_cli altmem_preload altmem_shared altmem_static >/dev/null
+cc=${CC:-cc}
+preload=$build/src/preload/libaltmem-preload.so
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo 'void altmem_startup_empty(void) {}' >"$tmp/empty.c"
+"$cc" -O2 -shared -fPIC "$tmp/empty.c" -o "$tmp/libempty.so" -Wl,-z,now
+# A program that calls altmem_memcpy once (so that every linkage binds it), built
+# with and without altmem.
+cat >"$tmp/prog.c" <<'EOF'
+#include <string.h>
+#ifdef WITH_ALTMEM
+#include <altmem.h>
+#define COPY altmem_memcpy
+#else
+#define COPY memcpy
+#endif
+static char a[64], b[64];
+int main(int argc, char **argv) { (void)argv; COPY(a, b, (size_t)argc); return a[0]; }
+EOF
+"$cc" -O2 "$tmp/prog.c" -o "$tmp/prog-plain"
+"$cc" -O2 -DWITH_ALTMEM -I"$src/include" "$tmp/prog.c" -o "$tmp/prog-shared" -L"$build/src" -Wl,--no-as-needed \
+    -laltmem -Wl,-rpath,"$build/src" -Wl,-z,now
+static_ok=1
+"$cc" -O2 -static "$tmp/prog.c" -o "$tmp/prog-static-plain" 2>/dev/null || static_ok=0
+"$cc" -O2 -static -DWITH_ALTMEM -I"$src/include" "$tmp/prog.c" -o "$tmp/prog-static" "$build/src/libaltmem.a" \
+    2>/dev/null || static_ok=0
+
+loop() { # name, then the command line each iteration runs
+    local f=$tmp/$1.sh
+    shift
+    printf '#!/bin/sh\ni=0\nwhile [ $i -lt %d ]; do %s; i=$((i + 1)); done\n' "$n" "$*" >"$f"
+    chmod +x "$f"
+    echo "$f"
+}
+base=$(loop empty "LD_PRELOAD=$tmp/libempty.so /bin/true")
+pre=$(loop preload "LD_PRELOAD=$preload /bin/true")
+ptr=$(loop pointer "LD_PRELOAD=$preload ALTMEM_TUNABLES=bind=pointer /bin/true")
+plain=$(loop plain "$tmp/prog-plain 8")
+shared=$(loop shared "$tmp/prog-shared 8")
+
+# "A B label": per process, (B - A) / n from the medians, and the interval of A/B.
+cost() {
+    local out
+    out=$("$build/tools/altmem" compare --runs "$pairs" --cmd-b "$2" -- "$1" 2>&1)
+    local a b
+    a=$(awk '$1 == "A" { print $2 }' <<<"$out")
+    b=$(awk '$1 == "B" { print $2 }' <<<"$out")
+    awk -v a="$a" -v b="$b" -v n="$n" -v l="$3" -v r="$(sed -n 's/^result: .* ratio=\([0-9.]*\) lo=\([0-9.]*\) hi=\([0-9.]*\).*/\1 [\2..\3]/p' <<<"$out")" \
+        'BEGIN { printf "| %s | %.1f ms | %.1f ms | %+.0f us | %s |\n", l, a, b, (b - a) * 1000 / n, r }'
+}
+
+echo "per process: ($n processes a loop, $pairs ABBA pairs, medians; $(uname -m), $("$build/tools/altmem" info | sed -n 's/^cpu: *//p'))"
+echo
+echo "| configuration | loop A (reference) | loop B | B - A per process | A/B [95% interval] |"
+echo "|---|---:|---:|---:|---|"
+cost "$base" "$pre" "libaltmem-preload.so vs an empty preload"
+cost "$base" "$ptr" "libaltmem-preload.so bind=pointer vs an empty preload"
+cost "$plain" "$shared" "linked with libaltmem.so vs not"
+if [ $static_ok = 1 ]; then
+    st=$(loop static "$tmp/prog-static 8")
+    stp=$(loop static-plain "$tmp/prog-static-plain 8")
+    cost "$stp" "$st" "static glibc, libaltmem.a vs not"
+fi
+echo
+echo "libaltmem-preload.so, system calls of one /bin/true (strace -c, beyond the empty preload's):"
+if command -v strace >/dev/null; then
+    for l in "$tmp/libempty.so" "$preload"; do
+        printf '  %s: ' "$(basename "$l")"
+        strace -f -c -o "$tmp/strace.txt" env LD_PRELOAD="$l" /bin/true
+        awk '$NF ~ /^(openat|mprotect|mmap|read|newfstatat|close)$/ { printf "%s %s  ", $NF, $4 }' "$tmp/strace.txt"
+        echo
+    done
+else
+    echo "  (strace not installed)"
+fi
