@@ -12,20 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "entry_bound.h"
+
 void *entry_early_copy(void *dst, const void *src, size_t n);
 
-static int bound_variant_is(enum altmem_routine r, const void *entry)
-{
-    struct altmem_binding_info b;
-    altmem_binding(r, &b);
-    for (size_t i = 0; i < altmem_variant_count(); i++) {
-        struct altmem_variant_info v;
-        altmem_variant(i, &v);
-        if (v.routine == r && !strcmp(v.name, b.variant))
-            return (const void *)v.fn.memcpy == entry;
-    }
-    return 0;
-}
 
 int main(void)
 {
@@ -42,7 +32,7 @@ int main(void)
     struct altmem_binding_info b;
     altmem_binding(ALTMEM_MEMCPY, &b);
     int noted = strstr(b.bound_note, "relocated before") != NULL;
-    int direct = bound_variant_is(ALTMEM_MEMCPY, (const void *)altmem_memcpy);
+    int direct = entry_is_bound_variant(ALTMEM_MEMCPY, (const void *)altmem_memcpy);
     printf("early library's copies: %s; memcpy bound by %s, note \"%s\"; this program's address is the variant: %s\n",
            fail ? "WRONG" : "ok", b.bound_by, b.bound_note, direct ? "yes" : "no");
     return fail || !noted || !direct;

@@ -15,22 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "entry_bound.h"
 #include <unistd.h>
 
 static unsigned char src[4096 + 64], dst[4096 + 64], ref[4096 + 64];
 
-static int bound_variant_is(enum altmem_routine r, void (*entry)(void))
-{
-    struct altmem_binding_info b;
-    altmem_binding(r, &b);
-    for (size_t i = 0; i < altmem_variant_count(); i++) {
-        struct altmem_variant_info v;
-        altmem_variant(i, &v);
-        if (v.routine == r && !strcmp(v.name, b.variant))
-            return (void (*)(void))v.fn.memcpy == entry;
-    }
-    return 0;
-}
 
 int main(int argc, char **argv)
 {
@@ -91,9 +81,9 @@ int main(int argc, char **argv)
         }
     }
     if (!strcmp(argv[1], "ifunc")) {
-        int ok = bound_variant_is(ALTMEM_MEMCPY, (void (*)(void))altmem_memcpy) &&
-                 bound_variant_is(ALTMEM_MEMMOVE, (void (*)(void))altmem_memmove) &&
-                 bound_variant_is(ALTMEM_MEMSET, (void (*)(void))altmem_memset);
+        int ok = entry_is_bound_variant(ALTMEM_MEMCPY, (const void *)altmem_memcpy) &&
+                 entry_is_bound_variant(ALTMEM_MEMMOVE, (const void *)altmem_memmove) &&
+                 entry_is_bound_variant(ALTMEM_MEMSET, (const void *)altmem_memset);
         printf("resolved addresses are the bound variants: %s\n", ok ? "yes" : "NO");
         fail |= !ok;
     }
