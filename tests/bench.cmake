@@ -106,6 +106,18 @@ if(TARGET altmem_cli)
                      $<TARGET_FILE:altmem_alone>)
     set_tests_properties(bench_alone PROPERTIES LABELS bench TIMEOUT 120)
   endif()
+  # altmem-ring: a row per block size with five positive figures; a bad size is one
+  # line and exit status 2.
+  if(NOT CMAKE_CROSSCOMPILING_EMULATOR AND TARGET altmem_ring)
+    add_test(NAME bench_ring
+             COMMAND sh -c "out=$(\"$0\" \"$0\" 4K 64K 2>&1) || { echo \"$out\"; exit 1; }; echo \"$out\";
+                            echo \"$out\" | grep -Eq '^ +4K [|]( +[0-9]+[.][0-9]+){3} [|]( +[0-9]+[.][0-9]+){2}$' &&
+                            echo \"$out\" | grep -Eq '^ +64K [|]( +[0-9]+[.][0-9]+){3} [|]( +[0-9]+[.][0-9]+){2}$' || exit 1;
+                            err=$(\"$0\" \"$0\" 4Q 2>&1); rc=$?; echo \"$err\";
+                            [ $rc -eq 2 ] && echo \"$err\" | tail -n 1 | grep -q '^altmem-ring: bad block size'"
+                     $<TARGET_FILE:altmem_ring>)
+    set_tests_properties(bench_ring PROPERTIES LABELS bench TIMEOUT 120)
+  endif()
   # altmem-pagecross: one line per size with both times; a bad size is one line, exit 2.
   if(NOT CMAKE_CROSSCOMPILING_EMULATOR AND TARGET altmem_pagecross)
     add_test(NAME bench_pagecross
