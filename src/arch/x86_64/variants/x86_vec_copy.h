@@ -1,0 +1,330 @@
+/*
+ * Part of x86_vec.h, which includes it after the one-vector accessors and
+ * pieces (and, for the later parts, after the earlier ones): the loops of memcpy and memmove above the classes (n > 8W), the string
+ * instructions, and large(): direction, streaming, rep movsb.
+ * Not for inclusion on its own.
+ */
+#ifndef ALTMEM_X86_VEC_COPY_H
+#define ALTMEM_X86_VEC_COPY_H
+
+/* ---- Loops of memcpy / memmove: n > 8W -------------------------------------
+
+   Plain accesses only: their first vector (vcopy_fwd) or last (vcopy_bwd) is
+   stored last, after the loop, which memmove needs (with dst just below src, a
+   head stored first would overwrite source bytes the loop has still to read)
+   and a fault-tolerant copy cannot have (a fault in the loop would leave a
+   hole below the progress).  copy_user's own loops (src/arch/x86_64/uaccess/ua_x86_vec.h)
+   store in ascending order from the same 4-vector blocks (ops_vcopy_block4). */
+
+/* Forward; correct unless dst lies inside (src, src + n).  The first vector and
+   the last four are loaded up front and stored last (the first only when dst
+   is not W-aligned), so that the loop may start at a W-aligned dst and stop as
+   soon as at most 4W bytes remain, and so that no store lands on source bytes
+   still to be read when dst < src.  Where the first vector or one of the last
+   four would cross a page, vcopy_fwd_pieces (out of line: the test is the one
+   not-taken branch the common path pays; with -fno-reorder-blocks an inline
+   slow path would cost taken jumps around it). */
+static void *vcopy_fwd_pieces(unsigned char *d, const unsigned char *s, size_t n);
+
+/* The first vector crosses a page when dst lies in the last W - 1 bytes of
+   one; one of the last four may when dst + n lies 1..4W - 1 bytes past a
+   boundary (at a W step from it none does, and the pieces cost little). */
+OPS_INL int fwd_ends_cross_page(uintptr_t d, uintptr_t de)
+{
+    return (d & 4095) > 4096 - W || ((de - 1) & 4095) < 4 * W - 1;
+}
+
+OPS_INL void *vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
+{
+    unsigned char *d0 = d, *de = d + n;
+    const unsigned char *se = s + n;
+    if (likely(!fwd_ends_cross_page((uintptr_t)d, (uintptr_t)de))) {
+        vec h = vld(s);
+        vec t0 = vld(se - 4 * W), t1 = vld(se - 3 * W), t2 = vld(se - 2 * W), t3 = vld(se - W);
+        size_t skip = -(uintptr_t)d & (W - 1);         /* 0..W-1: dst aligned after it */
+        d += skip;
+        s += skip;
+        n -= skip;
+        for (; n > 4 * W; n -= 4 * W, d += 4 * W, s += 4 * W)   /* 4W per iteration */
+            ops_vcopy_block4(OPS_PLAIN, OPS_ALIGNED, (uintptr_t)d, (uintptr_t)s);
+        vst(de - 4 * W, t0);
+        vst(de - 3 * W, t1);
+        vst(de - 2 * W, t2);
+        vst(de - W, t3);
+        /* At a W-aligned dst the loop stored the first vector: storing it again
+           would cost W bytes of stores, and starting the loop a vector later would
+           leave its end one vector past a 4W multiple (768 B: 13 stores for 12,
+           as ops_vset_loop). */
+        if (skip)
+            vst(d0, h);
+        return d0;
+    }
+    return vcopy_fwd_pieces(d, s, n);  /* a tail call: no frame on the common path */
+}
+
+/* vcopy_fwd where its first or last vectors would cross a page (a 4 KiB copy
+   to dst + 1 on Zen 4: 45.5 ns, 35.8 without the crossing): the same loop, the
+   first bytes up to the boundary as a piece loaded up front and stored last,
+   and the rest after the loop from the source again, W-aligned vectors and a
+   piece (every byte read then lies at or above what is left to copy, which no
+   store so far reached: dst <= src, or apart). */
+static __attribute__((noinline, cold)) void *vcopy_fwd_pieces(unsigned char *d, const unsigned char *s, size_t n)
+{
+    unsigned char *d0 = d;
+    size_t skip = -(uintptr_t)d & (W - 1);
+    struct piece hp = piece_load(s, skip ? skip : 1);
+    d += skip;
+    s += skip;
+    n -= skip;
+    for (; n > 4 * W; n -= 4 * W, d += 4 * W, s += 4 * W)
+        ops_vcopy_block4(OPS_PLAIN, OPS_ALIGNED, (uintptr_t)d, (uintptr_t)s);
+    for (; n >= W; n -= W, d += W, s += W)
+        vsta(d, vld(s));
+    if (n) {
+        struct piece tp = piece_load(s, n);
+        piece_store(d, &tp);
+    }
+    if (skip)
+        piece_store(d0, &hp);
+    return d0;
+}
+
+/* (dst - src) mod 4096 in [0, 256), regions apart: a forward 256-byte loop's
+   loads would wait on stores just made whose addresses match in the low 12
+   bits (4 KiB aliasing: inside the call for 1..255, and, for 0, on the stores
+   of the previous call when the same buffers are copied again); a backward
+   loop's do not.  glibc 2.36 makes the same choice (what it bought:
+   docs/perf/variant-figures.md). */
+OPS_INL int alias_4k_ahead(const unsigned char *d, const unsigned char *s)
+{
+    return (((uintptr_t)d - (uintptr_t)s) & 4095) < 256;
+}
+
+/* The 4W bytes below qe from the 4W below pe: all four loaded, then stored
+   from the top down (OPS_STORE_ORDER), W-aligned. */
+OPS_INL void vcopy_bwd_block4(unsigned char *qe, const unsigned char *pe)
+{
+    vec e = vld(pe - W), c = vld(pe - 2 * W), b = vld(pe - 3 * W), a = vld(pe - 4 * W);
+    vsta(qe - W, e);
+    OPS_STORE_ORDER();
+    vsta(qe - 2 * W, c);
+    OPS_STORE_ORDER();
+    vsta(qe - 3 * W, b);
+    OPS_STORE_ORDER();
+    vsta(qe - 4 * W, a);
+}
+
+/* Backward; correct unless dst lies below src inside its range.  Mirror image
+   of vcopy_fwd: the first four vectors and the last one up front (the last
+   stored only when dst + n is not W-aligned); vcopy_bwd_pieces where one of
+   them would cross a page. */
+static void *vcopy_bwd_pieces(unsigned char *d, const unsigned char *s, size_t n);
+
+/* The last vector crosses a page when dst + n lies 1..W - 1 bytes past a
+   boundary; one of the first four may when dst lies in the last 4W - 1 bytes
+   of a page. */
+OPS_INL int bwd_ends_cross_page(uintptr_t d, uintptr_t de)
+{
+    return ((de - 1) & 4095) < W - 1 || (d & 4095) > 4096 - 4 * W;
+}
+
+OPS_INL void *vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
+{
+    unsigned char *de = d + n;
+    if (likely(!bwd_ends_cross_page((uintptr_t)d, (uintptr_t)de))) {
+        vec t = vld(s + n - W);
+        vec h0 = vld(s), h1 = vld(s + W), h2 = vld(s + 2 * W), h3 = vld(s + 3 * W);
+        n -= (uintptr_t)de & (W - 1);                  /* d + n aligned now */
+        for (; n > 4 * W; n -= 4 * W)                  /* 4W per iteration, from the end */
+            vcopy_bwd_block4(d + n, s + n);
+        vst(d, h0);
+        vst(d + W, h1);
+        vst(d + 2 * W, h2);
+        vst(d + 3 * W, h3);
+        if ((uintptr_t)de & (W - 1))    /* at a W-aligned end the loop stored it */
+            vst(de - W, t);
+        return d;
+    }
+    return vcopy_bwd_pieces(d, s, n);  /* a tail call: no frame on the common path */
+}
+
+/* vcopy_bwd where its first or last vectors would cross a page: the bytes
+   above the last W boundary as a piece loaded up front and stored last, the
+   same loop from the top down, then the rest, [d, d + n), from the source
+   again from the top down, W-aligned vectors and a piece: every byte read lies
+   below what the loop stored (dst >= src, or apart), and each store lands
+   above the source bytes still to be read. */
+static __attribute__((noinline, cold)) void *vcopy_bwd_pieces(unsigned char *d, const unsigned char *s, size_t n)
+{
+    unsigned char *de = d + n;
+    size_t top = (uintptr_t)de & (W - 1);
+    struct piece tp = piece_load(s + n - (top ? top : 1), top ? top : 1);
+    n -= top;
+    for (; n > 4 * W; n -= 4 * W)
+        vcopy_bwd_block4(d + n, s + n);
+    for (; n >= W; n -= W)
+        vsta(d + n - W, vld(s + n - W));
+    if (n) {
+        struct piece bp = piece_load(s, n);
+        piece_store(d, &bp);
+    }
+    if (top)
+        piece_store(de - top, &tp);
+    return d;
+}
+
+/* vcopy_fwd_nt copies four pages at a time, so memmove may stream a forward
+   overlap only when src is at least this far ahead of dst. */
+#define NT_MIN_AHEAD (4 * 4096)
+
+/* Forward with non-temporal stores, n > 8W (>= 128 bytes); for regions apart,
+   or src at least NT_MIN_AHEAD above dst (each store then lands on source
+   bytes already read).  The first 64 bytes and the last 4W go through the
+   cache as ordinary stores; between them whole 64-byte lines are streamed. */
+OPS_INL void vcopy_fwd_nt(unsigned char *d, const unsigned char *s, size_t n)
+{
+    unsigned char *de = d + n;
+    const unsigned char *se = s + n;
+    vec t0 = vld(se - 4 * W), t1 = vld(se - 3 * W), t2 = vld(se - 2 * W), t3 = vld(se - W);
+    for (size_t k = 0; k < 64; k += W)                 /* head: first 64 bytes */
+        vst(d + k, vld(s + k));
+    size_t skip = 64 - ((uintptr_t)d & 63);            /* 1..64: dst line-aligned after it */
+    d += skip;
+    s += skip;
+    n -= skip;
+    /* Four 4 KiB pages at a time, 4W from each in turn: four streams for the
+       memory system (and the page-bound hardware prefetchers) instead of one;
+       where the rules say one stream wins (src/policy.c, amd-zen4), straight on. */
+    if (altmem__copy_nt_four_pages)
+        for (; n > 4 * 4096 + 4 * W; n -= 4 * 4096, d += 4 * 4096, s += 4 * 4096)
+            for (size_t k = 0; k < 4096; k += 4 * W)
+                for (size_t p = 0; p < 4 * 4096; p += 4096) {
+                    const unsigned char *q = s + p + k;
+                    vec a = vld(q), b = vld(q + W), c = vld(q + 2 * W), e = vld(q + 3 * W);
+                    vstnt(d + p + k, a);
+                    vstnt(d + p + k + W, b);
+                    vstnt(d + p + k + 2 * W, c);
+                    vstnt(d + p + k + 3 * W, e);
+                }
+    for (; n > 4 * W; n -= 4 * W, d += 4 * W, s += 4 * W)
+        ops_vcopy_block4(OPS_PLAIN, OPS_STREAMING, (uintptr_t)d, (uintptr_t)s);
+    _mm_sfence();
+    vst(de - 4 * W, t0);
+    vst(de - 3 * W, t1);
+    vst(de - 2 * W, t2);
+    vst(de - W, t3);
+}
+
+/* Backward with non-temporal stores, n > 8W, for memmove with dst at least
+   4 KiB above src inside its range: each store lands on source bytes at least
+   a page above the next load, already read.  Mirror image of vcopy_fwd_nt's
+   simple loop: the last 64 bytes and the first 4W through the cache. */
+OPS_INL void vcopy_bwd_nt(unsigned char *d, const unsigned char *s, size_t n)
+{
+    unsigned char *de = d + n;
+    const unsigned char *se = s + n;
+    vec h0 = vld(s), h1 = vld(s + W), h2 = vld(s + 2 * W), h3 = vld(s + 3 * W);
+    for (size_t k = 64; k > 0; k -= W)                 /* tail: last 64 bytes */
+        vst(de - k, vld(se - k));
+    n -= ((uintptr_t)de & 63) ? ((uintptr_t)de & 63) : 64;   /* d + n line-aligned, below the tail */
+    for (; n > 4 * W; n -= 4 * W) {
+        const unsigned char *p = s + n - 4 * W;
+        unsigned char *q = d + n - 4 * W;
+        vec a = vld(p), b = vld(p + W), c = vld(p + 2 * W), e = vld(p + 3 * W);
+        vstnt(q + 3 * W, e);
+        vstnt(q + 2 * W, c);
+        vstnt(q + W, b);
+        vstnt(q, a);
+    }
+    _mm_sfence();
+    vst(d, h0);
+    vst(d + W, h1);
+    vst(d + 2 * W, h2);
+    vst(d + 3 * W, h3);
+}
+
+/* ---- String instructions (ERMS) ---------------------------------------------- */
+
+OPS_INL void rep_movsb(unsigned char *d, const unsigned char *s, size_t n)
+{
+    __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+}
+
+OPS_INL void rep_stosb(unsigned char *d, int c, size_t n)
+{
+    __asm__ volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(c) : "memory");
+}
+
+
+
+/* (dst - src) mod 4096 in [1, 63]: where rep movsb falls to 1.5-2.7 GB/s on
+   AMD Zen 3 (21-42 GB/s at other distances; glibc BZ 30994).  The ERMS variants keep
+   their vector loop there; on the machine of docs/performance.md the two run at
+   the same speed at these distances, so the guard costs nothing measurable. */
+OPS_INL int movsb_short_distance(uintptr_t d, uintptr_t s)
+{
+    return (((uintptr_t)d - (uintptr_t)s) & 4095) - 1 < altmem__movsb_short_distance;
+}
+
+/* Where this width's memcpy / memmove stream (src/policy.c: amd-zen4 keeps
+   the 16-byte copies cached). */
+#if VEC_BITS == 128
+#define COPY_NT_THRESHOLD altmem__nt_threshold_16
+#else
+#define COPY_NT_THRESHOLD altmem__nt_threshold
+#endif
+
+#if VEC_BITS < 512
+/* memmove above the classes, for the 16- and 32-byte widths (memmove_avx512 has
+   its own: the co-aligned rep movsb start).  The common case first, falling
+   through (the blocks stay in source order, src/CMakeLists.txt): dst not
+   inside the source, below the rep movsb and streaming starts, not the 4 KiB
+   alias (then backward, as memcpy).  Behind the tests below it took two taken jumps more than
+   memcpy's large(): sse2 memmove 0.86-0.90x glibc's at 384-768 B where memcpy
+   was 0.96-1.09x (docs/perf/intel-family6-model167.md). */
+OPS_INL void *vmove_large(unsigned char *d, const unsigned char *s, size_t n, const size_t *erms_min)
+{
+    uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
+    if (__builtin_expect(fwd >= n && n < *erms_min && n < COPY_NT_THRESHOLD, 1) &&
+        !alias_4k_ahead(d, s))
+        return vcopy_fwd(d, s, n);
+    int back = fwd < n || (bwd >= n && n < *erms_min && alias_4k_ahead(d, s));
+    if (back && (n < COPY_NT_THRESHOLD || fwd < 4096))
+        return vcopy_bwd(d, s, n);      /* dst inside (src, src+n), or the 4 KiB alias: backward */
+    else if (back)
+        vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src or apart: backward, streaming */
+    else if (n >= COPY_NT_THRESHOLD && bwd >= NT_MIN_AHEAD)
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
+    else if (bwd < 64 || n < *erms_min || movsb_short_distance((uintptr_t)d, (uintptr_t)s))
+        return vcopy_fwd(d, s, n);      /* src < 64 B ahead, below the start, short distance */
+    else
+        rep_movsb(d, s, n);             /* from *erms_min, src 64 B+ ahead or apart: rep movsb */
+    return d;
+}
+#endif
+
+/* memcpy above the classes, for the 16- and 32-byte widths (memcpy_avx512 has
+   its own: the co-aligned rep movsb start).  The common case first, falling
+   through, as vmove_large: below the rep movsb and streaming starts, not the
+   4 KiB alias; then streaming from the threshold, rep movsb from *erms_min (not
+   at short distances), the backward loop at the 4 KiB alias (glibc's 32-byte
+   variants test the same: 4 KiB d+63 was 0.69x glibc 2.41's avx2 memcpy on
+   Zen 4 without it, docs/perf/amd-family25-model17.md). */
+#if VEC_BITS < 512
+OPS_INL void *vcopy_large(unsigned char *d, const unsigned char *s, size_t n, const size_t *erms_min)
+{
+    if (__builtin_expect(n < *erms_min && n < COPY_NT_THRESHOLD, 1) && !alias_4k_ahead(d, s))
+        return vcopy_fwd(d, s, n);      /* (8W, *erms_min): 4W loop           */
+    else if (n >= COPY_NT_THRESHOLD)
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
+    else if (n >= *erms_min && !movsb_short_distance((uintptr_t)d, (uintptr_t)s))
+        rep_movsb(d, s, n);             /* [*erms_min, nt): rep movsb         */
+    else if (n < *erms_min)
+        return vcopy_bwd(d, s, n);      /* (8W, *erms_min), dst just above src mod 4 KiB: backward */
+    else
+        return vcopy_fwd(d, s, n);      /* [*erms_min, nt), short distance: 4W loop */
+    return d;
+}
+#endif
+
+#endif

@@ -1,0 +1,149 @@
+/*
+ * Part of x86_vec.h, which includes it after the one-vector accessors and
+ * pieces (and, for the later parts, after the earlier ones): the entries of the 64-byte variants (memcpy, memmove and memset avx512).
+ * Not for inclusion on its own.
+ */
+#ifndef ALTMEM_X86_VEC_ENTRY512_H
+#define ALTMEM_X86_VEC_ENTRY512_H
+
+/* ---- The entries of the 64-byte variants ---------------------------------------------
+   Up to 512 bytes every class loads all it copies before it stores anything,
+   so the same classes serve memcpy and memmove, which differ only in their
+   large() (above 512 bytes); (128, 512] is out of line in the variant's mid()
+   (noinline, a call of vcopy_mid_512 / vset_mid_512 with its large()).  The
+   layout measured in docs/perf/variant-figures.md depends on the order below
+   (built -fno-reorder-blocks). */
+#if VEC_BITS == 512
+/* Source and destination apart mod 64, above the policy's size and below
+   streaming: every 64-byte load of the loops would cross a line, and where the
+   rules say that costs more than twice the 32-byte loads (Zen 4), the 32-byte
+   variant takes the copy (src/policy.c, amd-zen4). */
+OPS_INL int split_loads(const unsigned char *d, const unsigned char *s, size_t n)
+{
+    return n > altmem__copy_split_loads_above && ((uintptr_t)d ^ (uintptr_t)s) & 63 && n < altmem__nt_threshold;
+}
+
+/* rep movsb of the 64-byte copies: below altmem__rep_movsb_start[2] the
+   vector loop wins, or, src and dst equally aligned, below MOVSB_MIN_COALIGNED
+   (src/policy.c). */
+#define MOVSB_MIN_COALIGNED altmem__rep_movsb_start_coaligned
+
+/* Where memcpy_avx512 and memmove_avx512 start rep movsb.  (The fast paths
+   test n < MOVSB_MIN_COALIGNED first, which decides most calls without looking
+   at the alignment.) */
+OPS_INL size_t erms_min(const unsigned char *d, const unsigned char *s)
+{
+    return (((uintptr_t)d ^ (uintptr_t)s) & 63) ? altmem__rep_movsb_start[2] : MOVSB_MIN_COALIGNED;
+}
+
+typedef void *large_copy_fn(void *, const void *, size_t);
+typedef void *large_set_fn(void *, int, size_t);
+
+/* (128, ...): the classes of 2 and 4 vectors from each end, then the loops. */
+OPS_INL void *vcopy_mid_512(void *dst, const void *src, size_t n, large_copy_fn *large)
+{
+    const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+    if (n <= 256)
+        ops_vcopy_ht2(OPS_PLAIN, d, s, n);                 /* (128, 256]: 2 x 64 from each end */
+    else if (n <= 384)
+        ops_vcopy_ht3(OPS_PLAIN, d, s, n);                 /* (256, 384]: 3 x 64 from each end */
+    else if (n <= 512)
+        ops_vcopy_ht4(OPS_PLAIN, d, s, n);                 /* (384, 512]: 4 x 64 from each end */
+    else
+        return large(dst, src, n);          /* (512, ...): the loops above     */
+    return dst;
+}
+
+OPS_INL void *vcopy_entry_512(void *dst, const void *src, size_t n, large_copy_fn *mid)
+{
+    const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+    RETURN_VALUE_IN_RAX(dst);
+    if (n < 16)
+        goto tiny;
+    if (n <= 64)
+        goto small;
+    if (unlikely(n > 128))
+        return mid((void *)d, (const void *)s, n);               /* (128, ...): mid(), above        */
+    ops_vcopy_ht1(OPS_PLAIN, d, s, n);                     /* (64, 128]: 64 + 64              */
+    return dst;
+small:
+    if (n >= 32)
+        ops_copy_ht32(OPS_PLAIN, d, s, n);                 /* [32, 64]: 32 + 32 (64: not 128 bytes stored) */
+    else
+        ops_copy_ht16(OPS_PLAIN, d, s, n);                 /* [16, 32): 16 + 16               */
+    return dst;
+tiny:
+    BELOW_16_TESTS();
+    if (n == 0)
+        return dst;
+    ops_copy_1_3(OPS_PLAIN, d, s, n);                /* [1, 4): bytes 0, n/2, n - 1     */
+    return dst;
+c8:                                     /* [8, 16): 8 + 8                  */
+    ops_copy_8_16(OPS_PLAIN, d, s, n);
+    return dst;
+c4:                                     /* [4, 8): 4 + 4                   */
+    ops_copy_4_8(OPS_PLAIN, d, s, n);
+    return dst;
+}
+
+/* (128, ...): the classes of 2 and 4 vectors from each end, then the loops. */
+OPS_INL void *vset_mid_512(void *dst, int c, size_t n, large_set_fn *large)
+{
+    const uintptr_t d = (uintptr_t)dst;
+    vec x = vspread(set_c(c));
+    if (n <= 256)
+        ops_vset_ht2(OPS_PLAIN, d, x, n);                  /* (128, 256]: 2 x 64 from each end */
+    else if (n <= 384)
+        ops_vset_ht3(OPS_PLAIN, d, x, n);                  /* (256, 384]: 3 x 64 from each end */
+    else if (n <= 512)
+        ops_vset_ht4(OPS_PLAIN, d, x, n);                  /* (384, 512]: 4 x 64 from each end */
+    else
+        return large(dst, c, n);            /* (512, ...): the loops above     */
+    return dst;
+}
+
+OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *mid)
+{
+    const uintptr_t d = (uintptr_t)dst;
+    RETURN_VALUE_IN_RAX(dst);
+    if (n <= 64)
+        goto lt64;
+    if (unlikely(n > 128))
+        return mid((void *)d, c, n);               /* (128, ...): mid(), above        */
+    ops_vset_ht1(OPS_PLAIN, d, _mm512_set1_epi8((char)c), n); /* (64, 128]: 64 + 64           */
+    return dst;
+lt64:
+    if (unlikely(!within_page64((const unsigned char *)d)))
+        goto page_end;
+    set_lt64_masked((unsigned char *)d, c, n);               /* [0, 64]: one masked store (64: not 64 + 64) */
+    return dst;
+page_end:;                              /* [0, 64] near a page's end: no masks */
+    __m128i x = set_c(c);
+    if (n >= 32) {
+        ops_set_ht32(OPS_PLAIN, d, spread32(x), n);        /* [32, 64]: 32 + 32               */
+        return dst;
+    }
+    if (n < 16)
+        goto tiny;
+    ops_set_ht16(OPS_PLAIN, d, spread16(x), n);            /* [16, 32): 16 + 16               */
+    return dst;
+tiny:
+    BELOW_16_TESTS();
+    if (n <= 1)
+        goto c1;
+    set_2_4(OPS_PLAIN, d, c, n);                       /* [2, 4): 2 + 2                   */
+    return dst;
+c1:                                     /* 1, or 0: nothing                */
+    if (n)
+        *(unsigned char *)d = (unsigned char)c;
+    return dst;
+c8:                                     /* [8, 16): 8 + 8                  */
+    set_8_16(OPS_PLAIN, d, spread16(x), n);
+    return dst;
+c4:                                     /* [4, 8): 4 + 4                   */
+    set_4_8(OPS_PLAIN, d, spread16(x), n);
+    return dst;
+}
+#endif
+
+#endif

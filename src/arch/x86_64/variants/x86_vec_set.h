@@ -1,0 +1,442 @@
+/*
+ * Part of x86_vec.h, which includes it after the one-vector accessors and
+ * pieces (and, for the later parts, after the earlier ones): the sets: memset's classes, loops, streaming and rep stosb.
+ * Not for inclusion on its own.
+ */
+#ifndef ALTMEM_X86_VEC_SET_H
+#define ALTMEM_X86_VEC_SET_H
+
+/* ---- Sets ------------------------------------------------------------------------ */
+
+/* memset's byte: c goes into a vector register once (movd); each size class
+   then spreads it as wide as it needs (vpbroadcastb with AVX2). */
+OPS_INL __m128i set_c(int c) { return _mm_cvtsi32_si128(c); }
+#if VEC_BITS >= 256
+OPS_INL __m128i spread16(__m128i x) { return _mm_broadcastb_epi8(x); }
+OPS_INL __m256i spread32(__m128i x) { return _mm256_broadcastb_epi8(x); }
+#else
+OPS_INL __m128i spread16(__m128i x)
+{
+    x = _mm_unpacklo_epi8(x, x);
+    x = _mm_unpacklo_epi16(x, x);
+    return _mm_shuffle_epi32(x, 0);
+}
+#endif
+/* The whole vector (zmm byte broadcast needs BW, not used here: a dword one). */
+#if VEC_BITS == 512
+OPS_INL vec vspread(__m128i x) { return _mm512_broadcastd_epi32(_mm_broadcastb_epi8(x)); }
+#elif VEC_BITS == 256
+OPS_INL vec vspread(__m128i x) { return spread32(x); }
+#else
+OPS_INL vec vspread(__m128i x) { return spread16(x); }
+#endif
+
+/* The stores of a set go in ascending order, as a copy's (progress as there). */
+
+/* n in [8, 16]: x holds the byte spread over 16 */
+OPS_INL size_t set_8_16(const enum ops_access acc, uintptr_t d, __m128i x, size_t n)
+{
+    size_t k;
+    if ((k = x86_st_low8(acc, d, 0, x)) != OPS_OK)
+        return k;
+    if ((k = x86_st_low8(acc, d, n - 8, x)) != OPS_OK)
+        return ops_fault(8 + k);
+    return OPS_OK;
+}
+
+/* n in [4, 8] */
+OPS_INL size_t set_4_8(const enum ops_access acc, uintptr_t d, __m128i x, size_t n)
+{
+    size_t k;
+    if ((k = x86_st_low4(acc, d, 0, x)) != OPS_OK)
+        return k;
+    if ((k = x86_st_low4(acc, d, n - 4, x)) != OPS_OK)
+        return ops_fault(4 + k);
+    return OPS_OK;
+}
+
+/* n in [2, 4]; c is the byte itself */
+OPS_INL size_t set_2_4(const enum ops_access acc, uintptr_t d, int c, size_t n)
+{
+    return ops_set_2_4(acc, d, (uint16_t)(0x0101u * (unsigned char)c), n);
+}
+
+/* n in [2, 3]: bytes 0, 1 and n - 1 from the byte itself, as glibc's less_vec
+   stores them (no transfer out of a vector register). */
+OPS_INL size_t set_2_3(const enum ops_access acc, uintptr_t d, int c, size_t n)
+{
+    size_t k;
+    if ((k = ops_st8(acc, d, 0, (unsigned char)c)) != OPS_OK)
+        return k;
+    /* Kept three byte stores: GCC would merge the first two into a 16-bit one
+       built in a callee-saved register (a stack frame, 23 instructions). */
+    __asm__("" : : : "memory");
+    if ((k = ops_st8(acc, d, 1, (unsigned char)c)) != OPS_OK)
+        return ops_fault(1 + k);
+    if ((k = ops_st8(acc, d, n - 1, (unsigned char)c)) != OPS_OK)
+        return ops_fault(2 + k);
+    return OPS_OK;
+}
+
+/* n < 8; c is the byte itself */
+OPS_INL size_t set_lt8(const enum ops_access acc, uintptr_t d, __m128i x, int c, size_t n)
+{
+    size_t r = OPS_OK;          /* one return, as ops_copy_lt8 */
+    if (n >= 4)                 /* [4, 7]: 4 + 4 */
+        r = set_4_8(acc, d, x, n);
+    else if (n >= 2)            /* [2, 3]: three byte stores */
+        r = set_2_3(acc, d, c, n);
+    else if (n == 1)            /* 1 */
+        r = ops_set_1(acc, d, (unsigned char)c);
+    return r;
+}
+
+/* n < 16 */
+OPS_INL size_t set_lt16(const enum ops_access acc, uintptr_t d, __m128i x, int c, size_t n)
+{
+    size_t r;
+    if (n >= 8)
+        r = set_8_16(acc, d, x, n);     /* [8, 15]: 8 + 8 */
+    else
+        r = set_lt8(acc, d, x, c, n);   /* [0, 7] */
+    return r;
+}
+
+#if VEC_BITS == 512
+/* 64 bytes from p stay inside p's 4 KiB page: a byte-masked access may then
+   cover masked-off bytes without the microcode assist that a masked access
+   reaching into the next page costs, mapped or not (docs/perf/variant-figures.md). */
+OPS_INL int within_page64(const unsigned char *p) { return ((uintptr_t)p & 4095) <= 4096 - 64; }
+
+/* lowmask64[k]: the low k bytes of a 64-byte vector, k in [0, 64]; loaded into
+   a mask register (a shift would need BMI2's bzhi or three dependent ops). */
+static const uint64_t lowmask64[65] __attribute__((unused, aligned(64))) = {
+    0x0ull, 0x1ull, 0x3ull, 0x7ull, 0xfull, 0x1full, 0x3full, 0x7full, 0xffull,
+    0x1ffull, 0x3ffull, 0x7ffull, 0xfffull, 0x1fffull, 0x3fffull, 0x7fffull, 0xffffull,
+    0x1ffffull, 0x3ffffull, 0x7ffffull, 0xfffffull, 0x1fffffull, 0x3fffffull,
+    0x7fffffull, 0xffffffull, 0x1ffffffull, 0x3ffffffull, 0x7ffffffull, 0xfffffffull,
+    0x1fffffffull, 0x3fffffffull, 0x7fffffffull, 0xffffffffull, 0x1ffffffffull,
+    0x3ffffffffull, 0x7ffffffffull, 0xfffffffffull, 0x1fffffffffull, 0x3fffffffffull,
+    0x7fffffffffull, 0xffffffffffull, 0x1ffffffffffull, 0x3ffffffffffull,
+    0x7ffffffffffull, 0xfffffffffffull, 0x1fffffffffffull, 0x3fffffffffffull,
+    0x7fffffffffffull, 0xffffffffffffull, 0x1ffffffffffffull, 0x3ffffffffffffull,
+    0x7ffffffffffffull, 0xfffffffffffffull, 0x1fffffffffffffull, 0x3fffffffffffffull,
+    0x7fffffffffffffull, 0xffffffffffffffull, 0x1ffffffffffffffull,
+    0x3ffffffffffffffull, 0x7ffffffffffffffull, 0xfffffffffffffffull,
+    0x1fffffffffffffffull, 0x3fffffffffffffffull, 0x7fffffffffffffffull, ~0ull
+};
+
+/* n <= 64, d + 64 within d's page: one byte-masked 64-byte store; bytes at and
+   past d + n are masked off and never written. */
+OPS_INL void set_lt64_masked(unsigned char *d, int c, size_t n)
+{
+    _mm512_mask_storeu_epi8((void *)d, (__mmask64)lowmask64[n], _mm512_set1_epi8((char)c));
+}
+#endif
+
+/* n > 8W, non-temporal: the first 64 bytes and the last 4W cached, whole lines
+   streamed between them; sfence after the streaming stores, also when one of
+   them faults. */
+OPS_INL size_t vset_nt(const enum ops_access acc, uintptr_t d, vec x, size_t n)
+{
+    const uintptr_t de = d + n;
+    uintptr_t p;
+    size_t j, k;
+    for (j = 0; j < 64; j += W)
+        if ((k = ops_vst(acc, d, j, x)) != OPS_OK)
+            return ops_fault(j + k);
+    p = d + (64 - (d & 63));
+    for (; de - p > 4 * W; p += 4 * W)
+        if (unlikely((k = ops_vset_block4(acc, OPS_STREAMING, p, x)) != OPS_OK))
+            goto fault_in_loop;
+    _mm_sfence();
+    return ops_vset_last4(acc, de, x, n, ops_max(p - d, 64));
+fault_in_loop:
+    _mm_sfence();
+    OPS_LAUNDER(p);
+    return ops_fault(ops_max(p - d + k, 64));
+}
+
+/* k = 1..W-1 bytes of memset's value: the first k of the W-aligned block at b
+   (set_piece_low) or its last k (set_piece_high).  At the 64-byte width one
+   byte-masked store of the whole block, which never reaches past it (a masked
+   store reaching into the next page takes a microcode assist, memset_avx512.c);
+   else two overlapping stores of the largest power of two <= k. */
+#if VEC_BITS < 512
+OPS_INL void set_piece_at(unsigned char *d, vec x, size_t k)
+{
+#if VEC_BITS == 256
+    __m128i v = _mm256_castsi256_si128(x);
+#else
+    __m128i v = x;
+#endif
+    const struct piece p = {.x0 = v, .x1 = v, .k = k};    /* k < W <= 32: the xmm classes */
+    piece_store(d, &p);
+}
+#endif
+
+OPS_INL void set_piece_low(unsigned char *b, vec x, size_t k)
+{
+#if VEC_BITS == 512
+    _mm512_mask_storeu_epi8((void *)b, (__mmask64)lowmask64[k], x);
+#else
+    set_piece_at(b, x, k);
+#endif
+}
+
+OPS_INL void set_piece_high(unsigned char *b, vec x, size_t k)
+{
+#if VEC_BITS == 512
+    _mm512_mask_storeu_epi8((void *)b, (__mmask64)~lowmask64[W - k], x);
+#else
+    set_piece_at(b + W - k, x, k);
+#endif
+}
+
+/* memset's loop where its first vector or one of its last four would cross a
+   page (the same test and costs as vcopy_fwd: on Zen 4 a set of 4200 B at
+   dst + 3 took 46.8 ns with the avx512 loop, whose last vectors crossed into
+   the next page, 36.0 at 4150 B): W-aligned stores between two pieces. */
+OPS_INL int set_ends_cross_page(uintptr_t d, uintptr_t de) { return fwd_ends_cross_page(d, de); }
+
+static __attribute__((noinline, cold)) void *vset_pieces(unsigned char *d, vec x, size_t n)
+{
+    uintptr_t p = ((uintptr_t)d + W - 1) & ~(uintptr_t)(W - 1), de = (uintptr_t)d + n, dl = de & ~(uintptr_t)(W - 1);
+    if (p != (uintptr_t)d)
+        set_piece_high((unsigned char *)p - W, x, p - (uintptr_t)d);
+    for (; dl - p >= 4 * W; p += 4 * W) {
+        vsta((unsigned char *)p, x);
+        vsta((unsigned char *)p + W, x);
+        vsta((unsigned char *)p + 2 * W, x);
+        vsta((unsigned char *)p + 3 * W, x);
+    }
+    for (; p < dl; p += W)
+        vsta((unsigned char *)p, x);
+    if (de != dl)
+        set_piece_low((unsigned char *)dl, x, de - dl);
+    return d;
+}
+
+/* memset above the classes, every width: the loop below *erms_min (vset_pieces
+   where its ends would cross a page: a tail call, no frame on the common path),
+   rep stosb up to the streaming threshold, streaming from it
+   (memset_nt_threshold=0: every loop streams). */
+OPS_INL void *vset_large(unsigned char *d, int c, size_t n, const size_t *erms_min)
+{
+    __m128i x = set_c(c);
+    if (likely(n < *erms_min) && n < altmem__memset_nt_threshold) {
+        if (unlikely(set_ends_cross_page((uintptr_t)d, (uintptr_t)d + n)))
+            return vset_pieces(d, vspread(x), n);               /* ... its ends across a page */
+        ops_vset_loop(OPS_PLAIN, (uintptr_t)d, vspread(x), n);  /* (8W, *erms_min): 4W loop */
+    } else if (n < altmem__memset_nt_threshold)
+        rep_stosb(d, c, n);             /* [*erms_min, nt): rep stosb         */
+    else
+        vset_nt(OPS_PLAIN, (uintptr_t)d, vspread(x), n);        /* [nt, ...): streaming stores */
+    return d;
+}
+
+/* Below W (below 16), in every entry: [16, 32) with AVX2 (label c16), [8, 16)
+   (c8), [4, 8) (c4), each one compare; what falls through is below 4. */
+#if VEC_BITS == 256
+#define BELOW_W_TESTS()                                                          \
+    do {                                                                         \
+        if (n >= 16)                                                             \
+            goto c16;                                                            \
+        BELOW_16_TESTS();                                                        \
+    } while (0)
+#else
+#define BELOW_W_TESTS() BELOW_16_TESTS()
+#endif
+#define BELOW_16_TESTS()                                                         \
+    do {                                                                         \
+        if (n >= 8)                                                              \
+            goto c8;                                                             \
+        if (n >= 4)                                                              \
+            goto c4;                                                             \
+    } while (0)
+
+/* ---- The entries of the 16- and 32-byte variants ------------------------------------
+   Laid out as glibc's mem{move,set}-vec-unaligned-erms of the same width: these
+   files are built -fno-reorder-blocks, so the code's order is the source's.
+   [W, 2W] falls through with no taken jump; below W, one compare per class
+   jumps to it (2-3 bytes, and 1 for memset, fall through); above 2W the classes
+   are one or two taken jumps away (scripts/small-cost.sh --width W counts them
+   against glibc's: no class takes more).  large() is the variant's own. */
+#if VEC_BITS <= 256
+typedef void *large_copy_fn(void *, const void *, size_t);
+typedef void *large_set_fn(void *, int, size_t);
+
+/* 8 vectors from the start up and 8 from the end down, 16 stores: the sse2
+   memset's (192, 256], where glibc's loop runs one round.  At (128, 192] it
+   stored up to 4 vectors more than the loop (136-192 B aligned, 136-160 B
+   misaligned: 0.75x glibc 2.41's sse2 memset on Zen 4); there the loop runs,
+   inline (through large(), a call: 0.92x aligned; inline 1.00x, and 1.23-1.33x
+   at 136 B d+3 and 192 B misaligned; docs/perf/amd-family25-model17.md). */
+OPS_INL void vset_ht8(unsigned char *d, vec x, size_t n)
+{
+    unsigned char *u = d + n - 8 * W;
+    for (int i = 0; i < 8; i++)
+        vst(d + i * W, x);
+    for (int i = 0; i < 8; i++)
+        vst(u + i * W, x);
+}
+
+/* (8W, 16W]: k vectors from each end (k = 8 above 12W, 6 above 10W, else 5: 8 at
+   192 B moved 256, 0.79-0.84x glibc 2.41's sse2 copies on Zen 4), all loaded
+   before the first store (memmove-safe; the 16 xmm registers of the sse2
+   copies, where glibc's loop runs one round at 129-256 bytes).  Only with dst W-aligned: with dst
+   misaligned its 16 unaligned stores cross a line twice per 64 bytes, and the
+   loop (dst aligned first) wins: at 160-256 B dst+3 0.68-0.84x glibc here,
+   0.87-0.96x through the loop; aligned, 1.2-1.5x glibc here against ~1.0x
+   through the loop (Intel 6/167, docs/perf/intel-family6-model167.md). */
+OPS_INL void vcopy_htk(unsigned char *d, const unsigned char *s, size_t n, const int k)
+{
+    vec a[8], b[8];
+    for (int i = 0; i < k; i++)
+        a[i] = vld(s + i * W);
+    for (int i = 0; i < k; i++)
+        b[i] = vld(s + n - k * W + i * W);
+    for (int i = 0; i < k; i++)
+        vst(d + i * W, a[i]);
+    for (int i = 0; i < k; i++)
+        vst(d + n - k * W + i * W, b[i]);
+}
+
+/* n < 4, as glibc's: 2-3 falls through, 0 and 1 are one taken jump away; the
+   first byte is loaded before the tail's two are stored (memmove-safe). */
+OPS_INL void copy_lt4(unsigned char *d, const unsigned char *s, size_t n)
+{
+    if (n == 0)
+        return;
+    unsigned char b = *s;
+    uint16_t tail;
+    if (n == 1)
+        goto one;
+    ops_ld16(OPS_PLAIN, &tail, (uintptr_t)s, (ptrdiff_t)n - 2);
+    ops_st16(OPS_PLAIN, (uintptr_t)d, (ptrdiff_t)n - 2, tail);
+one:
+    *d = b;
+}
+
+/* Every class loads all it copies before it stores: memcpy and memmove alike. */
+OPS_INL void *vcopy_entry(unsigned char *d, const unsigned char *s, size_t n, large_copy_fn *large)
+{
+    const uintptr_t ud = (uintptr_t)d, us = (uintptr_t)s;
+    if (n < W)
+        goto lt_vec;
+    if (n > 2 * W)
+        goto mid;
+    ops_vcopy_ht1(OPS_PLAIN, ud, us, n);                 /* [W, 2W]: W + W                  */
+    return d;
+mid:
+#if VEC_BITS == 128
+    if (n > 8 * W)
+        goto c8v;
+#else
+    if (n > 8 * W)
+        return large(d, s, n);          /* (8W, ...): the variant's loops  */
+#endif
+    if (n <= 4 * W)
+        goto c2;
+    ops_vcopy_ht4(OPS_PLAIN, ud, us, n);                 /* (4W, 8W]: 4 x W from each end   */
+    return d;
+c2:
+    ops_vcopy_ht2(OPS_PLAIN, ud, us, n);                 /* (2W, 4W]: 2 x W from each end   */
+    return d;
+#if VEC_BITS == 128
+c8v:
+    if (n > 16 * W || ((uintptr_t)d & (W - 1)))
+        return large(d, s, n);          /* (16W, ...), or dst misaligned: the variant's loops */
+    if (n <= 12 * W)
+        goto c6v;
+    vcopy_htk(d, s, n, 8);              /* (12W, 16W], dst aligned: 8 x W from each end */
+    return d;
+c6v:
+    if (n <= 10 * W)
+        goto c5v;
+    vcopy_htk(d, s, n, 6);              /* (10W, 12W], dst aligned: 6 x W from each end */
+    return d;
+c5v:
+    vcopy_htk(d, s, n, 5);              /* (8W, 10W], dst aligned: 5 x W from each end */
+    return d;
+#endif
+lt_vec:
+    BELOW_W_TESTS();
+    copy_lt4(d, s, n);                  /* [0, 4): 2-3 from each end, 1, 0 */
+    return d;
+#if VEC_BITS == 256
+c16:
+    ops_copy_ht16(OPS_PLAIN, ud, us, n);                 /* [16, 32): 16 + 16               */
+    return d;
+#endif
+c8:
+    ops_copy_8_16(OPS_PLAIN, ud, us, n);                 /* [8, 16): 8 + 8                  */
+    return d;
+c4:
+    ops_copy_4_8(OPS_PLAIN, ud, us, n);                  /* [4, 8): 4 + 4                   */
+    return d;
+}
+
+OPS_INL void *vset_entry(unsigned char *d, int c, size_t n, large_set_fn *large)
+{
+    const uintptr_t ud = (uintptr_t)d;
+    __m128i x = set_c(c);
+    if (n < W)
+        goto lt_vec;
+    if (n > 2 * W)
+        goto mid;
+    ops_vset_ht1(OPS_PLAIN, ud, vspread(x), n);         /* [W, 2W]: W + W                  */
+    return d;
+mid:
+#if VEC_BITS == 128
+    if (n > 16 * W)
+        return large(d, c, n);          /* (16W, ...): the variant's loops */
+    if (n <= 4 * W)
+        goto c2;
+    if (n <= 8 * W)
+        goto c4v;
+    if (n <= 12 * W)
+        goto loop12;
+    vset_ht8(d, vspread(x), n);         /* (12W, 16W]: 8 x W from each end */
+    return d;
+loop12:
+    ops_vset_loop(OPS_PLAIN, ud, vspread(x), n);        /* (8W, 12W]: the loop, inline     */
+    return d;
+c4v:
+#else
+    if (n > 8 * W)
+        return large(d, c, n);          /* (8W, ...): the variant's loops  */
+    if (n <= 4 * W)
+        goto c2;
+#endif
+    ops_vset_ht4(OPS_PLAIN, ud, vspread(x), n);         /* (4W, 8W]: 4 x W from each end   */
+    return d;
+c2:
+    ops_vset_ht2(OPS_PLAIN, ud, vspread(x), n);         /* (2W, 4W]: 2 x W from each end   */
+    return d;
+lt_vec:
+    BELOW_W_TESTS();
+    if (n >= 2)
+        goto c2b;
+    if (n == 0)
+        return d;
+    ops_set_1(OPS_PLAIN, ud, (unsigned char)c);                        /* 1: the byte                     */
+    return d;
+#if VEC_BITS == 256
+c16:
+    ops_set_ht16(OPS_PLAIN, ud, spread16(x), n);        /* [16, 32): 16 + 16               */
+    return d;
+#endif
+c8:
+    set_8_16(OPS_PLAIN, ud, spread16(x), n);        /* [8, 16): 8 + 8                  */
+    return d;
+c4:
+    set_4_8(OPS_PLAIN, ud, spread16(x), n);         /* [4, 8): 4 + 4                   */
+    return d;
+c2b:
+    set_2_3(OPS_PLAIN, ud, c, n);                   /* [2, 4): bytes 0, 1, n - 1       */
+    return d;
+}
+#endif
+
+#endif
