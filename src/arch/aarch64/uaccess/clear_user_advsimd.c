@@ -17,7 +17,7 @@
  * while more than 64 remain, the last 64 unaligned.
  */
 #include "registry.h"
-#include "../variants/a64_simd.h"
+#include "a64_simd.h"
 #include "ua_a64_q64.h"
 
 size_t altmem_clear_user_advsimd(void *dst, size_t n)

@@ -21,7 +21,7 @@
  * prefix).
  */
 #include "registry.h"
-#include "../variants/a64_simd.h"
+#include "a64_simd.h"
 #include "ua_a64_q64.h"
 
 size_t altmem_copy_user_advsimd(void *dst, const void *src, size_t n)

@@ -33,7 +33,7 @@
 #define ALTMEM_UA_LA_VEC_H
 
 #include "registry.h"
-#include "../variants/la_vec.h"
+#include "la_vec.h"
 
 OPS_INL size_t la_copy_user(uintptr_t d, uintptr_t s, size_t n)
 {

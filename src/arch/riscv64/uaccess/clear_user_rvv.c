@@ -21,7 +21,7 @@
  */
 #include "registry.h"
 #include "uaccess/extable.h"
-#include "../variants/rvv.h"
+#include "rvv.h"
 
 size_t altmem_clear_user_rvv(void *dst, size_t n)
 {

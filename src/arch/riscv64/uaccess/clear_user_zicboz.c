@@ -20,7 +20,7 @@
  *   - anything else: clear_user_ual's body.
  */
 #include "registry.h"
-#include "../variants/rvv.h"
+#include "rvv.h"
 #include "variants/ual/ual_classes.h"
 
 /* clear_user_ual's body (ual_classes.h), once in this file: the sizes

@@ -87,7 +87,7 @@
 #endif
 #define VEC_BITS (UA_W * 8)
 
-#include "../variants/x86_vec.h"
+#include "x86_vec.h"
 
 /* A zero vector GCC cannot see through: with the constant itself it makes it
    again (vpxor) before each store of an exception-table accessor (callgrind,
