@@ -39,7 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "uaccess/extable.h"
+#include "ops/fault_access.h"
 
 #if !defined(__OPTIMIZE__)
 #error "src/ops: the access operation folds only when optimizing (-O1 and above)"

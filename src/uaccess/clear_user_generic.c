@@ -16,6 +16,7 @@
  */
 #include "registry.h"
 #include "variants/generic/word_copy.h"
+#include "uaccess/extable.h" /* the fix-up, the lazy installation, the end of the address space */
 
 size_t altmem_clear_user_generic(void *dst, size_t n)
 {

@@ -20,6 +20,7 @@
  */
 #include "registry.h"
 #include "variants/ual/ual_classes.h"
+#include "uaccess/extable.h" /* the fix-up, the lazy installation, the end of the address space */
 
 size_t altmem_clear_user_ual(void *dst, size_t n)
 {

@@ -23,6 +23,7 @@
  */
 #include "registry.h"
 #include "variants/generic/word_copy.h" /* W, word_merge: memcpy_generic's; the word accessors */
+#include "uaccess/extable.h" /* the fix-up, the lazy installation, the end of the address space */
 
 size_t altmem_copy_user_generic(void *dst, const void *src, size_t n)
 {

@@ -22,6 +22,7 @@
  */
 #include "registry.h"
 #include "variants/ual/ual_classes.h"
+#include "uaccess/extable.h" /* the fix-up, the lazy installation, the end of the address space */
 
 size_t altmem_copy_user_ual(void *dst, const void *src, size_t n)
 {

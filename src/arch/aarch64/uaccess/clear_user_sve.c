@@ -32,6 +32,7 @@
 
 #include "registry.h"
 #include "ua_a64_q64.h"
+#include "uaccess/extable.h" /* the fix-up, the lazy installation, the end of the address space */
 
 size_t altmem_clear_user_sve(void *dst, size_t n)
 {

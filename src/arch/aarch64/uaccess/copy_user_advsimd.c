@@ -23,6 +23,7 @@
 #include "registry.h"
 #include "a64_simd.h"
 #include "ua_a64_q64.h"
+#include "uaccess/extable.h" /* the fix-up, the lazy installation, the end of the address space */
 
 size_t altmem_copy_user_advsimd(void *dst, const void *src, size_t n)
 {

@@ -27,6 +27,7 @@
 #include <arm_neon.h>
 
 #include "ops/access.h"
+#include "uaccess/extable.h" /* the fix-up, the lazy installation, the end of the address space */
 
 OPS_INL size_t ua_a64_copy_q64(uintptr_t d, uintptr_t s, size_t n)
 {

@@ -12,6 +12,7 @@
  */
 #define LA_W 16
 #include "ua_la_vec.h"
+#include "uaccess/extable.h" /* the fix-up, the lazy installation, the end of the address space */
 
 size_t altmem_clear_user_lsx(void *dst, size_t n)
 {

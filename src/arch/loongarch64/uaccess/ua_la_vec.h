@@ -34,6 +34,7 @@
 
 #include "registry.h"
 #include "la_vec.h"
+#include "uaccess/extable.h" /* the fix-up, the lazy installation, the end of the address space */
 
 OPS_INL size_t la_copy_user(uintptr_t d, uintptr_t s, size_t n)
 {

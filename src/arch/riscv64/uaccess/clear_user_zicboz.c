@@ -22,6 +22,7 @@
 #include "registry.h"
 #include "rvv.h"
 #include "variants/ual/ual_classes.h"
+#include "uaccess/extable.h" /* the fix-up, the lazy installation, the end of the address space */
 
 /* clear_user_ual's body (ual_classes.h), once in this file: the sizes
    without whole blocks, and the head and tail around them; the bytes not

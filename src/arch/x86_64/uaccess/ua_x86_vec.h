@@ -88,6 +88,7 @@
 #define VEC_BITS (UA_W * 8)
 
 #include "x86_vec.h"
+#include "uaccess/extable.h" /* the fix-up, the lazy installation, the end of the address space */
 
 /* A zero vector GCC cannot see through: with the constant itself it makes it
    again (vpxor) before each store of an exception-table accessor (callgrind,
