@@ -197,6 +197,16 @@ enum altmem_routine {
 /* "memcpy", "memmove", "memset", "copy_user", "clear_user"; NULL when out of range. */
 ALTMEM_API const char *altmem_routine_name(enum altmem_routine r);
 
+/* A variant's entry point, whichever routine it serves (the one spelling of
+   this union: the library's own table uses it too). */
+union altmem_routine_fn {
+    altmem_memcpy_fn *memcpy;
+    altmem_memmove_fn *memmove;
+    altmem_memset_fn *memset;
+    altmem_copy_user_fn *copy_user;
+    altmem_clear_user_fn *clear_user;
+};
+
 struct altmem_variant_info {
     enum altmem_routine routine;
     const char *name;        /* "generic", "ual", ...                               */
@@ -204,13 +214,7 @@ struct altmem_variant_info {
     uint64_t requires;       /* ALTMEM_FEAT_* bits it needs                         */
     int runnable;            /* requires ⊆ detected: safe to call on this CPU       */
     unsigned preference;     /* 0 = tried first for its routine                     */
-    union {
-        altmem_memcpy_fn *memcpy;
-        altmem_memmove_fn *memmove;
-        altmem_memset_fn *memset;
-        altmem_copy_user_fn *copy_user;
-        altmem_clear_user_fn *clear_user;
-    } fn;
+    union altmem_routine_fn fn;
 };
 
 /* Number of variants built into this library, all routines together. */

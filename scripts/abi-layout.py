@@ -11,7 +11,7 @@
 The program (built against the same headers with the compiler under test, then run)
 prints, in header order:
   - every public struct: sizeof, _Alignof, and offsetof/sizeof of every member,
-    members of nested unions as `fn.memcpy`;
+    members of nested unions as `fn.memcpy` (anonymous, or a union of the headers);
   - every public enum: sizeof and the value of every constant;
   - every object-like ALTMEM_* macro with an integer value (ALTMEM_FEAT_*,
     ALTMEM_POLICY_*...), except ALTMEM_VERSION_* (they change with every release,
@@ -82,12 +82,19 @@ def declarator_name(d):
     return m.group(1) if m else None
 
 
-def members(body, prefix=''):
-    """Member names of a struct/union body; nested anonymous-type members expanded."""
+def members(body, prefix='', known=None):
+    """Member names of a struct/union body; nested anonymous-type members expanded,
+    and so are members whose type is a struct or union of the headers (known)."""
+    known = known or {}
     names = []
     for decl in split_top(body, ';'):
         decl = decl.strip()
         if not decl:
+            continue
+        m = re.match(r'(struct|union)\s+(altmem_\w+)\s+(\w+)$', decl)
+        if m and m.group(2) in known:
+            names.append(prefix + m.group(3))
+            names.extend(prefix + m.group(3) + '.' + inner for inner in known[m.group(2)])
             continue
         m = re.match(r'(struct|union)\s*(\w+)?\s*\{', decl)
         if m:
@@ -99,7 +106,7 @@ def members(body, prefix=''):
                 n = declarator_name(d)
                 if n:
                     names.append(prefix + n)
-                    names.extend(members(inner, prefix + n + '.'))
+                    names.extend(members(inner, prefix + n + '.', known))
             continue
         for d in split_top(decl, ','):
             n = declarator_name(d)
@@ -109,7 +116,8 @@ def members(body, prefix=''):
 
 
 def parse(paths):
-    items = []           # ('struct', name, [members]) / ('enum', name, [consts]) / ('macro', name) / ('proto', text)
+    known = {}           # struct/union name -> its members, for members of that type
+    items = []           # ('struct' or 'union', name, [members]) / ('enum', name, [consts]) / ('macro', name) / ('proto', text)
     api = []
     names = []           # public names, in header order
     for path in paths:
@@ -136,7 +144,7 @@ def parse(paths):
                 items.append(('text', '#define ' + m.group(1) + sep + ' '.join(value.split())))
         code = '\n'.join(l for l in text.split('\n') if not re.match(r'\s*#', l))
         i = 0
-        pat = re.compile(r'\b(struct|enum)\s+(altmem_\w+)\s*\{|\btypedef\b|\bALTMEM_API\b')
+        pat = re.compile(r'\b(struct|union|enum)\s+(altmem_\w+)\s*\{|\btypedef\b|\bALTMEM_API\b')
         while True:
             m = pat.search(code, i)
             if not m:
@@ -146,9 +154,11 @@ def parse(paths):
                 close_at = match_brace(code, open_at)
                 body = code[open_at + 1:close_at]
                 names.append(m.group(2))
-                if m.group(1) == 'struct':
-                    items.append(('struct', m.group(2), members(body)))
-                    names.extend(mem.split('.')[-1] for mem in members(body))
+                if m.group(1) in ('struct', 'union'):
+                    mems = members(body, '', known)
+                    known[m.group(2)] = mems
+                    items.append((m.group(1), m.group(2), mems))
+                    names.extend(mem.split('.')[-1] for mem in mems)
                 else:
                     consts = [c.split('=')[0].strip() for c in split_top(body, ',') if c.strip()]
                     items.append(('enum', m.group(2), consts))
@@ -181,8 +191,8 @@ def gen(items, headers):
     out += ['int main(void)', '{']
     for it in items:
         kind = it[0]
-        if kind == 'struct':
-            t = 'struct ' + it[1]
+        if kind in ('struct', 'union'):
+            t = kind + ' ' + it[1]
             out.append('    printf("%%s size %%zu align %%zu\\n", %s, sizeof(%s), (size_t)_Alignof(%s));'
                        % (c_string(t), t, t))
             for mem in it[2]:

@@ -17,13 +17,7 @@ struct altmem__variant {
     const char *name;
     const char *summary;
     uint64_t requires;
-    union {
-        altmem_memcpy_fn *memcpy;
-        altmem_memmove_fn *memmove;
-        altmem_memset_fn *memset;
-        altmem_copy_user_fn *copy_user;
-        altmem_clear_user_fn *clear_user;
-    } fn;
+    union altmem_routine_fn fn;   /* include/altmem.h */
 };
 
 /* All variants; within a routine, in preference order (best first). */
