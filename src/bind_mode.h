@@ -1,7 +1,7 @@
 /*
  * How calls reach the bound variants, a build setting (ALTMEM_BIND_MODE, set
  * by src/CMakeLists.txt), for the C entry points (src/entry.c), binding
- * (src/select.c) and the alternatives engine (src/patch/alternative.c).
+ * (src/select.c) and the alternatives engine (src/alternative.c).
  */
 #ifndef ALTMEM_BIND_MODE_H
 #define ALTMEM_BIND_MODE_H

@@ -2,7 +2,7 @@
  * The decision (src/decide.c): from a CPU, ALTMEM_TUNABLES and a profile, the
  * state that says which variant each routine binds, why, and the policy.
  * Selection (src/select.c) runs it at start-up, the tests with made-up inputs;
- * the alternatives engine (src/patch/alternative.c) shares its selection rule.
+ * the alternatives engine (src/alternative.c) shares its selection rule.
  */
 #ifndef ALTMEM_DECIDE_H
 #define ALTMEM_DECIDE_H
@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 /* The selection rule, for altmem's variants (src/decide.c) and users'
-   alternatives (src/patch/alternative.c) alike: a choice can run when the
+   alternatives (src/alternative.c) alike: a choice can run when the
    CPU has every feature it requires. */
 static inline int altmem__runnable(uint64_t requires, uint64_t features)
 {

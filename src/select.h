@@ -1,7 +1,7 @@
 /*
  * Selection at start-up (src/select.c): binding a decision, and the state
  * altmem_init() decided, for the freestanding entry (src/init_freestanding.c),
- * the alternatives engine (src/patch/alternative.c), the tests and the bench.
+ * the alternatives engine (src/alternative.c), the tests and the bench.
  */
 #ifndef ALTMEM_SELECT_H
 #define ALTMEM_SELECT_H

@@ -8,7 +8,7 @@
 #include "decide.h"
 #include "select.h"
 #include "text.h"
-#include "patch.h"
+#include "patch/patch.h"
 #include "os/os.h"
 
 void altmem_alternative_bind(void (**slot)(void), const struct altmem_choice *choices, size_t count,
