@@ -610,20 +610,18 @@ build_program() {  # NAME: $work/NAME/NAME-{musl,musl-altmem,glibc}
 
 # nm: memcpy/memmove/memset altmem's in musl+altmem, nobody else's altmem.
 check_nm() {  # NAME -> nm_verdict
-    local name=$1 d=$work/$1 r b bad=0 defs addr alt n
+    local name=$1 d=$work/$1 r b bad=0 defs addr alt n verdict
     nm_verdict=
     nm "$d/$name-musl-altmem" >"$d/nm.musl-altmem"
-    for r in memcpy memmove memset; do
-        defs=$(awk -v n="$r" '$NF == n && $2 ~ /^[TtWiV]$/' "$d/nm.musl-altmem" | wc -l)
-        addr=$(awk -v n="$r" '$NF == n { print $1 }' "$d/nm.musl-altmem")
-        alt=$(awk -v n="altmem_$r" '$NF == n { print $1 }' "$d/nm.musl-altmem")
-        if [ "$defs" -eq 1 ] && [ -n "$alt" ] && [ "$addr" = "$alt" ]; then
+    # One definition of each, at altmem_<name>'s address (scripts/dropin-nm.sh).
+    sh "$here/dropin-nm.sh" "$d/$name-musl-altmem" >"$d/nm.check" || bad=1
+    while read -r verdict r defs addr alt; do
+        if [ "$verdict" = ok ]; then
             nm_verdict+="$r=altmem_$r "
         else
-            nm_verdict+="$r NOT altmem's ($defs definitions, at ${addr:-none}, altmem_$r at ${alt:-none}) "
-            bad=1
+            nm_verdict+="$r NOT altmem's ($defs definitions, at $addr, altmem_$r at $alt) "
         fi
-    done
+    done <"$d/nm.check"
     n=$(awk '$NF ~ /^altmem_/' "$d/nm.musl-altmem" | wc -l)
     nm_verdict+="($n altmem_* symbols); "
     for b in musl glibc; do

@@ -62,16 +62,15 @@ if ! link prog -Wl,--whole-archive "$LIBC_A" -Wl,--no-whole-archive; then
 else
     file "$WORK/prog" 2>/dev/null | sed 's/^/    /'
     "$WORK/prog" ${BOUND:+"$BOUND"} || bad "static program ($flavour)"
-    for r in memcpy memmove memset; do
-        defs=$(nm "$WORK/prog" | awk -v n="$r" '$NF == n && $2 ~ /^[TtWiV]$/' | wc -l)
-        addr=$(nm "$WORK/prog" | awk -v n="$r" '$NF == n { print $1 }')
-        alt=$(nm "$WORK/prog" | awk -v n="altmem_$r" '$NF == n { print $1 }')
-        if [ "$defs" -eq 1 ] && [ "$addr" = "$alt" ]; then
-            echo "ok: one $r in the program, at altmem_$r's address $addr"
+    # One definition of each, at altmem_<name>'s address (scripts/dropin-nm.sh).
+    sh "$(dirname "$0")/../../scripts/dropin-nm.sh" "$WORK/prog" >"$WORK/nm.out"
+    while read -r verdict r a b c; do
+        if [ "$verdict" = ok ]; then
+            echo "ok: one $r in the program, at altmem_$r's address $a"
         else
-            bad "$r: $defs definitions, at $addr; altmem_$r at $alt"
+            bad "$r: $a definitions, at $b; altmem_$r at $c"
         fi
-    done
+    done <"$WORK/nm.out"
 fi
 
 echo "--- negative control: linked with libaltmem.a (own names only)"
