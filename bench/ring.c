@@ -74,11 +74,16 @@ int main(int argc, char **argv)
     for (int k = 0; k < nbs; k++)   /* every size checked before anything is printed */
         if (!parse_size(argc > 2 ? argv[2 + k] : defaults[k])) {
             fprintf(stderr, "altmem-ring: bad block size '%s' (1 .. 1M, suffix K or M)\n", argv[2 + k]);
+            close(fd);
             return 2;
         }
     unsigned char *ring = aligned_alloc(4096, RING), *in = aligned_alloc(4096, RING);
-    if (!ring || !in)
+    if (!ring || !in) {
+        free(ring);
+        free(in);
+        close(fd);
         return 1;
+    }
     memset(ring, 1, RING);
     impl[0] = memcpy;
     impl[1] = altmem_memcpy;
@@ -97,6 +102,9 @@ int main(int argc, char **argv)
                 double t = one_pass(fd, impl[i], in, ring, bs);
                 if (t < 0) {
                     fprintf(stderr, "altmem-ring: cannot seek %s\n", argv[1]);
+                    free(ring);
+                    free(in);
+                    close(fd);
                     return 2;
                 }
                 if (t < best[i])
@@ -105,5 +113,8 @@ int main(int argc, char **argv)
         printf("%8s | %9.3f %9.3f %9.3f | %9.3f %9.3f\n", arg, best[0] / 1e6, best[1] / 1e6, best[2] / 1e6,
                best[0] / best[1], best[0] / best[2]);
     }
+    free(ring);
+    free(in);
+    close(fd);
     return 0;
 }

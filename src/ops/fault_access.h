@@ -79,4 +79,18 @@ typedef uint16_t __attribute__((aligned(1), may_alias)) u16_una;
 #define UA_ST64(p, v, L) UA_ST(UA_S64, p, v, L)
 #endif
 
+/* The fix-up every variant shares (defined in src/uaccess/uaccess_bytes.c):
+   copy (or, with clear set, zero) bytes [done, n) one at a time, each access
+   guarded, and return how many were NOT done — exact to the byte.  `done` is the fast path's progress when it
+   faulted: every byte below it was stored, nothing at or above it was (the
+   variants store in ascending order and track it per store), so the fix-up
+   resumes there instead of redoing the copy: bytes already written are never
+   re-read, and a source that shrinks meanwhile (another thread mprotects a
+   page below `done`) cannot make the count smaller than what was written.
+   (clear is a flag, not src == 0: copying from NULL must fault like any other
+   inaccessible source.)  Addresses are integers: the variants never do C
+   pointer arithmetic on the caller's pointers, which may be NULL, wild or at
+   the end of the address space. */
+size_t altmem__uaccess_bytes(uintptr_t dst, uintptr_t src, size_t n, size_t done, int clear);
+
 #endif

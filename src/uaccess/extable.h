@@ -46,19 +46,8 @@ __attribute__((visibility("hidden"))) uintptr_t altmem__extable_search(const str
 __attribute__((visibility("hidden"))) uintptr_t altmem__extable_fixup(uintptr_t pc);
 __attribute__((visibility("hidden"))) long altmem__extable_sorted(void);
 
-/* The fix-up every variant shares: copy (or, with clear set, zero) bytes
-   [done, n) one at a time, each access guarded, and return how many were NOT
-   done — exact to the byte.  `done` is the fast path's progress when it
-   faulted: every byte below it was stored, nothing at or above it was (the
-   variants store in ascending order and track it per store), so the fix-up
-   resumes there instead of redoing the copy: bytes already written are never
-   re-read, and a source that shrinks meanwhile (another thread mprotects a
-   page below `done`) cannot make the count smaller than what was written.
-   (clear is a flag, not src == 0: copying from NULL must fault like any other
-   inaccessible source.)  Addresses are integers: the variants never do C
-   pointer arithmetic on the caller's pointers, which may be NULL, wild or at
-   the end of the address space. */
-size_t altmem__uaccess_bytes(uintptr_t dst, uintptr_t src, size_t n, size_t done, int clear);
+/* The fix-up every variant shares, altmem__uaccess_bytes: src/ops/fault_access.h
+   (the size classes call it too; defined in src/uaccess/uaccess_bytes.c). */
 
 /* How many of the n bytes from address a lie past the last byte of the address
    space that can be touched: 0 for every region that fits below UINTPTR_MAX.

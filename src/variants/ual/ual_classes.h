@@ -25,7 +25,6 @@
 #define ALTMEM_UAL_CLASSES_H
 
 #include "ops/block16.h"
-#include "uaccess/extable.h" /* the fix-up, the lazy installation, the end of the address space */
 
 /* ---- n <= 64: every load before the first store ----------------------------- */
 
