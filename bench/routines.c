@@ -6,18 +6,20 @@
 
 #include "registry.h"
 
-#define ROUTINES_STR_(x) #x
-#define ROUTINES_STR(x) ROUTINES_STR_(x)
+/* The registry's words for a routine's access and reads fields, as flags. */
+#define ROUTINE_FAULT_plain 0
+#define ROUTINE_FAULT_fault 1
+#define ROUTINE_READS_src 1
+#define ROUTINE_READS_nosrc 0
 
 /* Each ROUTINE entry: its libc_name ("none": the C library has no such
-   routine), its return type and its parameter list, as text. */
+   routine), whether it is fault-tolerant, whether it reads a source. */
 static const struct {
     const char *libc_name;
-    const char *ret;
-    const char *params;
+    int fault, reads_src;
 } routines[ALTMEM_ROUTINE_COUNT] = {
-#define ROUTINE(routine, libc_name)                                                                                  \
-    [ALTMEM__ID_##routine] = {#libc_name, ROUTINES_STR(ALTMEM__RET_##routine), ROUTINES_STR(ALTMEM__PARAMS_##routine)},
+#define ROUTINE(routine, libc_name, access, reads)                                                             \
+    [ALTMEM__ID_##routine] = {#libc_name, ROUTINE_FAULT_##access, ROUTINE_READS_##reads},
 #include "registry.def"
 #undef ROUTINE
 };
@@ -34,22 +36,10 @@ int bench_routine_in_libc(int r)
 
 int bench_routine_uaccess(int r)
 {
-    return known(r) && !strcmp(routines[r].ret, "size_t");
-}
-
-static int ident_char(char c)
-{
-    return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    return known(r) && routines[r].fault;
 }
 
 int bench_routine_reads_src(int r)
 {
-    if (!known(r))
-        return 0;
-    /* a parameter named src: the word, not part of a longer name */
-    const char *params = routines[r].params;
-    for (const char *p = strstr(params, "src"); p; p = strstr(p + 1, "src"))
-        if ((p == params || !ident_char(p[-1])) && !ident_char(p[3]))
-            return 1;
-    return 0;
+    return known(r) && routines[r].reads_src;
 }

@@ -19,12 +19,12 @@ const struct altmem__variant altmem__variants[] = {
 #undef VARIANT
 const size_t altmem__variant_total = sizeof altmem__variants / sizeof altmem__variants[0];
 
-#define ROUTINE(routine, libc_name) [ALTMEM__ID_##routine] = #routine,
+#define ROUTINE(routine, libc_name, access, reads) [ALTMEM__ID_##routine] = #routine,
 static const char *const routine_names[ALTMEM_ROUTINE_COUNT] = {
 #include "registry.def"
 };
 #undef ROUTINE
-#define ROUTINE(routine, libc_name) +1
+#define ROUTINE(routine, libc_name, access, reads) +1
 _Static_assert(0
 #include "registry.def"
                    == ALTMEM_ROUTINE_COUNT,

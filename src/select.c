@@ -36,7 +36,7 @@ size_t altmem_nt_threshold(void)
 /* Entry points (src/entry.c) jump through these.  They start at the generic
    variants, which are correct on every CPU, so a call that arrives before
    altmem_init() (another constructor, the dynamic loader) is still right. */
-#define ROUTINE(routine, libc_name) altmem_##routine##_fn *altmem__##routine##_impl = altmem_##routine##_generic;
+#define ROUTINE(routine, libc_name, access, reads) altmem_##routine##_fn *altmem__##routine##_impl = altmem_##routine##_generic;
 #include "registry.def"
 #undef ROUTINE
 
@@ -44,7 +44,7 @@ void altmem__bind(const struct altmem__state *st)
 {
     /* Before the pointers: a variant bound below reads them. */
     altmem__policy_install(&st->policy);
-#define ROUTINE(routine, libc_name)                                                                  \
+#define ROUTINE(routine, libc_name, access, reads)                                                                  \
     __atomic_store_n(&altmem__##routine##_impl, altmem__variants[st->bound[ALTMEM__ID_##routine].variant].fn.routine, \
                      __ATOMIC_RELEASE);
 #include "registry.def"
@@ -204,7 +204,7 @@ void *altmem__ifunc_resolve(enum altmem_routine r, void *stub)
     if (altmem__global.tun.no_patch || altmem__global.tun.patch_asked)
         return stub;
     switch (r) {
-#define ROUTINE(routine, libc_name)                                                                \
+#define ROUTINE(routine, libc_name, access, reads)                                                                \
     case ALTMEM__ID_##routine:                                                                     \
         return (void *)__atomic_load_n(&altmem__##routine##_impl, __ATOMIC_ACQUIRE);
 #include "registry.def"
@@ -321,7 +321,7 @@ int altmem_variant(size_t i, struct altmem_variant_info *out)
     return 0;
 }
 
-#define ROUTINE(routine, libc_name) [ALTMEM__ID_##routine] = &altmem__##routine##_impl,
+#define ROUTINE(routine, libc_name, access, reads) [ALTMEM__ID_##routine] = &altmem__##routine##_impl,
 static const void *const slots[ALTMEM_ROUTINE_COUNT] = {
 #include "registry.def"
 };

@@ -184,3 +184,11 @@ if(TARGET altmem_callsite AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
                    $<TARGET_FILE:altmem_callsite>)
   set_tests_properties(bench_callsite PROPERTIES LABELS bench TIMEOUT 60)
 endif()
+
+# What the benchmarks read of each routine in the registry (bench/routines.c).
+if(TARGET altmem_bench)
+  add_executable(test_bench_routines test_bench_routines.c)
+  target_link_libraries(test_bench_routines PRIVATE altmem_bench)
+  add_test(NAME bench_routines COMMAND test_bench_routines)
+  set_tests_properties(bench_routines PROPERTIES LABELS bench)
+endif()
