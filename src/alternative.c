@@ -33,7 +33,7 @@ void altmem_alternative_bind(void (**slot)(void), const struct altmem_choice *ch
     const struct altmem__site *b = sites_begin, *e = sites_end;
     char reason[120];
 #if ALTMEM_BIND_MODE == ALTMEM_BIND_PATCH
-    if (b && e && !altmem__global.tun.no_patch)
+    if (b && e && altmem__global.tun.bind != ALTMEM__BIND_POINTER)
         altmem__patch_sites(b, e, altmem__global.tun.debug, reason, sizeof reason);
     if (info)
         info->bound_by = b && e && altmem__site_target(b, e, slot) ? "patched branch" : "pointer";

@@ -155,9 +155,9 @@ void altmem_init(void)
 #if ALTMEM_BIND_MODE == ALTMEM_BIND_PATCH
     /* The pointers are right; now let the entry branches skip them. */
     struct altmem__text note = {altmem__global.patch_note, sizeof altmem__global.patch_note, 0};
-    if (altmem__global.tun.no_patch)
+    if (altmem__global.tun.bind == ALTMEM__BIND_POINTER)
         altmem__text_puts(&note, "bind=pointer in " ALTMEM_TUNABLES_ENV);
-    else if (altmem__ifunc_entries && !altmem__global.tun.patch_asked)
+    else if (altmem__ifunc_entries && altmem__global.tun.bind == ALTMEM__BIND_IFUNC)
         ; /* callers reach the variants through their GOT; no code to rewrite */
     else
         altmem__patch_sites(__start_altmem_patch_sites, __stop_altmem_patch_sites, altmem__global.tun.debug,
@@ -201,7 +201,7 @@ void *altmem__ifunc_resolve(enum altmem_routine r, void *stub)
     }
     altmem__ifunc_entries = 1;
     altmem_init();
-    if (altmem__global.tun.no_patch || altmem__global.tun.patch_asked)
+    if (altmem__global.tun.bind != ALTMEM__BIND_IFUNC)
         return stub;
     switch (r) {
 #define ROUTINE(routine, libc_name, access, reads)                                                                \
@@ -332,7 +332,7 @@ static const void *const slots[ALTMEM_ROUTINE_COUNT] = {
 static const char *bound_by(enum altmem_routine r)
 {
 #if ALTMEM_BIND_MODE == ALTMEM_BIND_PATCH
-    if (altmem__ifunc_entries && !altmem__global.tun.no_patch && !altmem__global.tun.patch_asked)
+    if (altmem__ifunc_entries && altmem__global.tun.bind == ALTMEM__BIND_IFUNC)
         return "ifunc";
     if (altmem__site_target(__start_altmem_patch_sites, __stop_altmem_patch_sites, slots[r]))
         return "patched branch";

@@ -242,11 +242,11 @@ static void parse_item(struct parser *p, const char *s, size_t n)
     }
     if (altmem__eq_nocase(s, k, "bind")) {
         if (has_value && altmem__eq_nocase(v, vn, "pointer"))
-            p->t->no_patch = 1, p->t->patch_asked = 0;
+            p->t->bind = ALTMEM__BIND_POINTER;
         else if (has_value && altmem__eq_nocase(v, vn, "patch"))
-            p->t->no_patch = 0, p->t->patch_asked = 1;
+            p->t->bind = ALTMEM__BIND_PATCH;
         else if (has_value && altmem__eq_nocase(v, vn, "ifunc"))
-            p->t->no_patch = 0, p->t->patch_asked = 0;
+            p->t->bind = ALTMEM__BIND_IFUNC;
         else
             warn3(p, "bind takes ifunc, patch or pointer, not ", v, vn, "");
         return;
@@ -293,7 +293,8 @@ static void parse_item(struct parser *p, const char *s, size_t n)
 void altmem__tunables_reset(struct altmem__tunables *t)
 {
     t->mask = t->force = 0;
-    t->verbose = t->debug = t->no_patch = t->patch_asked = 0;
+    t->verbose = t->debug = 0;
+    t->bind = ALTMEM__BIND_IFUNC;
     t->nt_set = t->memset_nt_set = t->movsb_set = t->stosb_set = t->short_set = 0;
     t->nt_threshold = t->memset_nt_threshold = t->movsb = t->stosb = t->short_distance = 0;
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {

@@ -19,9 +19,12 @@ struct altmem__tunables {
     const char *pin_old[ALTMEM_ROUTINE_COUNT]; /* the old name pinned ("avx2_erms"), or NULL */
     int verbose;                          /* print bindings at init             */
     int debug;                            /* print every patched site           */
-    int no_patch;                         /* bind=pointer: leave sites alone    */
-    int patch_asked;                      /* bind=patch: the patched branch even
-                                             where IFUNC entries exist          */
+    enum altmem__bind {                   /* bind=                              */
+        ALTMEM__BIND_IFUNC,               /* the default: IFUNC entries where the
+                                             library has them, else patch       */
+        ALTMEM__BIND_PATCH,               /* the patched stubs even there       */
+        ALTMEM__BIND_POINTER              /* leave sites alone                  */
+    } bind;
     int nt_set;                           /* nt_threshold=BYTES was given       */
     size_t nt_threshold;                  /* ... and its value                  */
     int memset_nt_set;                    /* memset_nt_threshold=BYTES          */

@@ -60,7 +60,8 @@
 struct model {
     uint64_t mask, force;
     int pin[ALTMEM_ROUTINE_COUNT];
-    int verbose, debug, no_patch, patch_asked;
+    int verbose, debug;
+    int bind; /* 0 ifunc (the default), 1 patch, 2 pointer */
     /* The BYTES settings, in the order of bytes_keys; and the short distance. */
     int set[4];
     size_t val[4];
@@ -218,11 +219,11 @@ static void model_item(struct model *m, const char *s, size_t n)
             m->warnings++;
     } else if (is(s, k, "bind")) {
         if (has && is(v, vn, "pointer"))
-            m->no_patch = 1, m->patch_asked = 0;
+            m->bind = 2;
         else if (has && is(v, vn, "patch"))
-            m->no_patch = 0, m->patch_asked = 1;
+            m->bind = 1;
         else if (has && is(v, vn, "ifunc"))
-            m->no_patch = 0, m->patch_asked = 0;
+            m->bind = 0;
         else
             m->warnings++;
     } else if (is(s, k, "rep_movsb_short_distance")) {
@@ -342,12 +343,11 @@ static void compare(const char *what, const struct altmem__tunables *t, const st
         if (t->pin[r] != m->pin[r])
             FZ_FAIL("%s: pin[%s] = %d, the model says %d for \"%.200s\"", what, routines[r], t->pin[r], m->pin[r],
                     value);
-    if (t->mask != m->mask || t->verbose != m->verbose || t->debug != m->debug || t->no_patch != m->no_patch ||
-        t->patch_asked != m->patch_asked)
-        FZ_FAIL("%s: mask %#llx verbose %d debug %d no_patch %d; the model says mask %#llx verbose %d debug %d "
-                "no_patch %d for \"%.200s\"",
-                what, (unsigned long long)t->mask, t->verbose, t->debug, t->no_patch, (unsigned long long)m->mask,
-                m->verbose, m->debug, m->no_patch, value);
+    if (t->mask != m->mask || t->verbose != m->verbose || t->debug != m->debug || (int)t->bind != m->bind)
+        FZ_FAIL("%s: mask %#llx verbose %d debug %d bind %d; the model says mask %#llx verbose %d debug %d "
+                "bind %d for \"%.200s\"",
+                what, (unsigned long long)t->mask, t->verbose, t->debug, (int)t->bind, (unsigned long long)m->mask,
+                m->verbose, m->debug, m->bind, value);
     const int set[4] = {t->nt_set, t->memset_nt_set, t->movsb_set, t->stosb_set};
     const size_t val[4] = {t->nt_threshold, t->memset_nt_threshold, t->movsb, t->stosb};
     for (int b = 0; b < 4; b++)
