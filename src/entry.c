@@ -29,11 +29,8 @@
 #include "registry.def"
 #undef ROUTINE
 
-/* Says so before any resolver has run (none runs where nothing calls a routine). */
-__attribute__((constructor(101))) static void ifunc_entries_present(void)
-{
-    altmem__ifunc_entries = 1;
-}
+/* Overrides src/select.c's weak 0: this library has IFUNC entries. */
+int altmem__ifunc_entries = 1;
 
 #else
 

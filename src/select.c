@@ -180,7 +180,10 @@ int altmem__selection_started(void)
 
 /* ---- IFUNC entries ------------------------------------------------------ */
 
-int altmem__ifunc_entries;
+/* 0 here; src/entry.c's IFUNC entries, linked into libaltmem.so only, define it
+   1: a fact of the link, not of the run.  Not const: GCC 12 folded a weak
+   constant's 0 into its readers, and `altmem info` said "pointer". */
+__attribute__((weak)) int altmem__ifunc_entries = 0;
 /* Per routine, how many resolver calls came before this library was relocated. */
 static unsigned ifunc_early[ALTMEM_ROUTINE_COUNT];
 
@@ -199,7 +202,6 @@ void *altmem__ifunc_resolve(enum altmem_routine r, void *stub)
         ifunc_early[r]++;
         return stub;
     }
-    altmem__ifunc_entries = 1;
     altmem_init();
     if (altmem__global.tun.bind != ALTMEM__BIND_IFUNC)
         return stub;

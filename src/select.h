@@ -25,7 +25,7 @@ int altmem__selection_started(void);
    relocated this library.  Callable then: it touches nothing a relocation
    writes until it has checked. */
 void *altmem__ifunc_resolve(enum altmem_routine r, void *stub);
-/* 1 when this library has IFUNC entries (set by their constructor and resolvers). */
+/* 1 when this library has IFUNC entries (src/entry.c defines it so; else 0). */
 extern int altmem__ifunc_entries;
 
 #endif
