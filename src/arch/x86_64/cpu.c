@@ -16,12 +16,19 @@
 struct altmem__cpuid_log altmem__cpuid_log;
 int altmem__cpuid_use_kept = 1;
 
+/* The C library's copy of the leaf, where it keeps one (and detection may use
+   it): 1 and regs, else 0. */
+static int cpuid_kept(unsigned leaf, unsigned sub, unsigned regs[4])
+{
+    return altmem__cpuid_use_kept && altmem__os_x86_cpuid_kept(leaf, sub, regs);
+}
+
 /* CPUID, or the C library's copy of the leaf where it keeps one: in a virtual
    machine each instruction exits to the hypervisor (os.h). */
 static void cpuid(unsigned leaf, unsigned sub, unsigned *a, unsigned *b, unsigned *c, unsigned *d)
 {
     unsigned r[4];
-    if (altmem__cpuid_use_kept && altmem__os_x86_cpuid_kept(leaf, sub, r)) {
+    if (cpuid_kept(leaf, sub, r)) {
         *a = r[0], *b = r[1], *c = r[2], *d = r[3];
         return;
     }
@@ -196,7 +203,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
        (0x80000001 ECX bit 22, kept by glibc) promises 0x8000001D, so the highest
        extended leaf is at least that, all this code asks of it. */
     if (amd) {
-        if (max >= 1 && altmem__cpuid_use_kept && altmem__os_x86_cpuid_kept(0x80000001u, 0, kept) &&
+        if (max >= 1 && cpuid_kept(0x80000001u, 0, kept) &&
             (kept[2] & (1u << 22)))
             maxext = 0x8000001du;
         else
