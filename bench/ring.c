@@ -69,11 +69,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "altmem-ring: cannot open %s\n", argv[1]);
         return 2;
     }
-    const char *defaults[] = {"2K", "4K", "8K", "16K", "64K"};
+    static const char *const defaults[] = {"2K", "4K", "8K", "16K", "64K"};
+    const char *const *names = argc > 2 ? (const char *const *)argv + 2 : defaults;
     int nbs = argc > 2 ? argc - 2 : 5;
-    for (int k = 0; k < nbs; k++)   /* every size checked before anything is printed */
-        if (!parse_size(argc > 2 ? argv[2 + k] : defaults[k])) {
-            fprintf(stderr, "altmem-ring: bad block size '%s' (1 .. 1M, suffix K or M)\n", argv[2 + k]);
+    size_t bs[32];
+    for (int k = 0; k < nbs; k++)   /* every size read before anything is printed */
+        if (k == 32 || !(bs[k] = parse_size(names[k]))) {
+            fprintf(stderr, "altmem-ring: bad block size '%s' (1 .. 1M, suffix K or M; at most 32 sizes)\n",
+                    names[k]);
             close(fd);
             return 2;
         }
@@ -93,13 +96,11 @@ int main(int argc, char **argv)
     printf("altmem memcpy: %s; best of %d rounds, ms in memcpy per pass over %s\n", b.variant, ROUNDS, argv[1]);
     printf("%8s | %9s %9s %9s | %9s %9s\n", "BS", "libc", "altmem", "libc 2nd", "altmem/l", "control");
     for (int k = 0; k < nbs; k++) {
-        const char *arg = argc > 2 ? argv[2 + k] : defaults[k];
-        size_t bs = parse_size(arg);
         double best[3] = {1e300, 1e300, 1e300};
         for (int r = 0; r < ROUNDS; r++)
             for (int j = 0; j < 3; j++) {
                 int i = (r + j) % 3;
-                double t = one_pass(fd, impl[i], in, ring, bs);
+                double t = one_pass(fd, impl[i], in, ring, bs[k]);
                 if (t < 0) {
                     fprintf(stderr, "altmem-ring: cannot seek %s\n", argv[1]);
                     free(ring);
@@ -110,7 +111,7 @@ int main(int argc, char **argv)
                 if (t < best[i])
                     best[i] = t;
             }
-        printf("%8s | %9.3f %9.3f %9.3f | %9.3f %9.3f\n", arg, best[0] / 1e6, best[1] / 1e6, best[2] / 1e6,
+        printf("%8s | %9.3f %9.3f %9.3f | %9.3f %9.3f\n", names[k], best[0] / 1e6, best[1] / 1e6, best[2] / 1e6,
                best[0] / best[1], best[0] / best[2]);
     }
     free(ring);

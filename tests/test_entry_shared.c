@@ -76,13 +76,8 @@ int main(int argc, char **argv)
     if (pinned) {
         struct altmem_binding_info b;
         altmem_binding(ALTMEM_MEMCPY, &b);
-        int runnable = 0;
-        for (size_t i = 0; i < altmem_variant_count(); i++) {
-            struct altmem_variant_info v;
-            altmem_variant(i, &v);
-            if (v.routine == ALTMEM_MEMCPY && !strcmp(v.name, pinned))
-                runnable = v.runnable;
-        }
+        struct altmem_variant_info v;
+        int runnable = entry_variant_named(ALTMEM_MEMCPY, pinned, &v) && v.runnable;
         printf("memcpy bound to %s (reason %d), pinned %s, %s (ALTMEM_TUNABLES=%s)\n", b.variant, (int)b.reason,
                pinned, runnable ? "runnable" : "not runnable here: the pin must be refused",
                getenv("ALTMEM_TUNABLES") ? getenv("ALTMEM_TUNABLES") : "(unset)");

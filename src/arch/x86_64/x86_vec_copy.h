@@ -1,7 +1,7 @@
 /*
  * Part of x86_vec.h, which includes it after the one-vector accessors and
- * pieces (and, for the later parts, after the earlier ones): the loops of memcpy and memmove above the classes (n > 8W), the string
- * instructions, and large(): direction, streaming, rep movsb.
+ * pieces: the loops of memcpy and memmove above the classes (n > 8W), the
+ * string instructions, and large(): direction, streaming, rep movsb.
  * Not for inclusion on its own.
  */
 #ifndef ALTMEM_X86_VEC_COPY_H

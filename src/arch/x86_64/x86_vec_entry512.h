@@ -1,6 +1,6 @@
 /*
- * Part of x86_vec.h, which includes it after the one-vector accessors and
- * pieces (and, for the later parts, after the earlier ones): the entries of the 64-byte variants (memcpy, memmove and memset avx512).
+ * Part of x86_vec.h, which includes it last: the entries of the 64-byte
+ * variants (memcpy, memmove and memset avx512).
  * Not for inclusion on its own.
  */
 #ifndef ALTMEM_X86_VEC_ENTRY512_H

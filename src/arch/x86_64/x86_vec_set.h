@@ -1,6 +1,6 @@
 /*
- * Part of x86_vec.h, which includes it after the one-vector accessors and
- * pieces (and, for the later parts, after the earlier ones): the sets: memset's classes, loops, streaming and rep stosb.
+ * Part of x86_vec.h, which includes it after the accessors, the pieces and
+ * x86_vec_copy.h: the sets, memset's classes, loops, streaming and rep stosb.
  * Not for inclusion on its own.
  */
 #ifndef ALTMEM_X86_VEC_SET_H
