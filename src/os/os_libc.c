@@ -22,8 +22,8 @@
 #endif
 
 extern char **environ;
-/* The initial stack's argument count (glibc's loader and static start-up set it
-   first thing; musl has none: weak). */
+/* Where the initial stack's argument count is (glibc's loader and static
+   start-up set it first thing; musl has none: weak). */
 extern void *__libc_stack_end __attribute__((weak));
 
 unsigned long altmem__os_getauxval(unsigned long type, int *found)
@@ -137,8 +137,8 @@ long altmem__os_riscv_hwprobe(void *pairs, size_t pair_count)
 
 #if defined(__x86_64__) && defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
 #include <sys/platform/x86.h>
-/* Weak: a static program links it only when something else does, and then
-   reads every leaf with CPUID. */
+/* Weak: where nothing else links it in (a static program, usually), it is
+   NULL and every leaf is read with CPUID. */
 #pragma weak __x86_get_cpuid_feature_leaf
 
 int altmem__os_x86_cpuid_kept(unsigned leaf, unsigned subleaf, unsigned regs[4])
