@@ -39,10 +39,11 @@
 
 enum layout { LAY_ALIGNED, LAY_MIS, LAY_D63, LAY_OVL_BWD, LAY_OVL_FWD, LAY_COUNT };
 
-/* Table label, memset's table label, CSV/JSON name. */
+/* Table label (of a routine that reads a source), CSV/JSON name. */
 extern const char *const layout_name[LAY_COUNT];
-extern const char *const layout_name_set[LAY_COUNT];
 extern const char *const layout_csv[LAY_COUNT];
+/* l's table label for routine r: memset's name only the destination. */
+const char *layout_label(int r, enum layout l);
 int routine_has_layout(int r, enum layout l);
 
 /* IMPL_CONTROL is the C library's routine again, through a pointer and timing

@@ -14,11 +14,18 @@
 #include <unistd.h>
 
 #include "benchlib.h"
+#include "routines.h"
 
 const char *const layout_name[LAY_COUNT] = {"0/0", "s+1/d+3", "d+63", "ovl d>s", "ovl d<s"};
-const char *const layout_name_set[LAY_COUNT] = {"0", "d+3", "d+63", "-", "-"};
+/* A routine that reads no source names a layout by its destination alone. */
+static const char *const layout_name_dst[LAY_COUNT] = {"0", "d+3", "d+63", "-", "-"};
 const char *const layout_csv[LAY_COUNT] = {"aligned", "misaligned", "dst63", "overlap_bwd", "overlap_fwd"};
 const char *const kind_csv[] = {"altmem", "byteloop", "libc", "control"};
+
+const char *layout_label(int r, enum layout l)
+{
+    return bench_routine_reads_src(r) ? layout_name[l] : layout_name_dst[l];
+}
 
 int routine_has_layout(int r, enum layout l)
 {

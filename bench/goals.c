@@ -154,8 +154,7 @@ static double reachable(const struct run *run, int r, unsigned mask, uint64_t lo
 static void cell_name(const struct result *x, char *buf, size_t len)
 {
     char s[32];
-    snprintf(buf, len, "%s %s", size_label(x->size, s, sizeof s),
-             x->routine == ALTMEM_MEMSET ? layout_name_set[x->layout] : layout_name[x->layout]);
+    snprintf(buf, len, "%s %s", size_label(x->size, s, sizeof s), layout_label(x->routine, x->layout));
 }
 
 #define GLINE(...) snprintf(g->line[g->n < 23 ? g->n++ : g->n], sizeof g->line[0], __VA_ARGS__)

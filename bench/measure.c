@@ -39,11 +39,6 @@ static void progress(const struct run *run, int r, const char *where, const char
                    run->n, proc);
 }
 
-static const char *layout_label(int r, int l)
-{
-    return r == ALTMEM_MEMSET ? layout_name_set[l] : layout_name[l];
-}
-
 static void grid_cells(struct run *run, const struct buffers *b, int r)
 {
     const struct options *o = run->o;

@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 
 #include "benchlib.h"
+#include "routines.h"
 
 typedef void *copy_fn(void *, const void *, size_t);
 typedef void *set_fn(void *, int, size_t);
@@ -32,7 +33,7 @@ static double best_ns(int routine, void *fn, unsigned char *d, unsigned char *s,
     for (int r = 0; r < 50; r++) {
         double t0 = bench_now_ns();
         for (int k = 0; k < 2000; k++) {
-            if (routine == 2)
+            if (!bench_routine_reads_src(routine))
                 ((set_fn *volatile)fn)(d, 0xa5, n);
             else
                 ((copy_fn *volatile)fn)(d, s, n);
@@ -45,10 +46,9 @@ static double best_ns(int routine, void *fn, unsigned char *d, unsigned char *s,
 
 int main(int argc, char **argv)
 {
-    static const char *const names[] = {"memcpy", "memmove", "memset"};
     int routine = -1;
-    for (int r = 0; argc > 1 && r < 3; r++)
-        if (strcmp(argv[1], names[r]) == 0)
+    for (int r = 0; argc > 1 && r < ALTMEM_ROUTINE_COUNT; r++)
+        if (bench_routine_in_libc(r) && strcmp(argv[1], altmem_routine_name((enum altmem_routine)r)) == 0)
             routine = r;
     char *end1 = NULL, *end2 = NULL;
     long off = argc > 2 ? strtol(argv[2], &end1, 0) : -1, dist = argc > 3 ? strtol(argv[3], &end2, 0) : 0;
@@ -76,10 +76,11 @@ int main(int argc, char **argv)
     }
     memset(b, 1, len);
     unsigned char *d = b + (3u << 20) + off, *s = d + dist;
-    void *libc_fn = routine == 0 ? (void *)memcpy : routine == 1 ? (void *)memmove : (void *)memset;
-    void *alt_fn = routine == 0 ? (void *)altmem_memcpy : routine == 1 ? (void *)altmem_memmove : (void *)altmem_memset;
-    printf("altmem-pagecross: %s, dst = page + %ld%s; best of 50 x 2000 calls\n", names[routine], off,
-           routine == 2 ? "" : dist < 0 ? ", src below dst" : ", src above dst");
+    void *libc_fn = bench_fn_address(bench_routine_libc(routine));
+    void *alt_fn = bench_fn_address(bench_routine_entry(routine));
+    printf("altmem-pagecross: %s, dst = page + %ld%s; best of 50 x 2000 calls\n",
+           altmem_routine_name((enum altmem_routine)routine), off,
+           !bench_routine_reads_src(routine) ? "" : dist < 0 ? ", src below dst" : ", src above dst");
     for (int a = 4; a < argc; a++) {
         unsigned long long n = strtoull(argv[a], NULL, 0);
         printf("n=%6llu  end at page offset %4lu:  C library %7.1f ns  altmem %7.1f ns\n", n,

@@ -42,6 +42,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "registry.h"
+#include "routines.h"
+
 #ifdef QEMUCOST_FREESTANDING
 #include "fs_rt.h"
 #define OUT fs_printf
@@ -201,9 +204,15 @@ static void run(enum sig sg, const char *routine, const char *impl, void *fn, si
     }
 }
 
+/* Each routine's signature, from its registry entry's access and reads fields. */
+#define SIG_plain_src SIG_COPY
+#define SIG_plain_nosrc SIG_SET
+#define SIG_fault_src SIG_UCOPY
+#define SIG_fault_nosrc SIG_UCLEAR
 static const enum sig routine_sig[ALTMEM_ROUTINE_COUNT] = {
-    [ALTMEM_MEMCPY] = SIG_COPY,    [ALTMEM_MEMMOVE] = SIG_COPY,      [ALTMEM_MEMSET] = SIG_SET,
-    [ALTMEM_COPY_USER] = SIG_UCOPY, [ALTMEM_CLEAR_USER] = SIG_UCLEAR,
+#define ROUTINE(routine, libc_name, access, reads) [ALTMEM__ID_##routine] = SIG_##access##_##reads,
+#include "registry.def"
+#undef ROUTINE
 };
 
 static int parse_num(const char *p, const char **end, size_t *out)
@@ -343,23 +352,12 @@ static int body(int argc, char **argv)
                         OUT("skip %s %s not runnable on this CPU\n", rname, vi.name);
                     continue;
                 }
-                void *fn = r == ALTMEM_MEMSET       ? (void *)vi.fn.memset
-                           : r == ALTMEM_COPY_USER  ? (void *)vi.fn.copy_user
-                           : r == ALTMEM_CLEAR_USER ? (void *)vi.fn.clear_user
-                           : r == ALTMEM_MEMMOVE    ? (void *)vi.fn.memmove
-                                                    : (void *)vi.fn.memcpy;
-                run(sg, rname, vi.name, fn, n, k, extra, doff, soff);
+                run(sg, rname, vi.name, bench_fn_address(vi.fn), n, k, extra, doff, soff);
             }
 #ifndef QEMUCOST_FREESTANDING
             /* The C library's own (on glibc its IFUNC picks by the emulated CPU). */
-            if (libc && (!only_impl || STREQ(only_impl, "libc"))) {
-                if (r == ALTMEM_MEMCPY)
-                    run(sg, rname, "libc", (void *)(copy_fn *)memcpy, n, k, extra, doff, soff);
-                else if (r == ALTMEM_MEMMOVE)
-                    run(sg, rname, "libc", (void *)(copy_fn *)memmove, n, k, extra, doff, soff);
-                else if (r == ALTMEM_MEMSET)
-                    run(sg, rname, "libc", (void *)(set_fn *)memset, n, k, extra, doff, soff);
-            }
+            if (libc && (!only_impl || STREQ(only_impl, "libc")) && bench_routine_in_libc(r))
+                run(sg, rname, "libc", bench_fn_address(bench_routine_libc(r)), n, k, extra, doff, soff);
 #else
             (void)libc;
 #endif

@@ -165,11 +165,6 @@ void print_cell_row(const struct run *run, const char *label, const struct resul
     fflush(stdout);
 }
 
-static const char *layout_label(int r, int l)
-{
-    return r == ALTMEM_MEMSET ? layout_name_set[l] : layout_name[l];
-}
-
 void print_tables(const struct run *run)
 {
     /* The grid: one table per routine and cache state, in the order measured. */
@@ -641,7 +636,7 @@ int write_plots(const struct run *run)
                 char name[96], title[200];
                 snprintf(name, sizeof name, "%s-%s-%s", rn, layout_csv[l], cold ? "cold" : "hot");
                 snprintf(title, sizeof title, "%s, %s, %s caches: throughput against size (%s for reference)", rn,
-                         r == ALTMEM_MEMSET ? layout_name_set[l] : layout_name[l], cold ? "cold" : "hot", libc);
+                         layout_label(r, (enum layout)l), cold ? "cold" : "hot", libc);
                 int rc = plot_one(run, o->plot, name, title, r, R_GRID, l, cold, 0, "size, bytes", 1, 0, index);
                 bad = rc < 0 ? rc : bad;
                 charts += rc == 0;
@@ -649,7 +644,7 @@ int write_plots(const struct run *run)
                     char rname[112], rtitle[220];
                     snprintf(rname, sizeof rname, "%s-ratio", name);
                     snprintf(rtitle, sizeof rtitle, "%s, %s, %s caches: speed relative to %s (above 1: faster)", rn,
-                             r == ALTMEM_MEMSET ? layout_name_set[l] : layout_name[l], cold ? "cold" : "hot", libc);
+                             layout_label(r, (enum layout)l), cold ? "cold" : "hot", libc);
                     rc = plot_one(run, o->plot, rname, rtitle, r, R_GRID, l, cold, 0, "size, bytes", 1, 1, index);
                     bad = rc < 0 ? rc : bad;
                 }

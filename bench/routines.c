@@ -1,8 +1,7 @@
 /* What the benchmarks ask of a routine, from the registry (routines.h). */
 #include "routines.h"
 
-#include <altmem.h>
-#include <string.h>
+#include <string.h> /* the C library's functions the registry names */
 
 #include "registry.h"
 
@@ -12,26 +11,44 @@
 #define ROUTINE_READS_src 1
 #define ROUTINE_READS_nosrc 0
 
-/* Each ROUTINE entry: its libc_name ("none": the C library has no such
-   routine), whether it is fault-tolerant, whether it reads a source. */
+/* A ROUTINE entry's libc_name "none": the C library has no such routine. */
+#define none 0
+
+/* Each ROUTINE entry: the C library's function of that name, altmem's public
+   entry, whether the routine is fault-tolerant, whether it reads a source. */
 static const struct {
-    const char *libc_name;
+    union altmem_routine_fn libc, entry;
     int fault, reads_src;
 } routines[ALTMEM_ROUTINE_COUNT] = {
 #define ROUTINE(routine, libc_name, access, reads)                                                             \
-    [ALTMEM__ID_##routine] = {#libc_name, ROUTINE_FAULT_##access, ROUTINE_READS_##reads},
+    [ALTMEM__ID_##routine] = {{.routine = libc_name}, {.routine = altmem_##routine}, ROUTINE_FAULT_##access,      \
+                              ROUTINE_READS_##reads},
 #include "registry.def"
 #undef ROUTINE
 };
 
+#undef none
+
+static const union altmem_routine_fn no_function; /* every member null */
+
 static int known(int r)
 {
-    return r >= 0 && (size_t)r < sizeof routines / sizeof routines[0] && routines[r].libc_name;
+    return r >= 0 && (size_t)r < sizeof routines / sizeof routines[0];
+}
+
+union altmem_routine_fn bench_routine_libc(int r)
+{
+    return known(r) ? routines[r].libc : no_function;
+}
+
+union altmem_routine_fn bench_routine_entry(int r)
+{
+    return known(r) ? routines[r].entry : no_function;
 }
 
 int bench_routine_in_libc(int r)
 {
-    return known(r) && strcmp(routines[r].libc_name, "none") != 0;
+    return bench_fn_address(bench_routine_libc(r)) != NULL;
 }
 
 int bench_routine_uaccess(int r)

@@ -6,6 +6,24 @@
 #ifndef ALTMEM_BENCH_ROUTINES_H
 #define ALTMEM_BENCH_ROUTINES_H
 
+#include <altmem.h>
+#include <stddef.h>
+
+/* r's counterpart in the C library (its memcpy for memcpy, ...), named by the
+   registry's libc_name: what `altmem bench` times altmem against.  Every
+   member null for copy_user, clear_user and out of range. */
+union altmem_routine_fn bench_routine_libc(int r);
+
+/* altmem's public entry for r (altmem_memcpy, ...); null out of range. */
+union altmem_routine_fn bench_routine_entry(int r);
+
+/* fn's address whatever the routine: every member of the union is a function
+   pointer held in the same place, so one member reads them all. */
+static inline void *bench_fn_address(union altmem_routine_fn fn)
+{
+    return (void *)fn.memcpy;
+}
+
 /* r has a C-library counterpart (memcpy, memmove, memset): what `altmem bench`
    times against the C library.  0 for copy_user, clear_user and out of range. */
 int bench_routine_in_libc(int r);

@@ -70,9 +70,8 @@ int main(int argc, char **argv)
             sizes[nsizes++] = (size_t)v;
         }
     }
-    altmem_memcpy_fn *cpy = NULL;
-    altmem_memmove_fn *mov = NULL;
-    altmem_memset_fn *set = NULL;
+    union altmem_routine_fn variant[ALTMEM_ROUTINE_COUNT];
+    memset(variant, 0, sizeof variant);
     for (size_t i = 0; i < altmem_variant_count(); i++) {
         struct altmem_variant_info v;
         if (altmem_variant(i, &v) != 0 || strcmp(v.name, vname) != 0)
@@ -81,12 +80,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "altmem-stepcost: this CPU cannot run altmem's %s\n", vname);
             return 77;
         }
-        if (v.routine == ALTMEM_MEMCPY)
-            cpy = v.fn.memcpy;
-        else if (v.routine == ALTMEM_MEMMOVE)
-            mov = v.fn.memmove;
-        else if (v.routine == ALTMEM_MEMSET)
-            set = v.fn.memset;
+        variant[v.routine] = v.fn;
     }
     char lib[3][96];
     for (int r = 0; r < 3; r++)
@@ -95,11 +89,9 @@ int main(int argc, char **argv)
            lib[2]);
     fflush(stdout);
 
-    void *(*volatile c_fn[3])(void *, const void *, size_t) = {stepcost_nop, (void *(*)(void *, const void *, size_t))cpy,
-                                                               memcpy};
-    void *(*volatile m_fn[3])(void *, const void *, size_t) = {stepcost_nop, (void *(*)(void *, const void *, size_t))mov,
-                                                               memmove};
-    void *(*volatile s_fn[3])(void *, int, size_t) = {stepcost_nop_set, (void *(*)(void *, int, size_t))set, memset};
+    void *(*volatile c_fn[3])(void *, const void *, size_t) = {stepcost_nop, variant[ALTMEM_MEMCPY].memcpy, memcpy};
+    void *(*volatile m_fn[3])(void *, const void *, size_t) = {stepcost_nop, variant[ALTMEM_MEMMOVE].memmove, memmove};
+    void *(*volatile s_fn[3])(void *, int, size_t) = {stepcost_nop_set, variant[ALTMEM_MEMSET].memset, memset};
     static const char *const impl[3] = {"nop", "altmem", "libc"};
     /* 64-aligned, (dst - src) mod 4096 = 0, as altmem bench's 0/0 cells (the
        loops of both libraries take the 4 KiB-alias path there). */

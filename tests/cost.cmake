@@ -29,7 +29,9 @@ if(ALTMEM_ARCH MATCHES "^(aarch64|riscv64|loongarch64)$" AND NOT ALTMEM_SANITIZE
       target_link_libraries(altmem_qemucost PRIVATE gcc)
     endif()
   elseif(TARGET altmem_static)
-    add_executable(altmem_qemucost ${_qc_src})
+    # The C library's routine of each, from the registry: bench/routines.c.
+    add_executable(altmem_qemucost ${_qc_src} ${PROJECT_SOURCE_DIR}/bench/routines.c)
+    target_include_directories(altmem_qemucost PRIVATE ${PROJECT_SOURCE_DIR}/src)
     target_link_libraries(altmem_qemucost PRIVATE altmem_static)
   endif()
 endif()

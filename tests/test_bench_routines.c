@@ -1,6 +1,7 @@
 /*
  * What the benchmarks read of each routine in the registry (bench/routines.c,
- * from src/registry.def's ROUTINE fields), against what each routine is.
+ * from src/registry.def's ROUTINE fields), against what each routine is:
+ * C-library counterpart (the function itself), fault-tolerant, reads a source.
  */
 #include <altmem.h>
 #include <stdio.h>
@@ -13,8 +14,10 @@ int main(void)
     static const struct {
         const char *name;
         int in_libc, uaccess, reads_src;
+        void *libc;
     } want[] = {
-        {"memcpy", 1, 0, 1}, {"memmove", 1, 0, 1}, {"memset", 1, 0, 0}, {"copy_user", 0, 1, 1}, {"clear_user", 0, 1, 0},
+        {"memcpy", 1, 0, 1, (void *)memcpy},  {"memmove", 1, 0, 1, (void *)memmove}, {"memset", 1, 0, 0, (void *)memset},
+        {"copy_user", 0, 1, 1, NULL},          {"clear_user", 0, 1, 0, NULL},
     };
     int fail = 0, seen = 0;
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++)
@@ -28,10 +31,15 @@ int main(void)
                            want[k].reads_src);
                     fail = 1;
                 }
+                if (bench_fn_address(bench_routine_libc(r)) != want[k].libc) {
+                    printf("FAIL: %s: the C library's function is %p, not %p\n", want[k].name,
+                           bench_fn_address(bench_routine_libc(r)), want[k].libc);
+                    fail = 1;
+                }
             }
     /* Out of range: nothing. */
     fail |= bench_routine_in_libc(-1) | bench_routine_uaccess(ALTMEM_ROUTINE_COUNT) |
-            bench_routine_reads_src(ALTMEM_ROUTINE_COUNT);
+            bench_routine_reads_src(ALTMEM_ROUTINE_COUNT) | (bench_fn_address(bench_routine_libc(-1)) != NULL);
     if (seen != ALTMEM_ROUTINE_COUNT) {
         printf("FAIL: %d of %d routines named here\n", seen, ALTMEM_ROUTINE_COUNT);
         fail = 1;
