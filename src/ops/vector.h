@@ -40,51 +40,29 @@
 
 /* ---- Copies ------------------------------------------------------------------ */
 
+/* n in [B, 2B]: B + B, for each width B the classes use (16, 32 and W): one
+   body, so the three cannot drift apart. */
+#define OPS_DEFINE_COPY_HT(name, vtype, B, load, store)                                                \
+    OPS_INL size_t name(const enum ops_access acc, uintptr_t d, uintptr_t s, size_t n)                 \
+    {                                                                                                  \
+        vtype head, tail;                                                                              \
+        size_t k;                                                                                      \
+        if (load(acc, &head, s, 0) || load(acc, &tail, s, n - (B)))                                    \
+            return 0;                                                                                  \
+        if ((k = store(acc, d, 0, head)) != OPS_OK)                                                    \
+            return k;                                                                                  \
+        if ((k = store(acc, d, n - (B), tail)) != OPS_OK)                                              \
+            return ops_fault(ops_max((B), n - (B) + k));                                               \
+        return OPS_OK;                                                                                 \
+    }
+
 #ifdef OPS_HAVE_V16
-/* n in [16, 32]: 16 + 16 */
-OPS_INL size_t ops_copy_ht16(const enum ops_access acc, uintptr_t d, uintptr_t s, size_t n)
-{
-    ops_v16 head, tail;
-    size_t k;
-    if (ops_ld16v(acc, &head, s, 0) || ops_ld16v(acc, &tail, s, n - 16))
-        return 0;
-    if ((k = ops_st16v(acc, d, 0, head)) != OPS_OK)
-        return k;
-    if ((k = ops_st16v(acc, d, n - 16, tail)) != OPS_OK)
-        return ops_fault(ops_max(16, n - 16 + k));
-    return OPS_OK;
-}
+OPS_DEFINE_COPY_HT(ops_copy_ht16, ops_v16, 16, ops_ld16v, ops_st16v)
 #endif
-
 #ifdef OPS_HAVE_V32
-/* n in [32, 64]: 32 + 32 */
-OPS_INL size_t ops_copy_ht32(const enum ops_access acc, uintptr_t d, uintptr_t s, size_t n)
-{
-    ops_v32 head, tail;
-    size_t k;
-    if (ops_ld32v(acc, &head, s, 0) || ops_ld32v(acc, &tail, s, n - 32))
-        return 0;
-    if ((k = ops_st32v(acc, d, 0, head)) != OPS_OK)
-        return k;
-    if ((k = ops_st32v(acc, d, n - 32, tail)) != OPS_OK)
-        return ops_fault(ops_max(32, n - 32 + k));
-    return OPS_OK;
-}
+OPS_DEFINE_COPY_HT(ops_copy_ht32, ops_v32, 32, ops_ld32v, ops_st32v)
 #endif
-
-/* n in [W, 2W]: W + W (W = OPS_W bytes) */
-OPS_INL size_t ops_vcopy_ht1(const enum ops_access acc, uintptr_t d, uintptr_t s, size_t n)
-{
-    ops_vec head, tail;
-    size_t k;
-    if (ops_vld(acc, &head, s, 0) || ops_vld(acc, &tail, s, n - OPS_W))
-        return 0;
-    if ((k = ops_vst(acc, d, 0, head)) != OPS_OK)
-        return k;
-    if ((k = ops_vst(acc, d, n - OPS_W, tail)) != OPS_OK)
-        return ops_fault(ops_max(OPS_W, n - OPS_W + k));
-    return OPS_OK;
-}
+OPS_DEFINE_COPY_HT(ops_vcopy_ht1, ops_vec, OPS_W, ops_vld, ops_vst)
 
 /* n in [2W, 4W]: 2 x W from each end */
 OPS_INL size_t ops_vcopy_ht2(const enum ops_access acc, uintptr_t d, uintptr_t s, size_t n)
@@ -194,42 +172,25 @@ OPS_INL size_t ops_vcopy_block4(const enum ops_access acc, const enum ops_store 
 
 /* ---- Sets: x is the byte in every lane ----------------------------------------- */
 
+/* n in [B, 2B]: B + B, for each width B (as OPS_DEFINE_COPY_HT) */
+#define OPS_DEFINE_SET_HT(name, vtype, B, store)                                                       \
+    OPS_INL size_t name(const enum ops_access acc, uintptr_t d, vtype x, size_t n)                     \
+    {                                                                                                  \
+        size_t k;                                                                                      \
+        if ((k = store(acc, d, 0, x)) != OPS_OK)                                                       \
+            return k;                                                                                  \
+        if ((k = store(acc, d, n - (B), x)) != OPS_OK)                                                 \
+            return ops_fault(ops_max((B), n - (B) + k));                                               \
+        return OPS_OK;                                                                                 \
+    }
+
 #ifdef OPS_HAVE_V16
-/* n in [16, 32]: 16 + 16 */
-OPS_INL size_t ops_set_ht16(const enum ops_access acc, uintptr_t d, ops_v16 x, size_t n)
-{
-    size_t k;
-    if ((k = ops_st16v(acc, d, 0, x)) != OPS_OK)
-        return k;
-    if ((k = ops_st16v(acc, d, n - 16, x)) != OPS_OK)
-        return ops_fault(ops_max(16, n - 16 + k));
-    return OPS_OK;
-}
+OPS_DEFINE_SET_HT(ops_set_ht16, ops_v16, 16, ops_st16v)
 #endif
-
 #ifdef OPS_HAVE_V32
-/* n in [32, 64]: 32 + 32 */
-OPS_INL size_t ops_set_ht32(const enum ops_access acc, uintptr_t d, ops_v32 x, size_t n)
-{
-    size_t k;
-    if ((k = ops_st32v(acc, d, 0, x)) != OPS_OK)
-        return k;
-    if ((k = ops_st32v(acc, d, n - 32, x)) != OPS_OK)
-        return ops_fault(ops_max(32, n - 32 + k));
-    return OPS_OK;
-}
+OPS_DEFINE_SET_HT(ops_set_ht32, ops_v32, 32, ops_st32v)
 #endif
-
-/* n in [W, 2W]: W + W */
-OPS_INL size_t ops_vset_ht1(const enum ops_access acc, uintptr_t d, ops_vec x, size_t n)
-{
-    size_t k;
-    if ((k = ops_vst(acc, d, 0, x)) != OPS_OK)
-        return k;
-    if ((k = ops_vst(acc, d, n - OPS_W, x)) != OPS_OK)
-        return ops_fault(ops_max(OPS_W, n - OPS_W + k));
-    return OPS_OK;
-}
+OPS_DEFINE_SET_HT(ops_vset_ht1, ops_vec, OPS_W, ops_vst)
 
 /* n in [2W, 4W]: 2 x W from each end */
 OPS_INL size_t ops_vset_ht2(const enum ops_access acc, uintptr_t d, ops_vec x, size_t n)
