@@ -35,12 +35,7 @@ root=0
 [ "$(id -u)" -eq 0 ] && root=1
 
 # ---- Debian 12 packages ----------------------------------------------------------------
-missing=()
-for p in "${packages[@]}"; do
-    if [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)" != installed ]; then
-        missing+=("$p")
-    fi
-done
+mapfile -t missing < <("$(dirname "$0")/missing-packages.sh" "${packages[@]}")
 if [ ${#missing[@]} -eq 0 ]; then
     echo "install-cross-deps.sh: all present: ${packages[*]}"
 elif [ $root -eq 0 ]; then

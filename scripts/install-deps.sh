@@ -29,12 +29,7 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config dpkg-dev file groff-base clang-19 lld-19 libclang-rt-19-dev llvm-19 binutils util-linux musl-tools git
           python3 gnuplot-nox valgrind)
 
-missing=()
-for p in "${packages[@]}"; do
-    if [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)" != installed ]; then
-        missing+=("$p")
-    fi
-done
+mapfile -t missing < <("$(dirname "$0")/missing-packages.sh" "${packages[@]}")
 
 if [ ${#missing[@]} -eq 0 ]; then
     echo "install-deps.sh: all present: ${packages[*]}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Does the working tree's CLI behave as BASE's?  For refactors of tools/ and
-# bench/ that must change no behaviour (docs/architecture.md, "Tools").
+# bench/ that must change no behaviour (docs/architecture.md, "Benchmarks and tools").
 #
 #   scripts/same-behaviour.sh BASE [WORK_DIR]
 #
