@@ -4,14 +4,10 @@
 #
 #   tests/check_arch_example.sh [--control] SOURCE_DIR WORK_DIR [CC [GENERATOR]]
 #
-# The page holds the example as fenced code blocks, each right after a marker line:
-#   <!-- example: write PATH -->                          the block is the file PATH
-#   <!-- example: insert into PATH before the line "L" --> the block goes in PATH
-#                                                         before the first line L
-# (PATH relative to the tree).  This script copies SOURCE_DIR's files to
-# WORK_DIR/tree (the git checkout's files, tracked or new and not ignored, when
-# SOURCE_DIR is one; else every file but .git and build trees), applies the
-# blocks, configures WORK_DIR/build (-Werror, ALTMEM_NESTED=ON), builds altmem,
+# The page holds the example as fenced code blocks after marker lines
+# "<!-- example variant: ... -->" (the format: tests/doc_example.sh, which this
+# script uses to copy SOURCE_DIR's files to WORK_DIR/tree and apply the
+# blocks).  It configures WORK_DIR/build (-Werror, ALTMEM_NESTED=ON), builds altmem,
 # the routine's sweep and test_select, and checks what the page says of the
 # example (the VARIANT entry of the inserted block names its routine and name):
 #   1. `altmem info` lists it, runnable;
@@ -41,87 +37,29 @@ generator=${4:-}
 doc=$src/docs/architecture.md
 tree=$work/tree
 build=$work/build
-jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-
-# Nothing from the caller may change what is built or bound: not the outer make's
-# jobserver, nor a preload, nor tunables or a profile.
-unset MAKEFLAGS MFLAGS MAKELEVEL LD_PRELOAD LD_LIBRARY_PATH ALTMEM_TUNABLES
-export ALTMEM_PROFILE=none
+example=variant
 
 fail() {
     echo "arch_example: FAIL: $*"
     exit 1
 }
 step() { echo "arch_example: $*"; }
+# shellcheck source=tests/doc_example.sh
+. "$(dirname "$0")/doc_example.sh"
 
-# ---- The blocks -----------------------------------------------------------------------
-# blocks DIR: writes DIR/N.marker and DIR/N.block for every marked block of the page.
-blocks() {
-    awk -v dir="$1" '
-        /^<!-- example: .* -->$/ { marker = $0; want = 1; next }
-        want && /^```/ { n++; inside = 1; want = 0;
-                         print marker > (dir "/" n ".marker"); printf "" > (dir "/" n ".block"); next }
-        inside && /^```[[:space:]]*$/ { inside = 0; next }
-        inside { print > (dir "/" n ".block"); next }
-        want && !/^[[:space:]]*$/ { want = 0 }
-        END { if (inside) { print "unterminated block" > "/dev/stderr"; exit 1 } }
-    ' "$doc"
-}
-
-written=""      # the file the write block made (for --control)
-routine="" name=""
-apply() {
-    local dir=$1 m marker path line
-    for m in "$dir"/*.marker; do
-        [ -e "$m" ] || fail "no '<!-- example: ... -->' block in $doc"
-        marker=$(cat "$m")
-        local block=${m%.marker}.block
-        if [[ $marker =~ ^'<!-- example: write '([^ ]+)' -->'$ ]]; then
-            path=${BASH_REMATCH[1]}
-            [ ! -e "$tree/$path" ] || fail "the example writes $path, which the tree already has"
-            mkdir -p "$(dirname "$tree/$path")"
-            cp "$block" "$tree/$path"
-            written=$path
-            step "wrote $path ($(wc -l <"$block") lines) from $doc"
-        elif [[ $marker =~ ^'<!-- example: insert into '([^ ]+)' before the line "'(.*)'" -->'$ ]]; then
-            path=${BASH_REMATCH[1]}
-            line=${BASH_REMATCH[2]}
-            [ -f "$tree/$path" ] || fail "the example inserts into $path, which the tree does not have"
-            grep -qxF -- "$line" "$tree/$path" || fail "$path has no line '$line' to insert the example before"
-            awk -v line="$line" -v blk="$block" '
-                $0 == line && !done { while ((getline l < blk) > 0) print l; done = 1 }
-                { print }' "$tree/$path" >"$tree/$path.new"
-            mv "$tree/$path.new" "$tree/$path"
-            step "inserted $(wc -l <"$block") lines into $path before '$line'"
-            local entry
-            entry=$(grep -m1 '^VARIANT(' "$block" || true)
-            if [[ $entry =~ ^VARIANT\(([a-z_]+),\ *([a-z0-9_]+), ]]; then
-                routine=${BASH_REMATCH[1]}
-                name=${BASH_REMATCH[2]}
-            fi
-        else
-            fail "unknown marker: $marker"
-        fi
-    done
-    [ -n "$written" ] || fail "$doc: no '<!-- example: write PATH -->' block"
-    [ -n "$routine" ] || fail "$doc: no inserted block with a VARIANT(routine, name, ...) entry"
+# The routine and name of the VARIANT entry the example inserts.
+variant_of_example() {
+    local entry
+    entry=$(cat "$1"/*.block | grep -m1 '^VARIANT(' || true)
+    [[ $entry =~ ^VARIANT\(([a-z_]+),\ *([a-z0-9_]+), ]] ||
+        fail "$doc: no inserted block with a VARIANT(routine, name, ...) entry"
+    routine=${BASH_REMATCH[1]}
+    name=${BASH_REMATCH[2]}
 }
 
 # ---- Build ------------------------------------------------------------------------------
-build_targets() {
-    step "building altmem_cli test_$routine test_select in $build"
-    cmake --build "$build" -j "$jobs" --target altmem_cli "test_$routine" test_select >"$work/build.log" 2>&1 || {
-        tail -n 60 "$work/build.log"
-        fail "the build failed (log: $work/build.log)"
-    }
-}
-
-# run LOG CMD...: runs CMD with stdout in LOG.out, stderr in LOG.err; returns its status.
-run() {
-    local log=$1
-    shift
-    "$@" >"$work/$log.out" 2>"$work/$log.err"
-}
+build_targets() { example_build "$build" altmem_cli "test_$routine" test_select; }
+run() { example_run "$@"; }
 
 sweep() {       # check 3; returns non-zero on failure
     local t=$build/tests/test_$routine
@@ -168,41 +106,20 @@ if [ "$control" = 1 ]; then
     exit 0
 fi
 
-# ---- Copy the tree ----------------------------------------------------------------------
-step "copying $src to $tree"
-rm -rf "$tree" "$build" "$work/blocks" "$work/example.env"
-mkdir -p "$tree" "$work/blocks"
-list=$work/files.list
-if top=$(git -C "$src" rev-parse --show-toplevel 2>/dev/null) && [ "$(cd "$top" && pwd -P)" = "$(cd "$src" && pwd -P)" ]; then
-    git -C "$src" ls-files -co --exclude-standard | while IFS= read -r f; do
-        [ -f "$src/$f" ] && printf '%s\n' "$f"
-    done >"$list"
-    how="git ls-files"
-else
-    (cd "$src" && find . \( -name .git -o \( -type d -exec test -e '{}/CMakeCache.txt' \; \) \) -prune \
-        -o -type f -print | sed 's|^\./||') >"$list"
-    how="find (not a git checkout)"
-fi
-tar -C "$src" -cf - -T "$list" | tar -C "$tree" -xf -
-step "copied $(wc -l <"$list") files ($how)"
-
-blocks "$work/blocks" || fail "cannot read the blocks of $doc"
-apply "$work/blocks"
+# ---- Copy the tree, apply the example, build ----------------------------------------------
+rm -rf "$work/example.env"
+example_copy_tree "$src"
+example_blocks "$work/blocks"
+example_apply "$work/blocks"
+variant_of_example "$work/blocks"
+written=${example_written%% *}
+[ -n "$written" ] || fail "$doc: no '<!-- example variant: write PATH -->' block"
 printf 'written=%q\nroutine=%q\nname=%q\n' "$written" "$routine" "$name" >"$work/example.env"
 case $routine in
 memcpy | memmove | memset) ;;
 *) fail "the example's routine is $routine: this script runs the sweeps of memcpy, memmove and memset" ;;
 esac
-
-# ---- Configure and build ----------------------------------------------------------------
-gen_args=()
-[ -n "$generator" ] && gen_args=(-G "$generator")
-step "configuring $build"
-cmake -S "$tree" -B "$build" "${gen_args[@]}" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=Release \
-    -DALTMEM_WERROR=ON -DALTMEM_NESTED=ON -DALTMEM_TEST_SWEEP=quick >"$work/configure.log" 2>&1 || {
-    cat "$work/configure.log"
-    fail "configuring the tree with the example failed"
-}
+example_configure "$build" "$cc" "$generator"
 build_targets
 altmem=$build/tools/altmem
 

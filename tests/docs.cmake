@@ -15,7 +15,18 @@
 #                              build too: a build of its own, a few minutes)
 #   docs.arch_example_control  negative control, on that build: the example's loop broken,
 #                              the sweep must fail
+#   docs.rules_table           docs/tunables.md's table of per-CPU rules names the rows of
+#                              src/policy.c, in their order (tests/check_rules_table.sh)
+#   docs.rules_table_control   negative controls: the page without a row, and with a row
+#                              for a rule that does not exist, must each fail naming it
+#   docs.rule_example          docs/architecture.md, "Adding a per-CPU rule": its blocks
+#                              applied to a copy of the tree, test_select built (-Werror)
+#                              and passing with the rule's case, the rules table's check
+#                              passing on the copy (tests/check_rule_example.sh)
+#   docs.rule_example_control  negative control, on that build: the rule's value changed,
+#                              test_select must fail naming the example's CPU
 #
+# The examples share tests/doc_example.sh (the blocks' format, the copy of the tree).
 # Run just these: ctest -L docs.  Not in the nested builds (cross, sanitizer, binding,
 # the example's own): they would check the same files again.
 if(ALTMEM_NESTED OR CMAKE_CROSSCOMPILING)
@@ -28,7 +39,12 @@ add_test(NAME docs.readme_tree
 add_test(NAME docs.readme_tree_control
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_readme_tree.sh --control ${PROJECT_SOURCE_DIR}/README.md
                  ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/docs-readme-control)
-set_tests_properties(docs.readme_tree docs.readme_tree_control PROPERTIES LABELS docs TIMEOUT 120)
+add_test(NAME docs.rules_table COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_rules_table.sh ${PROJECT_SOURCE_DIR})
+add_test(NAME docs.rules_table_control
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_rules_table.sh --control ${PROJECT_SOURCE_DIR}
+                 ${CMAKE_CURRENT_BINARY_DIR}/docs-rules-control)
+set_tests_properties(docs.readme_tree docs.readme_tree_control docs.rules_table docs.rules_table_control
+                     PROPERTIES LABELS docs TIMEOUT 120)
 
 if(TARGET altmem_cli AND NOT ALTMEM_SANITIZE)
   set(_docs_example_dir ${CMAKE_BINARY_DIR}/docs-arch-example)
@@ -43,4 +59,16 @@ if(TARGET altmem_cli AND NOT ALTMEM_SANITIZE)
                        FIXTURES_SETUP altmem_docs_example)
   set_tests_properties(docs.arch_example_control PROPERTIES LABELS "docs;build" TIMEOUT 600 PROCESSORS 2
                        FIXTURES_REQUIRED altmem_docs_example)
+
+  set(_docs_rule_dir ${CMAKE_BINARY_DIR}/docs-rule-example)
+  add_test(NAME docs.rule_example
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_rule_example.sh ${PROJECT_SOURCE_DIR} ${_docs_rule_dir}
+                   ${CMAKE_C_COMPILER} ${CMAKE_GENERATOR})
+  add_test(NAME docs.rule_example_control
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_rule_example.sh --control ${PROJECT_SOURCE_DIR}
+                   ${_docs_rule_dir} ${CMAKE_C_COMPILER} ${CMAKE_GENERATOR})
+  set_tests_properties(docs.rule_example PROPERTIES LABELS "docs;build" TIMEOUT 1200 PROCESSORS 2
+                       FIXTURES_SETUP altmem_docs_rule_example)
+  set_tests_properties(docs.rule_example_control PROPERTIES LABELS "docs;build" TIMEOUT 600 PROCESSORS 2
+                       FIXTURES_REQUIRED altmem_docs_rule_example)
 endif()
