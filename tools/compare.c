@@ -67,7 +67,7 @@
 #define ADAPTIVE_FIRST_LOOK 10     /* the first look, and the fewest --max-pairs */
 #define ADAPTIVE_DEFAULT_MAX 100   /* --max-pairs when only --until is given */
 #define ADAPTIVE_MAX_PCT 50        /* --until's largest value */
-#define ADAPTIVE_ALPHA 0.05        /* the error rate over all looks */
+#define ALPHA 0.05                 /* the error rate over all looks (a fixed compare makes one) */
 #define MAX_LOOKS 32
 #define ARM_LIBC 0
 #define ARM_ALTMEM 1
@@ -269,8 +269,8 @@ static int setup_streams(struct streams *s, int no_stdin)
     return 0;
 }
 
-/* What altmem_compare_main allocates, freed on every way out of it (its early
-   returns are many: one list is simpler than a cleanup label per exit). */
+/* What altmem_compare_main allocates, freed on every way out of it (its steps
+   return early in many places: one list is simpler than a cleanup label per exit). */
 static void *owned[24];
 static int owned_count;
 
@@ -567,33 +567,257 @@ static int known_variant(const char *name)
     return 0;
 }
 
-/* One look of the adaptive mode: the statistics on the pairs made so far. */
+/* The steps of a compare return KEEP_GOING, or the exit status it ends with. */
+#define KEEP_GOING (-1)
+
+struct compare_options {
+    long pairs;                     /* timed: --runs, or adaptive, the most (--max-pairs) */
+    long warmup;
+    double until;                   /* > 0: the width stop, in percent */
+    double margin;                  /* log(1 + until/100): the width stop's bound on a log ratio */
+    const char *variant, *cmd_b;
+    int aa, no_stdin, adaptive;
+    char **cmd;                     /* CMD ARGS... (argv's tail) */
+    int cmd_args;                   /* their number */
+    /* The looks, fixed before the first run, each at level ALPHA / nlooks: an
+       adaptive compare's schedule, or a fixed compare's one look after its last
+       pair, so that both modes have one pair loop and one interval computation. */
+    long look_at[MAX_LOOKS];
+    int nlooks;
+    double level;
+    /* As given: what the fields above are settled from once every option is read. */
+    long max_pairs;                 /* 0: --max-pairs not given */
+    const char *adaptive_option;    /* the last of --until and --max-pairs given */
+    int runs_given;
+};
+
+/* The option at argv[*i], *i then past its value. */
+static int parse_option(int argc, char **argv, int *i, struct compare_options *o)
+{
+    const char *a = argv[*i], *val = NULL;
+    int got;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        compare_usage(stdout);
+        return 0;
+    }
+    if ((got = option_value(argc, argv, i, "--runs", &val)) != 0) {
+        if (got < 0 || (o->pairs = parse_count(val, 1, MAX_RUNS)) < 0)
+            return usage_error("bad --runs '%s': a whole number of pairs from 1 to 1000", val ? val : "");
+        o->runs_given = 1;
+    } else if ((got = option_value(argc, argv, i, "--until", &val)) != 0) {
+        if (got < 0 || (o->until = parse_percent(val)) < 0)
+            return usage_error("bad --until '%s': a percentage above 0 and at most 50, such as 2 or 2.5%%",
+                               val ? val : "");
+        o->adaptive_option = "--until";
+    } else if ((got = option_value(argc, argv, i, "--max-pairs", &val)) != 0) {
+        if (got < 0 || (o->max_pairs = parse_count(val, ADAPTIVE_FIRST_LOOK, MAX_RUNS)) < 0)
+            return usage_error("bad --max-pairs '%s': a whole number of pairs from 10 to 1000", val ? val : "");
+        o->adaptive_option = "--max-pairs";
+    } else if ((got = option_value(argc, argv, i, "--warmup", &val)) != 0) {
+        if (got < 0 || (o->warmup = parse_count(val, 0, MAX_RUNS)) < 0)
+            return usage_error("bad --warmup '%s': a whole number from 0 to 1000", val ? val : "");
+    } else if ((got = option_value(argc, argv, i, "--variant", &val)) != 0) {
+        if (got < 0 || !known_variant(val))
+            return usage_error("bad --variant '%s': not a variant of this build (altmem info lists them)",
+                               val ? val : "");
+        o->variant = val;
+    } else if ((got = option_value(argc, argv, i, "--cmd-b", &val)) != 0) {
+        if (got < 0 || !val[0])
+            return usage_error("bad --cmd-b '%s': the program arm B runs", val ? val : "");
+        o->cmd_b = val;
+    } else if (!strcmp(a, "--aa")) {
+        o->aa = 1;
+    } else if (!strcmp(a, "--no-stdin")) {
+        o->no_stdin = 1;
+    } else {
+        return usage_error("unknown option '%s' (put the command after --)", a);
+    }
+    return KEEP_GOING;
+}
+
+/* KEEP_GOING, or the exit status: 0 after --help, 2 after a usage error. */
+static int parse_options(int argc, char **argv, struct compare_options *o)
+{
+    *o = (struct compare_options){.pairs = 10, .warmup = 1};
+    int i = 1;
+    for (; i < argc; i++) {
+        if (!strcmp(argv[i], "--")) {
+            i++;
+            break;
+        }
+        if (argv[i][0] != '-')
+            break;
+        int status = parse_option(argc, argv, &i, o);
+        if (status != KEEP_GOING)
+            return status;
+    }
+    if (i >= argc) {
+        fprintf(stderr, "altmem compare: no command given (altmem compare --help)\n");
+        return 2;
+    }
+    if (o->aa && o->variant)
+        return usage_error("%s: --aa runs no altmem arm to pin", "--variant");
+    if (o->aa && o->cmd_b)
+        return usage_error("%s: --aa and --cmd-b both choose arm B", "--cmd-b");
+    if (o->runs_given && o->adaptive_option)
+        return usage_error("%s: --runs fixes the number of pairs, --until and --max-pairs let the runs choose it: "
+                           "give one or the other",
+                           o->adaptive_option);
+    o->cmd = argv + i;
+    o->cmd_args = argc - i;
+    o->margin = log(1.0 + o->until / 100.0);
+    o->adaptive = o->adaptive_option != NULL;
+    if (o->adaptive) {
+        o->pairs = o->max_pairs ? o->max_pairs : ADAPTIVE_DEFAULT_MAX;
+        o->nlooks = look_schedule(o->pairs, o->look_at);
+    } else {
+        o->nlooks = 1;
+        o->look_at[0] = o->pairs;
+    }
+    o->level = ALPHA / o->nlooks;
+    return KEEP_GOING;
+}
+
+/* Why a look stops the runs; STOP_NOT_YET: the next look decides. */
+enum stop { STOP_NOT_YET, STOP_EXCLUDES_1, STOP_WIDTH, STOP_FAILED, STOP_MAX };
+
+static const struct {
+    const char *name;        /* the result line's stopped=NAME, which scripts read */
+    const char *look_note;   /* at the end of the look's line */
+    const char *stopped;     /* the sequential line's "stopped: ..." */
+} stop_text[] = {
+    [STOP_NOT_YET] = {"", "", ""},
+    [STOP_EXCLUDES_1] = {"excludes1", ": stop", "the interval excludes 1"},
+    [STOP_WIDTH] = {"width", ": stop", "the interval is within the width asked"},
+    [STOP_FAILED] = {"failed", ": a run failed: stop", "a run failed"},
+    [STOP_MAX] = {"max", ": the last look (--max-pairs): stop", "the most pairs allowed"},
+};
+
+/* A look: the statistics on the pairs made so far. */
 struct look {
     long pairs;                       /* pairs made (warm-up not counted) */
     size_t n;                         /* of them, completed without a failed run */
-    int failed;                       /* some run so far failed (warm-up included) */
-    struct bench_signed_rank sr;    /* at the per-look level */
-    const char *stop;                 /* why the runs stop here, or NULL */
+    struct bench_signed_rank sr;      /* at the per-look level */
+    enum stop stop;
 };
 
-/* log(A time / B time) of each timed pair among the first `made` runs that
-   completed (both runs exited 0), in pair order, into d; their number.
-   *failed: whether any of the runs, warm-up included, failed. */
-static size_t pair_ratios(const struct run *r, size_t made, long warmup, double *d, int *failed)
+struct compare_run {
+    struct streams streams;
+    struct run *runs;                 /* room for the most runs the compare can make */
+    size_t planned, made;
+    struct look looks[MAX_LOOKS];
+    int looks_made;
+    /* The completed pairs at the latest look, in pair order (collect_pairs). */
+    double *wall[2], *cpu[2];         /* by arm */
+    double *log_ratio;                /* log(A time / B time): > 0, B took less time */
+    const char *test_path;            /* the testing hook's file, or NULL */
+    double *test_wall;                /* its times, one per planned run */
+    int no_runs;                      /* TEST_NO_RUNS_ENV: no command is run */
+};
+
+/* The planned runs, the testing hook's times (read before any run: a bad file
+   must not cost the user the runs) and room for the pairs' figures. */
+static int prepare_run(const struct compare_options *o, struct compare_run *cmp)
+{
+    *cmp = (struct compare_run){.planned = (size_t)(o->warmup + o->pairs) * 2};
+    cmp->test_path = test_durations_path();
+    if (cmp->test_path &&
+        !(cmp->test_wall = read_test_durations(cmp->test_path, cmp->planned, o->warmup, o->pairs, o->adaptive)))
+        return 2;
+    const char *no_runs = cmp->test_path ? getenv(TEST_NO_RUNS_ENV) : NULL;
+    cmp->no_runs = no_runs && !strcmp(no_runs, "1");
+    cmp->runs = own(calloc(cmp->planned, sizeof *cmp->runs));
+    cmp->log_ratio = own(calloc((size_t)o->pairs, sizeof(double)));
+    int allocated = cmp->runs && cmp->log_ratio;
+    for (int arm = 0; arm < 2; arm++) {
+        cmp->wall[arm] = own(calloc((size_t)o->pairs, sizeof(double)));
+        cmp->cpu[arm] = own(calloc((size_t)o->pairs, sizeof(double)));
+        allocated &= cmp->wall[arm] && cmp->cpu[arm];
+    }
+    return allocated ? KEEP_GOING : 1;
+}
+
+struct arms {
+    char **argv[2];
+    char **env[2];
+    const char *label[2];
+    char lib[PATH_MAX];               /* what the altmem arm preloads; "" with --cmd-b */
+};
+
+/* ALTMEM_TUNABLES with every routine pinned to variant, or NULL when out of
+   memory.  After the user's settings, so that the pin is the one that counts. */
+static char *pinned_tunables(const char *variant)
+{
+    const char *old = getenv("ALTMEM_TUNABLES");
+    size_t need = strlen(variant) + (old ? strlen(old) : 0) + 32;
+    char *tunables = own(malloc(need));
+    if (tunables)
+        snprintf(tunables, need, "ALTMEM_TUNABLES=%s%sall=%s", old && old[0] ? old : "", old && old[0] ? ":" : "",
+                 variant);
+    return tunables;
+}
+
+static int prepare_arms(const char *argv0, const struct compare_options *o, struct arms *arms)
+{
+    /* Arm B's argv: CMD's, or with --cmd-b the same arguments after PROG. */
+    arms->argv[0] = arms->argv[1] = o->cmd;
+    if (o->cmd_b) {
+        arms->argv[1] = own(calloc((size_t)o->cmd_args + 1, sizeof(char *)));
+        if (!arms->argv[1])
+            return 1;
+        memcpy(arms->argv[1], o->cmd, (size_t)o->cmd_args * sizeof(char *));
+        arms->argv[1][0] = (char *)o->cmd_b;
+    }
+    /* --cmd-b preloads nothing and takes nothing out of LD_PRELOAD: both arms
+       run with the user's environment as it is. */
+    if (o->cmd_b)
+        arms->lib[0] = '\0';
+    else if (altmem_run_find_library(argv0, "altmem compare", arms->lib) != 0)
+        return 127;
+    if (strpbrk(arms->lib, ": ")) {
+        fprintf(stderr, "altmem compare: %s: LD_PRELOAD cannot name a path containing ':' or ' '\n", arms->lib);
+        return 127;
+    }
+    char *tunables = NULL;
+    if (o->variant && !(tunables = pinned_tunables(o->variant)))
+        return 1;
+    arms->env[ARM_LIBC] = build_env(arms->lib, NULL, NULL);
+    arms->env[ARM_ALTMEM] =
+        o->aa ? arms->env[ARM_LIBC] : build_env(arms->lib, o->cmd_b ? NULL : arms->lib, tunables);
+    if (!arms->env[ARM_LIBC] || !arms->env[ARM_ALTMEM])
+        return 1;
+    if (o->cmd_b) {
+        arms->label[0] = "A";
+        arms->label[1] = "B";
+    } else {
+        arms->label[0] = o->aa ? "C library (A)" : "C library";
+        arms->label[1] = o->aa ? "C library (B)" : "altmem";
+    }
+    return KEEP_GOING;
+}
+
+/* The one pair loop: of the runs made, the timed pairs whose two runs both
+   exited 0, in pair order, into cmp's wall, cpu and log_ratio; their number. */
+static size_t collect_pairs(struct compare_run *cmp, long warmup)
 {
     size_t n = 0;
-    *failed = 0;
-    for (size_t k = 0; k < made; k++)
-        *failed |= run_failed(r[k].status);
-    for (size_t k = 2 * (size_t)warmup; k + 1 < made; k += 2) {
-        if (run_failed(r[k].status) || run_failed(r[k + 1].status))
+    for (size_t k = 2 * (size_t)warmup; k + 1 < cmp->made; k += 2) {
+        const struct run *pair = &cmp->runs[k];
+        if (run_failed(pair[0].status) || run_failed(pair[1].status))
             continue;
-        double t[2] = {0, 0};
-        t[r[k].arm] = r[k].wall;
-        t[r[k + 1].arm] = r[k + 1].wall;
-        d[n++] = log(t[0] / t[1]);
+        for (int i = 0; i < 2; i++) {
+            cmp->wall[pair[i].arm][n] = pair[i].wall;
+            cmp->cpu[pair[i].arm][n] = pair[i].cpu;
+        }
+        cmp->log_ratio[n] = log(cmp->wall[0][n] / cmp->wall[1][n]);
+        n++;
     }
     return n;
+}
+
+static int interval_excludes_1(const struct bench_signed_rank *sr)
+{
+    return sr->bounded && (sr->lo > 0 || sr->hi < 0);
 }
 
 /*
@@ -602,410 +826,320 @@ static size_t pair_ratios(const struct run *r, size_t made, long warmup, double 
  * [1/(1+PCT/100), 1+PCT/100] (neither arm's time more than PCT% above the
  * other's: "no difference larger than PCT%"); or a run has failed (a command
  * that fails is not one to run hundreds of times); or this is the last look.
- * NULL: go on to the next look.
  */
-static const char *look_stop(const struct bench_signed_rank *sr, double until, int failed, int last)
+static enum stop look_stop(const struct compare_options *o, const struct bench_signed_rank *sr, int failed, int last)
 {
-    double margin = log(1.0 + until / 100.0);
-    if (sr->bounded && (sr->lo > 0 || sr->hi < 0))
-        return "excludes1";
-    if (until > 0 && sr->bounded && sr->lo >= -margin && sr->hi <= margin)
-        return "width";
+    if (interval_excludes_1(sr))
+        return STOP_EXCLUDES_1;
+    if (o->until > 0 && sr->bounded && sr->lo >= -o->margin && sr->hi <= o->margin)
+        return STOP_WIDTH;
     if (failed)
-        return "failed";
-    return last ? "max" : NULL;
+        return STOP_FAILED;
+    return last ? STOP_MAX : STOP_NOT_YET;
 }
 
-static int compare_main(const char *argv0, int argc, char **argv)
+/* The one interval computation: a look after `pairs` pairs, the next in
+   cmp->looks; -1 when out of memory. */
+static int take_look(const struct compare_options *o, struct compare_run *cmp, long pairs)
 {
-    long runs = 10, warmup = 1, max_pairs = 0;   /* max_pairs > 0: adaptive */
-    double until = 0;                             /* > 0: the width stop, in percent */
-    const char *variant = NULL, *cmd_b = NULL, *runs_arg = NULL, *adaptive_arg = NULL;
-    int aa = 0, no_stdin = 0, i = 1;
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--")) {
-            i++;
-            break;
-        }
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            compare_usage(stdout);
-            return 0;
-        }
-        if (a[0] != '-')
-            break;
-        const char *val = NULL;
-        int got;
-        if ((got = option_value(argc, argv, &i, "--runs", &val)) != 0) {
-            if (got < 0 || (runs = parse_count(val, 1, MAX_RUNS)) < 0)
-                return usage_error("bad --runs '%s': a whole number of pairs from 1 to 1000", val ? val : "");
-            runs_arg = "--runs";
-        } else if ((got = option_value(argc, argv, &i, "--until", &val)) != 0) {
-            if (got < 0 || (until = parse_percent(val)) < 0)
-                return usage_error("bad --until '%s': a percentage above 0 and at most 50, such as 2 or 2.5%%",
-                                   val ? val : "");
-            adaptive_arg = "--until";
-        } else if ((got = option_value(argc, argv, &i, "--max-pairs", &val)) != 0) {
-            if (got < 0 || (max_pairs = parse_count(val, ADAPTIVE_FIRST_LOOK, MAX_RUNS)) < 0)
-                return usage_error("bad --max-pairs '%s': a whole number of pairs from 10 to 1000", val ? val : "");
-            adaptive_arg = "--max-pairs";
-        } else if ((got = option_value(argc, argv, &i, "--warmup", &val)) != 0) {
-            if (got < 0 || (warmup = parse_count(val, 0, MAX_RUNS)) < 0)
-                return usage_error("bad --warmup '%s': a whole number from 0 to 1000", val ? val : "");
-        } else if ((got = option_value(argc, argv, &i, "--variant", &val)) != 0) {
-            if (got < 0 || !known_variant(val))
-                return usage_error("bad --variant '%s': not a variant of this build (altmem info lists them)",
-                                   val ? val : "");
-            variant = val;
-        } else if ((got = option_value(argc, argv, &i, "--cmd-b", &val)) != 0) {
-            if (got < 0 || !val[0])
-                return usage_error("bad --cmd-b '%s': the program arm B runs", val ? val : "");
-            cmd_b = val;
-        } else if (!strcmp(a, "--aa")) {
-            aa = 1;
-        } else if (!strcmp(a, "--no-stdin")) {
-            no_stdin = 1;
-        } else {
-            return usage_error("unknown option '%s' (put the command after --)", a);
-        }
-    }
-    if (i >= argc) {
-        fprintf(stderr, "altmem compare: no command given (altmem compare --help)\n");
-        return 2;
-    }
-    if (aa && variant)
-        return usage_error("%s: --aa runs no altmem arm to pin", "--variant");
-    if (aa && cmd_b)
-        return usage_error("%s: --aa and --cmd-b both choose arm B", "--cmd-b");
-    if (runs_arg && adaptive_arg)
-        return usage_error("%s: --runs fixes the number of pairs, --until and --max-pairs let the runs choose it: "
-                           "give one or the other",
-                           adaptive_arg);
-    /* Adaptive: its looks, fixed before the first run, and the level of each. */
-    int adaptive = adaptive_arg != NULL, nlooks = 0, looks_made = 0;
-    long look_at[MAX_LOOKS];
-    double level = ADAPTIVE_ALPHA;
-    if (adaptive) {
-        if (!max_pairs)
-            max_pairs = ADAPTIVE_DEFAULT_MAX;
-        nlooks = look_schedule(max_pairs, look_at);
-        level = ADAPTIVE_ALPHA / nlooks;
-        runs = max_pairs;   /* until it stops: then the pairs made */
-    }
-    /* Read before any run: a bad file must not cost the user the runs. */
-    size_t total = (size_t)(warmup + runs) * 2;
-    const char *test_path = test_durations_path();
-    double *test_wall = NULL;
-    if (test_path && !(test_wall = read_test_durations(test_path, total, warmup, runs, adaptive)))
-        return 2;
-    const char *no_runs_env = test_path ? getenv(TEST_NO_RUNS_ENV) : NULL;
-    int no_runs = no_runs_env && !strcmp(no_runs_env, "1");
-    char **cmd = argv + i;
-    /* Arm B's argv: CMD's, or with --cmd-b the same arguments after PROG. */
-    char **cmd_arm[2] = {cmd, cmd};
-    if (cmd_b) {
-        int nargs = argc - i;
-        cmd_arm[1] = own(calloc((size_t)nargs + 1, sizeof(char *)));
-        if (!cmd_arm[1])
-            return 1;
-        memcpy(cmd_arm[1], cmd, (size_t)nargs * sizeof(char *));
-        cmd_arm[1][0] = (char *)cmd_b;
-    }
+    struct look *lk = &cmp->looks[cmp->looks_made];
+    lk->pairs = pairs;
+    lk->n = collect_pairs(cmp, o->warmup);
+    if (bench_signed_rank(cmp->log_ratio, lk->n, o->level, &lk->sr) != 0)
+        return -1;
+    int failed = 0;   /* warm-up included */
+    for (size_t k = 0; k < cmp->made; k++)
+        failed |= run_failed(cmp->runs[k].status);
+    lk->stop = look_stop(o, &lk->sr, failed, cmp->looks_made == o->nlooks - 1);
+    cmp->looks_made++;
+    return 0;
+}
 
-    char lib[PATH_MAX];
-    /* --cmd-b preloads nothing and takes nothing out of LD_PRELOAD: both arms
-       run with the user's environment as it is. */
-    if (cmd_b)
-        lib[0] = '\0';
-    else if (altmem_run_find_library(argv0, "altmem compare", lib) != 0)
-        return 127;
-    if (strpbrk(lib, ": ")) {
-        fprintf(stderr, "altmem compare: %s: LD_PRELOAD cannot name a path containing ':' or ' '\n", lib);
-        return 127;
-    }
-    char *tunables = NULL;
-    if (variant) {
-        const char *old = getenv("ALTMEM_TUNABLES");
-        size_t need = strlen(variant) + (old ? strlen(old) : 0) + 32;
-        tunables = own(malloc(need));
-        if (!tunables)
-            return 1;
-        /* After the user's settings, so that the pin is the one that counts. */
-        snprintf(tunables, need, "ALTMEM_TUNABLES=%s%sall=%s", old && old[0] ? old : "", old && old[0] ? ":" : "",
-                 variant);
-    }
-    char **env[2];
-    env[ARM_LIBC] = build_env(lib, NULL, NULL);
-    env[ARM_ALTMEM] = aa ? env[ARM_LIBC] : build_env(lib, cmd_b ? NULL : lib, tunables);
-    struct streams st;
-    if (!env[0] || !env[1] || setup_streams(&st, no_stdin) != 0)
-        return 1;
-
-    const char *label[2] = {"C library", aa ? "C library (B)" : "altmem"};
-    if (aa)
-        label[0] = "C library (A)";
-    if (cmd_b) {
-        label[0] = "A";
-        label[1] = "B";
-    }
-    struct run *r = own(calloc(total, sizeof *r));
-    if (!r)
-        return 1;
-    struct look *looks = adaptive ? own(calloc((size_t)nlooks, sizeof *looks)) : NULL;
-    double *look_d = adaptive ? own(calloc((size_t)runs, sizeof(double))) : NULL;
-    if (adaptive && (!looks || !look_d))
-        return 1;
+/* The runs, in pairs, until a look stops them (the last look always does). */
+static int make_runs(const struct compare_options *o, const struct arms *arms, struct compare_run *cmp)
+{
     int progress = isatty(2);
-    size_t made = 0;
-    for (size_t k = 0; k < total; k++) {
-        long pair = (long)(k / 2) - warmup;
+    for (size_t k = 0; k < cmp->planned; k++) {
+        long pair = (long)(k / 2) - o->warmup;
         /* ABBA over all pairs, warm-up included (and the pairs an adaptive
            compare adds: the order is the run index's, whenever it stops) */
         int arm = (int)((k / 2) % 2 ? 1 - k % 2 : k % 2);
-        r[k].arm = arm;
-        r[k].pair = (int)pair;
-        if (progress && adaptive)
-            fprintf(stderr, "\raltmem compare: run %zu of at most %zu (%s)   ", k + 1, total, label[arm]);
+        struct run *r = &cmp->runs[k];
+        r->arm = arm;
+        r->pair = (int)pair;
+        if (progress && o->adaptive)
+            fprintf(stderr, "\raltmem compare: run %zu of at most %zu (%s)   ", k + 1, cmp->planned,
+                    arms->label[arm]);
         else if (progress)
-            fprintf(stderr, "\raltmem compare: run %zu/%zu (%s)   ", k + 1, total, label[arm]);
+            fprintf(stderr, "\raltmem compare: run %zu/%zu (%s)   ", k + 1, cmp->planned, arms->label[arm]);
         /* (no_runs: the run counts as made, exit status 0, no output) */
-        int e = no_runs ? 0 : run_once(cmd_arm[arm], env[arm], &st, k == 0, &r[k]);
+        int e = cmp->no_runs ? 0 : run_once(arms->argv[arm], arms->env[arm], &cmp->streams, k == 0, r);
         if (e) {
             if (progress)
                 fprintf(stderr, "\n");
-            fprintf(stderr, "altmem compare: %s: %s\n", cmd_arm[arm][0],
-                    e == ENOENT && !strchr(cmd_arm[arm][0], '/') ? "command not found" : strerror(e));
+            fprintf(stderr, "altmem compare: %s: %s\n", arms->argv[arm][0],
+                    e == ENOENT && !strchr(arms->argv[arm][0], '/') ? "command not found" : strerror(e));
             return e == ENOENT ? 127 : 126;
         }
-        if (test_wall)
-            r[k].wall = test_wall[k];
-        made = k + 1;
-        /* An adaptive compare looks after the pairs of its schedule alone. */
-        if (adaptive && k % 2 && looks_made < nlooks && pair + 1 == look_at[looks_made]) {
-            struct look *lk = &looks[looks_made];
-            lk->pairs = pair + 1;
-            lk->n = pair_ratios(r, made, warmup, look_d, &lk->failed);
-            if (bench_signed_rank(look_d, lk->n, level, &lk->sr) != 0)
+        if (cmp->test_wall)
+            r->wall = cmp->test_wall[k];
+        cmp->made = k + 1;
+        /* Only after the pair counts of the schedule, fixed before the first run. */
+        if (k % 2 && cmp->looks_made < o->nlooks && pair + 1 == o->look_at[cmp->looks_made]) {
+            if (take_look(o, cmp, pair + 1) != 0)
                 return 1;
-            lk->stop = look_stop(&lk->sr, until, lk->failed, looks_made == nlooks - 1);
-            looks_made++;
-            if (lk->stop)
+            if (cmp->looks[cmp->looks_made - 1].stop != STOP_NOT_YET)
                 break;
         }
     }
     if (progress)
         fprintf(stderr, "\r%60s\r", "");
-    if (adaptive) {
-        /* From here on, as a fixed compare of the pairs made. */
-        runs = looks[looks_made - 1].pairs;
-        total = made;
-    }
+    return KEEP_GOING;
+}
 
-    /* CMD's output, once, before the report. */
+/* CMD's output, once, before the report. */
+static void replay_output(const struct streams *s)
+{
     fflush(NULL);
-    if (st.out_first >= 0 && lseek(st.out_first, 0, SEEK_SET) == 0)
-        copy_fd(st.out_first, 1);
-    if (st.err_first >= 0 && lseek(st.err_first, 0, SEEK_SET) == 0)
-        copy_fd(st.err_first, 2);
+    if (s->out_first >= 0 && lseek(s->out_first, 0, SEEK_SET) == 0)
+        copy_fd(s->out_first, 1);
+    if (s->err_first >= 0 && lseek(s->err_first, 0, SEEK_SET) == 0)
+        copy_fd(s->err_first, 2);
+}
 
+static void report_setting(const struct compare_options *o, const struct arms *arms, long pairs)
+{
     char cpu[256], load[64], cmdline[512];
     machine_cpu_model(cpu, sizeof cpu);
     machine_load(load, sizeof load);
     size_t used = 0;
-    for (char **c = cmd; *c && used < sizeof cmdline; c++)
-        used += (size_t)snprintf(cmdline + used, sizeof cmdline - used, "%s%s", c == cmd ? "" : " ", *c);
-    fprintf(stderr, "\naltmem compare: %ld pairs (+%ld warm-up), order ABBA: %s\n", runs, warmup, cmdline);
+    for (char **c = o->cmd; *c && used < sizeof cmdline; c++)
+        used += (size_t)snprintf(cmdline + used, sizeof cmdline - used, "%s%s", c == o->cmd ? "" : " ", *c);
+    fprintf(stderr, "\naltmem compare: %ld pairs (+%ld warm-up), order ABBA: %s\n", pairs, o->warmup, cmdline);
     fprintf(stderr, "  cpu:    %s; load average %s after the runs\n", cpu, load);
-    if (aa)
+    if (o->aa)
         fprintf(stderr, "  arms:   both without altmem (--aa: an A/A comparison)\n");
-    else if (cmd_b)
-        fprintf(stderr, "  arms:   A = %s, B = %s (--cmd-b: the same arguments, no preload%s%s)\n", cmd[0], cmd_b,
-                variant ? "; B pinned: all=" : "", variant ? variant : "");
+    else if (o->cmd_b)
+        fprintf(stderr, "  arms:   A = %s, B = %s (--cmd-b: the same arguments, no preload%s%s)\n", o->cmd[0],
+                o->cmd_b, o->variant ? "; B pinned: all=" : "", o->variant ? o->variant : "");
     else
-        fprintf(stderr, "  altmem: %s%s%s\n", lib, variant ? ", pinned: all=" : "", variant ? variant : "");
-    /* The schedule, as text: the report's mode line and the result line. */
-    char schedule[MAX_LOOKS * 8] = "";
-    for (int l = 0, used_s = 0; l < nlooks && used_s < (int)sizeof schedule; l++)
-        used_s += snprintf(schedule + used_s, sizeof schedule - (size_t)used_s, "%s%ld", l ? "," : "", look_at[l]);
-    double margin = log(1.0 + until / 100.0);
-    if (adaptive) {
-        char until_s[48] = "";
-        if (until > 0)
-            snprintf(until_s, sizeof until_s, "--until %g%%, ", until);
-        fprintf(stderr,
-                "  mode:   adaptive (%s--max-pairs %ld): looks after %s pairs (%d), each at level\n"
-                "          0.05/%d = %.6g (Bonferroni: a false verdict of difference at most 5%% of the time\n"
-                "          over all %d looks)\n",
-                until_s, max_pairs, schedule, nlooks, nlooks, level, nlooks);
-        for (int l = 0; l < looks_made; l++) {
-            const struct look *lk = &looks[l];
-            char done[48] = "";
-            if (lk->n != (size_t)lk->pairs)
-                snprintf(done, sizeof done, " (%zu completed)", lk->n);
-            fprintf(stderr, "  look %d of %d: %ld pairs%s: ", l + 1, nlooks, lk->pairs, done);
-            if (!lk->n)
-                fprintf(stderr, "no pair to compare");
-            else if (!lk->sr.bounded)
-                fprintf(stderr, "%.4fx, no interval (too few pairs)", exp(lk->sr.estimate));
-            else
-                fprintf(stderr, "%.4fx [%.4f..%.4f]", exp(lk->sr.estimate), exp(lk->sr.lo), exp(lk->sr.hi));
-            const char *stop = lk->stop ? lk->stop : "";
-            char why[64] = "";
-            if (!strcmp(stop, "excludes1"))
-                snprintf(why, sizeof why, ": excludes 1");
-            else if (!strcmp(stop, "width"))
-                snprintf(why, sizeof why, ": within +/-%g%%", until);
-            else if (lk->sr.bounded && until > 0)
-                snprintf(why, sizeof why, ": holds 1, not within +/-%g%%", until);
-            else if (lk->sr.bounded)
-                snprintf(why, sizeof why, ": holds 1");
-            fprintf(stderr, "%s%s\n", why,
-                    !lk->stop                 ? ""
-                    : !strcmp(stop, "failed") ? ": a run failed: stop"
-                    : !strcmp(stop, "max")    ? ": the last look (--max-pairs): stop"
-                                              : ": stop");
-        }
-    }
-    if (test_wall && adaptive)
+        fprintf(stderr, "  altmem: %s%s%s\n", arms->lib, o->variant ? ", pinned: all=" : "",
+                o->variant ? o->variant : "");
+}
+
+/* The looks' pair counts, "10,15,20,...": the mode line's and the result line's. */
+static const char *schedule_text(const struct compare_options *o, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (int l = 0, used = 0; l < o->nlooks && used < (int)size; l++)
+        used += snprintf(buf + used, size - (size_t)used, "%s%ld", l ? "," : "", o->look_at[l]);
+    return buf;
+}
+
+static void report_look(const struct compare_options *o, const struct look *lk, int number)
+{
+    char done[48] = "", why[64] = "";
+    if (lk->n != (size_t)lk->pairs)
+        snprintf(done, sizeof done, " (%zu completed)", lk->n);
+    fprintf(stderr, "  look %d of %d: %ld pairs%s: ", number, o->nlooks, lk->pairs, done);
+    if (!lk->n)
+        fprintf(stderr, "no pair to compare");
+    else if (!lk->sr.bounded)
+        fprintf(stderr, "%.4fx, no interval (too few pairs)", exp(lk->sr.estimate));
+    else
+        fprintf(stderr, "%.4fx [%.4f..%.4f]", exp(lk->sr.estimate), exp(lk->sr.lo), exp(lk->sr.hi));
+    if (lk->stop == STOP_EXCLUDES_1)
+        snprintf(why, sizeof why, ": excludes 1");
+    else if (lk->stop == STOP_WIDTH)
+        snprintf(why, sizeof why, ": within +/-%g%%", o->until);
+    else if (lk->sr.bounded && o->until > 0)
+        snprintf(why, sizeof why, ": holds 1, not within +/-%g%%", o->until);
+    else if (lk->sr.bounded)
+        snprintf(why, sizeof why, ": holds 1");
+    fprintf(stderr, "%s%s\n", why, stop_text[lk->stop].look_note);
+}
+
+static void report_looks(const struct compare_options *o, const struct compare_run *cmp)
+{
+    char until[48] = "", schedule[MAX_LOOKS * 8];
+    if (o->until > 0)
+        snprintf(until, sizeof until, "--until %g%%, ", o->until);
+    fprintf(stderr,
+            "  mode:   adaptive (%s--max-pairs %ld): looks after %s pairs (%d), each at level\n"
+            "          0.05/%d = %.6g (Bonferroni: a false verdict of difference at most 5%% of the time\n"
+            "          over all %d looks)\n",
+            until, o->pairs, schedule_text(o, schedule, sizeof schedule), o->nlooks, o->nlooks, o->level,
+            o->nlooks);
+    for (int l = 0; l < cmp->looks_made; l++)
+        report_look(o, &cmp->looks[l], l + 1);
+}
+
+/* A report on times not measured, or on runs not made, must say so. */
+static void report_test_hook(const struct compare_options *o, const struct compare_run *cmp)
+{
+    if (cmp->test_wall && o->adaptive)
         fprintf(stderr, "  timing: NOT MEASURED: wall times from %s=%s (a testing hook); %zu of its %zu times used\n",
-                TEST_DURATIONS_ENV, test_path, made, (size_t)(warmup + max_pairs) * 2);
-    else if (test_wall)
+                TEST_DURATIONS_ENV, cmp->test_path, cmp->made, cmp->planned);
+    else if (cmp->test_wall)
         fprintf(stderr, "  timing: NOT MEASURED: wall times from %s=%s (a testing hook)\n", TEST_DURATIONS_ENV,
-                test_path);
-    if (no_runs)
+                cmp->test_path);
+    if (cmp->no_runs)
         fprintf(stderr, "  runs:   NOT MADE: %s=1 (a testing hook): no command was run; each run counts as\n"
                         "          having exited 0 with no output\n",
                 TEST_NO_RUNS_ENV);
+}
 
-    int first_bad = -1, bad = 0, differ = 0;
-    char *pair_bad = own(calloc((size_t)runs + 1, 1));
-    if (!pair_bad)
-        return 1;
-    for (size_t k = 0; k < total; k++) {
+struct failures {
+    int runs;
+    int first_status;                 /* the first failed run's exit status, or -1 */
+};
+
+/* The runs that failed or wrote another output than the first, and what of
+   the output was compared. */
+static struct failures report_runs(const struct arms *arms, const struct compare_run *cmp)
+{
+    struct failures failed = {0, -1};
+    int differ = 0;
+    for (size_t k = 0; k < cmp->made; k++) {
+        const struct run *r = &cmp->runs[k];
         char why[96];
-        if (run_failed(r[k].status)) {
-            describe_status(r[k].status, why, sizeof why);
-            if (r[k].pair < 0)
-                fprintf(stderr, "  failed: run %zu (warm-up, %s): %s\n", k + 1, label[r[k].arm], why);
+        if (run_failed(r->status)) {
+            describe_status(r->status, why, sizeof why);
+            if (r->pair < 0)
+                fprintf(stderr, "  failed: run %zu (warm-up, %s): %s\n", k + 1, arms->label[r->arm], why);
             else
-                fprintf(stderr, "  failed: run %zu (pair %d, %s): %s: pair left out\n", k + 1, r[k].pair + 1,
-                        label[r[k].arm], why);
-            if (first_bad < 0)
-                first_bad = exit_code(r[k].status);
-            bad++;
-            if (r[k].pair >= 0)
-                pair_bad[r[k].pair] = 1;
+                fprintf(stderr, "  failed: run %zu (pair %d, %s): %s: pair left out\n", k + 1, r->pair + 1,
+                        arms->label[r->arm], why);
+            if (failed.first_status < 0)
+                failed.first_status = exit_code(r->status);
+            failed.runs++;
         }
-        if (r[k].differs) {
+        if (r->differs) {
             differ++;
-            fprintf(stderr, "  note:   run %zu (%s) wrote a different %s from run 1's\n", k + 1, label[r[k].arm],
-                    r[k].differs == 1 ? "stdout" : r[k].differs == 2 ? "stderr" : "stdout and stderr");
+            fprintf(stderr, "  note:   run %zu (%s) wrote a different %s from run 1's\n", k + 1, arms->label[r->arm],
+                    r->differs == 1 ? "stdout" : r->differs == 2 ? "stderr" : "stdout and stderr");
         }
     }
+    const struct streams *s = &cmp->streams;
     /* (no_runs: no output to compare, said above) */
-    if (!no_runs && st.out_null && st.err_null)
+    if (!cmp->no_runs && s->out_null && s->err_null)
         fprintf(stderr, "  output: stdout and stderr are /dev/null: not compared between runs\n");
-    else if (!no_runs && !differ)
-        fprintf(stderr, "  output: every run wrote the same%s%s as run 1\n", st.out_null ? "" : " stdout",
-                st.err_null ? "" : st.out_null ? " stderr" : " and stderr");
+    else if (!cmp->no_runs && !differ)
+        fprintf(stderr, "  output: every run wrote the same%s%s as run 1\n", s->out_null ? "" : " stdout",
+                s->err_null ? "" : s->out_null ? " stderr" : " and stderr");
+    return failed;
+}
 
-    double *w[2], *c[2], *d;
-    size_t n = 0;
-    w[0] = own(calloc((size_t)runs, sizeof(double)));
-    w[1] = own(calloc((size_t)runs, sizeof(double)));
-    c[0] = own(calloc((size_t)runs, sizeof(double)));
-    c[1] = own(calloc((size_t)runs, sizeof(double)));
-    d = own(calloc((size_t)runs, sizeof(double)));
-    if (!w[0] || !w[1] || !c[0] || !c[1] || !d)
-        return 1;
-    for (long p = 0; p < runs; p++) {
-        if (pair_bad[p])
-            continue;
-        double t[2] = {0, 0}, u[2] = {0, 0};
-        for (size_t k = 0; k < total; k++)
-            if (r[k].pair == p) {
-                t[r[k].arm] = r[k].wall;
-                u[r[k].arm] = r[k].cpu;
-            }
-        w[0][n] = t[0];
-        w[1][n] = t[1];
-        c[0][n] = u[0];
-        c[1][n] = u[1];
-        d[n] = log(t[0] / t[1]);   /* > 0: the second arm took less time */
-        n++;
-    }
-    if (!n) {
-        fprintf(stderr, "  result: no pair completed without a failure: nothing to compare\n");
-        return first_bad > 0 ? first_bad : 1;
-    }
-    struct bench_signed_rank sr;
-    if (bench_signed_rank(d, n, level, &sr) != 0)
-        return 1;
+/* Each arm's times over the n completed pairs (sorts them). */
+static void report_times(const struct arms *arms, struct compare_run *cmp, size_t n)
+{
     fprintf(stderr, "  %-14s %12s %12s %12s %14s\n", "", "median wall", "min", "max", "median cpu");
     for (int a = 0; a < 2; a++) {
         char b1[32], b2[32], b3[32], b4[32];
-        double med = bench_median(w[a], (int)n);   /* sorts: min and max are the ends */
-        fprintf(stderr, "  %-14s %12s %12s %12s %14s\n", label[a], ms(med, b1, sizeof b1), ms(w[a][0], b2, sizeof b2),
-                ms(w[a][n - 1], b3, sizeof b3), ms(bench_median(c[a], (int)n), b4, sizeof b4));
+        double med = bench_median(cmp->wall[a], (int)n);   /* sorts: min and max are the ends */
+        fprintf(stderr, "  %-14s %12s %12s %12s %14s\n", arms->label[a], ms(med, b1, sizeof b1),
+                ms(cmp->wall[a][0], b2, sizeof b2), ms(cmp->wall[a][n - 1], b3, sizeof b3),
+                ms(bench_median(cmp->cpu[a], (int)n), b4, sizeof b4));
     }
-    double ratio = exp(sr.estimate);
-    const char *verdict, *stop = adaptive ? looks[looks_made - 1].stop : NULL;
-    char adaptive_verdict[160];
-    /* Adaptive: the p of the last look alone, times the looks planned
-       (Bonferroni), so that p < 0.05 still means "distinguishable". */
-    double p = adaptive ? fmin(1, nlooks * sr.p) : sr.p;
-    int distinguishable = sr.bounded && (sr.lo > 0 || sr.hi < 0);
-    if (adaptive && !distinguishable) {
-        if (!strcmp(stop, "width"))
-            snprintf(adaptive_verdict, sizeof adaptive_verdict,
-                     "no difference larger than %g%% (the interval lies within %.4fx .. %.4fx)", until, exp(-margin),
-                     exp(margin));
+}
+
+/* buf: room for the adaptive mode's verdicts, which are written out. */
+static const char *verdict_text(const struct compare_options *o, const struct look *last, char *buf, size_t size)
+{
+    const struct bench_signed_rank *sr = &last->sr;
+    if (o->adaptive && !interval_excludes_1(sr)) {
+        if (last->stop == STOP_WIDTH)
+            snprintf(buf, size, "no difference larger than %g%% (the interval lies within %.4fx .. %.4fx)", o->until,
+                     exp(-o->margin), exp(o->margin));
         else
-            snprintf(adaptive_verdict, sizeof adaptive_verdict, "not distinguishable from noise (%s; %s)",
-                     sr.bounded ? "the interval holds 1" : "too few pairs for an interval",
-                     !strcmp(stop, "failed") ? "stopped: a run failed" : "--max-pairs reached");
-        verdict = adaptive_verdict;
-    } else if (!sr.bounded)
-        verdict = "not distinguishable from noise: too few pairs for a 95% interval (6 at least)";
-    else if (sr.lo > 0)
-        verdict = aa || cmd_b ? "B faster: distinguishable from noise" : "altmem faster: distinguishable from noise";
-    else if (sr.hi < 0)
-        verdict = aa || cmd_b ? "B slower: distinguishable from noise" : "altmem slower: distinguishable from noise";
-    else
-        verdict = "not distinguishable from noise (the interval holds 1)";
-    fprintf(stderr, "  speed-up (%s time / %s time) over %zu pairs: %.4fx", label[0], label[1], n, ratio);
-    if (sr.bounded && adaptive)
-        fprintf(stderr, ", %.5g%% CI %.4fx .. %.4fx (%.2f%% exactly; 95%% over all %d looks)\n", 100 * (1 - level),
-                exp(sr.lo), exp(sr.hi), 100 * sr.coverage, nlooks);
-    else if (sr.bounded)
-        fprintf(stderr, ", 95%% CI %.4fx .. %.4fx (%.1f%% exactly)\n", exp(sr.lo), exp(sr.hi), 100 * sr.coverage);
+            snprintf(buf, size, "not distinguishable from noise (%s; %s)",
+                     sr->bounded ? "the interval holds 1" : "too few pairs for an interval",
+                     last->stop == STOP_FAILED ? "stopped: a run failed" : "--max-pairs reached");
+        return buf;
+    }
+    if (!sr->bounded)
+        return "not distinguishable from noise: too few pairs for a 95% interval (6 at least)";
+    if (sr->lo > 0)
+        return o->aa || o->cmd_b ? "B faster: distinguishable from noise" : "altmem faster: distinguishable from noise";
+    if (sr->hi < 0)
+        return o->aa || o->cmd_b ? "B slower: distinguishable from noise" : "altmem slower: distinguishable from noise";
+    return "not distinguishable from noise (the interval holds 1)";
+}
+
+/* The speed-up, how it was computed, the verdict, and the result line for scripts. */
+static void report_result(const struct compare_options *o, const struct arms *arms, const struct compare_run *cmp,
+                          int failed_runs)
+{
+    const struct look *last = &cmp->looks[cmp->looks_made - 1];
+    const struct bench_signed_rank *sr = &last->sr;
+    double ratio = exp(sr->estimate);
+    /* The p of the last look alone, times the looks planned (Bonferroni), so
+       that p < 0.05 still means "distinguishable" (a fixed compare: one look). */
+    double p = fmin(1, o->nlooks * sr->p);
+    fprintf(stderr, "  speed-up (%s time / %s time) over %zu pairs: %.4fx", arms->label[0], arms->label[1], last->n,
+            ratio);
+    if (sr->bounded && o->adaptive)
+        fprintf(stderr, ", %.5g%% CI %.4fx .. %.4fx (%.2f%% exactly; 95%% over all %d looks)\n",
+                100 * (1 - o->level), exp(sr->lo), exp(sr->hi), 100 * sr->coverage, o->nlooks);
+    else if (sr->bounded)
+        fprintf(stderr, ", 95%% CI %.4fx .. %.4fx (%.1f%% exactly)\n", exp(sr->lo), exp(sr->hi), 100 * sr->coverage);
     else
         fprintf(stderr, ", no interval\n");
     fprintf(stderr, "    method: Hodges-Lehmann estimate and Wilcoxon signed-rank interval of the paired log time\n"
                     "    ratios (%s), two-sided p = %.4f\n",
-            sr.exact ? "exact distribution" : "normal approximation", p);
-    if (adaptive)
-        fprintf(stderr,
-                "    sequential: look %d of %d, stopped: %s; p = %d x %.4f (this look's alone), at most 1\n",
-                looks_made, nlooks,
-                !strcmp(stop, "excludes1") ? "the interval excludes 1"
-                : !strcmp(stop, "width")   ? "the interval is within the width asked"
-                : !strcmp(stop, "failed")  ? "a run failed"
-                                           : "the most pairs allowed",
-                nlooks, sr.p);
-    fprintf(stderr, "  verdict: %s\n", verdict);
-    char extra[MAX_LOOKS * 8 + 128] = "";
-    if (adaptive) {
-        int e = snprintf(extra, sizeof extra, " mode=adaptive looks=%d schedule=%s level=%.6g stopped=%s", looks_made,
-                         schedule, level, stop);
-        if (until > 0 && e > 0 && (size_t)e < sizeof extra)
-            snprintf(extra + e, sizeof extra - (size_t)e, " until=%g", until);
+            sr->exact ? "exact distribution" : "normal approximation", p);
+    if (o->adaptive)
+        fprintf(stderr, "    sequential: look %d of %d, stopped: %s; p = %d x %.4f (this look's alone), at most 1\n",
+                cmp->looks_made, o->nlooks, stop_text[last->stop].stopped, o->nlooks, sr->p);
+    char verdict[160], schedule[MAX_LOOKS * 8], adaptive[MAX_LOOKS * 8 + 128] = "";
+    fprintf(stderr, "  verdict: %s\n", verdict_text(o, last, verdict, sizeof verdict));
+    if (o->adaptive) {
+        int e = snprintf(adaptive, sizeof adaptive, " mode=adaptive looks=%d schedule=%s level=%.6g stopped=%s",
+                         cmp->looks_made, schedule_text(o, schedule, sizeof schedule), o->level,
+                         stop_text[last->stop].name);
+        if (o->until > 0 && e > 0 && (size_t)e < sizeof adaptive)
+            snprintf(adaptive + e, sizeof adaptive - (size_t)e, " until=%g", o->until);
     }
     fprintf(stderr, "result: pairs=%zu failed_runs=%d ratio=%.4f lo=%.4f hi=%.4f p=%.4f distinguishable=%s%s%s%s\n",
-            n, bad, ratio, sr.bounded ? exp(sr.lo) : 0.0, sr.bounded ? exp(sr.hi) : INFINITY, p,
-            distinguishable ? "yes" : "no", extra, test_wall ? " durations=injected" : "",
-            no_runs ? " commands=not-run" : "");
-    return first_bad > 0 ? first_bad : 0;
+            last->n, failed_runs, ratio, sr->bounded ? exp(sr->lo) : 0.0, sr->bounded ? exp(sr->hi) : INFINITY, p,
+            interval_excludes_1(sr) ? "yes" : "no", adaptive, cmp->test_wall ? " durations=injected" : "",
+            cmp->no_runs ? " commands=not-run" : "");
+}
+
+static int report(const struct compare_options *o, const struct arms *arms, struct compare_run *cmp)
+{
+    const struct look *last = &cmp->looks[cmp->looks_made - 1];
+    replay_output(&cmp->streams);
+    report_setting(o, arms, last->pairs);
+    if (o->adaptive)
+        report_looks(o, cmp);
+    report_test_hook(o, cmp);
+    struct failures failed = report_runs(arms, cmp);
+    int status = failed.first_status > 0 ? failed.first_status : 0;
+    if (!last->n) {
+        fprintf(stderr, "  result: no pair completed without a failure: nothing to compare\n");
+        return status ? status : 1;
+    }
+    report_times(arms, cmp, last->n);
+    report_result(o, arms, cmp, failed.runs);
+    return status;
+}
+
+static int compare_main(const char *argv0, int argc, char **argv)
+{
+    struct compare_options o;
+    struct compare_run cmp;
+    struct arms arms;
+    int status = parse_options(argc, argv, &o);
+    if (status == KEEP_GOING)
+        status = prepare_run(&o, &cmp);
+    if (status == KEEP_GOING)
+        status = prepare_arms(argv0, &o, &arms);
+    if (status == KEEP_GOING && setup_streams(&cmp.streams, o.no_stdin) != 0)
+        status = 1;
+    if (status == KEEP_GOING)
+        status = make_runs(&o, &arms, &cmp);
+    return status == KEEP_GOING ? report(&o, &arms, &cmp) : status;
 }
 
 int altmem_compare_main(const char *argv0, int argc, char **argv)
