@@ -83,6 +83,10 @@ collect() { # ALTMEM OUT_DIR
         for sub in bench tune index compare; do
             echo "== $sub --no-such-option"; "$a" "$sub" --no-such-option 2>&1 || echo "exit $?"
         done
+        for words in "" "--help" "-h" "--version" "nosuch" "help --version" "help -h" "help help" "help version" \
+            "help nosuch" "info -h" "help bench extra"; do
+            echo "== altmem $words"; "$a" $words 2>&1 || echo "exit $?"
+        done
     } >"$out/help.txt"
     {
         ALTMEM_COMPARE_TEST_DURATIONS=$work/durations10 "$a" compare --runs 10 --warmup 0 -- /bin/true 2>&1 || echo "exit $?"

@@ -25,6 +25,12 @@
 #                              passing on the copy (tests/check_rule_example.sh)
 #   docs.rule_example_control  negative control, on that build: the rule's value changed,
 #                              test_select must fail naming the example's CPU
+#   docs.subcommand_example    "Adding a subcommand": `altmem bound` built (-Werror) and
+#                              run: it prints the bindings of `altmem info`, `altmem help`
+#                              lists it, man.cli names the missing section
+#                              (tests/check_subcommand_example.sh)
+#   docs.subcommand_example_control  negative control: its lines' words swapped, the
+#                              first check must fail
 #
 # The examples share tests/doc_example.sh (the blocks' format, the copy of the tree).
 # Run just these: ctest -L docs.  Not in the nested builds (cross, sanitizer, binding,
@@ -71,4 +77,16 @@ if(TARGET altmem_cli AND NOT ALTMEM_SANITIZE)
                        FIXTURES_SETUP altmem_docs_rule_example)
   set_tests_properties(docs.rule_example_control PROPERTIES LABELS "docs;build" TIMEOUT 600 PROCESSORS 2
                        FIXTURES_REQUIRED altmem_docs_rule_example)
+
+  set(_docs_subcommand_dir ${CMAKE_BINARY_DIR}/docs-subcommand-example)
+  add_test(NAME docs.subcommand_example
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_subcommand_example.sh ${PROJECT_SOURCE_DIR}
+                   ${_docs_subcommand_dir} ${CMAKE_C_COMPILER} ${CMAKE_GENERATOR})
+  add_test(NAME docs.subcommand_example_control
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_subcommand_example.sh --control ${PROJECT_SOURCE_DIR}
+                   ${_docs_subcommand_dir} ${CMAKE_C_COMPILER} ${CMAKE_GENERATOR})
+  set_tests_properties(docs.subcommand_example PROPERTIES LABELS "docs;build" TIMEOUT 1200 PROCESSORS 2
+                       FIXTURES_SETUP altmem_docs_subcommand_example)
+  set_tests_properties(docs.subcommand_example_control PROPERTIES LABELS "docs;build" TIMEOUT 600 PROCESSORS 2
+                       FIXTURES_REQUIRED altmem_docs_subcommand_example)
 endif()

@@ -1,243 +1,112 @@
 /*
- * altmem — the command-line tool.
- *   altmem info            what was detected, masked, and bound, and why
- *   altmem bench [opts]    throughput of every variant vs a byte loop and libc
- *   altmem run [--] CMD    CMD with altmem as its memcpy/memmove/memset (LD_PRELOAD)
- *   altmem index [opts]    UnixBench-style index: generic vs bound vs libc, 1 and N copies
- *   altmem compare -- CMD  CMD timed in pairs, with the C library's routines and altmem's
- *   altmem version         (or --version)
- *   altmem help [CMD]      the usage, or CMD's own (altmem CMD --help)
+ * altmem — the command-line tool.  Each subcommand is one row of subcommands[]
+ * below and a file of its own (tools/<name>.c); this file only dispatches.
+ * Adding one: docs/architecture.md, "Adding a subcommand".
  */
 #include <altmem.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "bench.h"
-#include "run.h"
-#include "tune.h"
 #include "bench_profile.h"
 #include "compare.h"
 #include "index.h"
+#include "info.h"
+#include "run.h"
+#include "tune.h"
 
-/* "UAL SIMD256", or "none". */
-static const char *feature_list(uint64_t mask, char *buf, size_t len)
+/* Every row's main takes the path the program was run by (self) and the
+   subcommand's own arguments, argv[0] being its name.  The mains written
+   before that convention are adapted here. */
+static int bench_main(const char *self, int argc, char **argv)
 {
-    size_t n = 0;
-    buf[0] = '\0';
-    for (unsigned b = 0; b < 64 && n < len; b++) {
-        if (!(mask >> b & 1))
-            continue;
-        const char *name = altmem_feature_name(b);
-        int w = name ? snprintf(buf + n, len - n, "%s%s", n ? " " : "", name)
-                     : snprintf(buf + n, len - n, "%sbit%u", n ? " " : "", b);
-        n += w > 0 ? (size_t)w : 0;
-    }
-    return n ? buf : "none";
+    (void)self;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--profile") || !strncmp(argv[i], "--profile=", 10))
+            return altmem_bench_profile_main("/proc/self/exe", argc - 1, argv + 1);
+    return altmem_bench_main(argc, argv);
 }
 
-static void print_features(uint64_t mask)
+/* tune re-runs this program in child processes: /proc/self/exe, whatever
+   path it was run by. */
+static int tune_main(const char *self, int argc, char **argv)
 {
-    char buf[128];
-    printf("%s\n", feature_list(mask, buf, sizeof buf));
+    (void)self;
+    return altmem_tune_main("/proc/self/exe", argc, argv);
 }
 
-static void print_size(const char *label, size_t bytes)
+static int index_main(const char *self, int argc, char **argv)
 {
-    if (!bytes)
-        printf("  %-5s unknown\n", label);
-    else if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
-        printf("  %-5s %zu MiB\n", label, bytes >> 20);
-    else
-        printf("  %-5s %zu KiB\n", label, bytes >> 10);
+    (void)self;
+    return altmem_index_main(argc, argv);
 }
 
-/* "32 KiB", "1 MiB", "100 B", "never" */
-static const char *size_words(size_t n, char *buf, size_t len)
+static int version_main(const char *self, int argc, char **argv)
 {
-    if (n == (size_t)-1)
-        snprintf(buf, len, "never");
-    else if (n >= (1u << 20) && n % (1u << 20) == 0)
-        snprintf(buf, len, "%zu MiB", n >> 20);
-    else if (n >= 1024 && n % 1024 == 0)
-        snprintf(buf, len, "%zu KiB", n >> 10);
-    else
-        snprintf(buf, len, "%zu B", n);
-    return buf;
-}
-
-/* " (ALTMEM_TUNABLES)", " (profile)" or "": who set a policy value.  (The
-   profile's bits ride in overridden << 8, see print_policy.) */
-static const char *mark(const struct altmem_policy_info *p, unsigned bit)
-{
-    return p->overridden & bit ? " (ALTMEM_TUNABLES)" : p->overridden & (bit << 8) ? " (profile)" : "";
-}
-
-/* The policy (what the x86_64 variants read) and the rules behind it. */
-static void print_policy(void)
-{
-    struct altmem_policy_info p;
-    altmem_policy(&p);
-    char a[32], b[32], c[32], d[32];
-    struct altmem_profile_info prof;
-    altmem_profile(&prof);
-    /* A value the profile set is marked as such (the variable's mark wins). */
-    p.overridden |= prof.policy << 8;
-    printf("policy (when the variants change strategy; per-CPU rules below, ALTMEM_TUNABLES overrides):\n");
-    printf("  512-bit variants    %s\n", p.wide_vectors ? "may be bound" : "not bound by default (a pin still can)");
-    printf("  rep movsb from      %s / %s / %s (16/32/64-byte variants), %s co-aligned%s  [rep_movsb_threshold]\n",
-           size_words(p.rep_movsb[0], a, sizeof a), size_words(p.rep_movsb[1], b, sizeof b),
-           size_words(p.rep_movsb[2], c, sizeof c), size_words(p.rep_movsb_coaligned, d, sizeof d),
-           mark(&p, ALTMEM_POLICY_MOVSB));
-    printf("  rep stosb from      %s / %s / %s%s  [rep_stosb_threshold]\n", size_words(p.rep_stosb[0], a, sizeof a),
-           size_words(p.rep_stosb[1], b, sizeof b), size_words(p.rep_stosb[2], c, sizeof c),
-           mark(&p, ALTMEM_POLICY_STOSB));
-    printf("  non-temporal from   %s for copies%s  [nt_threshold], %s for memset%s  [memset_nt_threshold]\n",
-           size_words(p.nt_copy, a, sizeof a), mark(&p, ALTMEM_POLICY_NT_COPY),
-           size_words(p.nt_memset, b, sizeof b), mark(&p, ALTMEM_POLICY_NT_MEMSET));
-    if (p.movsb_short_distance)
-        printf("  no rep movsb at     (dst - src) mod 4096 in 1..%zu%s  [rep_movsb_short_distance]\n",
-               p.movsb_short_distance, mark(&p, ALTMEM_POLICY_SHORT));
-    else
-        printf("  no rep movsb at     (no short-distance rule)%s  [rep_movsb_short_distance]\n",
-               mark(&p, ALTMEM_POLICY_SHORT));
-    printf("rules applied (in order; a later one overrides):\n");
-    struct altmem_rule_info r;
-    for (unsigned i = 0; altmem_policy_rule(i, &r) == 0; i++)
-        if (r.applied)
-            printf("  %-21s %s: %s\n  %-21s source: %s\n", r.name, r.when, r.changes, "", r.source);
-}
-
-/* The profile: where, whether it applied (or why not), its settings with their
-   comments (the measured margins), and which policy values it set. */
-static void print_profile(void)
-{
-    struct altmem_profile_info p;
-    altmem_profile(&p);
-    if (!p.path) {
-        printf("profile:            none (ALTMEM_PROFILE=none)\n");
-        return;
-    }
-    if (p.status == ALTMEM_PROFILE_NONE) {
-        printf("profile:            %s: not there (altmem tune --write measures and writes it)\n", p.path);
-        return;
-    }
-    if (p.status == ALTMEM_PROFILE_IGNORED) {
-        printf("profile:            %s: ignored: %s\n", p.path, p.why);
-        return;
-    }
-    printf("profile:            %s: applied (measured on this CPU; ALTMEM_TUNABLES overrides it)\n", p.path);
-    const char *s = p.text, *end = p.text + p.text_len;
-    int seen_cpu = 0;
-    while (s < end) {
-        const char *e = memchr(s, '\n', (size_t)(end - s));
-        if (!e)
-            e = end;
-        const char *t = s;
-        while (t < e && (*t == ' ' || *t == '\t'))
-            t++;
-        if (t < e && *t != '#') {
-            if (seen_cpu)
-                printf("  %.*s\n", (int)(e - t), t);
-            seen_cpu = 1;
-        }
-        s = e < end ? e + 1 : end;
-    }
-}
-
-/* What each binding means for a caller (docs/alternatives.md, "Per linkage"). */
-static const char *binding_legend(const char *bound_by)
-{
-    if (!strcmp(bound_by, "ifunc"))
-        return "the dynamic loader wrote each variant's address into its callers' GOT "
-               "(libaltmem.so's IFUNC entries; ALTMEM_TUNABLES=bind=patch for the stubs)";
-    if (!strcmp(bound_by, "patched branch"))
-        return "each entry stub's jump was rewritten to the variant at start-up "
-               "(static links and the preload, which have no IFUNC entries, or bind=patch)";
-    return "each entry stub jumps through the routine's pointer";
-}
-
-static const char *reason_word(enum altmem_bind_reason r)
-{
-    switch (r) {
-    case ALTMEM_BOUND_DETECTED: return "detected";
-    case ALTMEM_BOUND_OVERRIDDEN: return "overridden";
-    case ALTMEM_BOUND_REFUSED: return "refused";
-    case ALTMEM_BOUND_PROFILE: return "profile";
-    default: return "default";
-    }
-}
-
-static int cmd_info(void)
-{
-    struct altmem_cpu_info cpu;
-    altmem_cpu(&cpu);
+    (void)self, (void)argc, (void)argv;
     printf("altmem %s\n", ALTMEM_VERSION_STRING);
-    printf("architecture:       %s\n", cpu.arch);
-    if (cpu.notes && cpu.notes[0])
-        printf("cpu:                %s\n", cpu.notes);
-    printf("features detected:  ");
-    print_features(cpu.detected);
-    printf("features masked:    ");
-    print_features(cpu.masked);
-    if (cpu.forced) {
-        printf("features forced:    ");
-        print_features(cpu.forced);
-    }
-    printf("features in use:    ");
-    print_features(cpu.active);
-    if (cpu.secure)
-        printf("ALTMEM_TUNABLES:    ignored (AT_SECURE process)\n");
-    printf("caches:\n");
-    print_size("L1d", cpu.l1d_bytes);
-    print_size("L2", cpu.l2_bytes);
-    print_size("L3", cpu.l3_bytes);
-    print_policy();
-    print_profile();
-
-    printf("\n%-10s %-11s %-11s %-15s %s\n", "routine", "bound to", "reason", "bound by", "why");
-    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
-        struct altmem_binding_info b;
-        altmem_binding((enum altmem_routine)r, &b);
-        printf("%-10s %-11s %-11s %-15s %s\n", altmem_routine_name((enum altmem_routine)r), b.variant,
-               reason_word(b.reason), b.bound_by, b.why);
-        if (r == ALTMEM_ROUTINE_COUNT - 1 && b.bound_note && b.bound_note[0])
-            printf("%s: %s\n", strcmp(b.bound_by, "ifunc") ? "not patched" : "ifunc", b.bound_note);
-        if (r == ALTMEM_ROUTINE_COUNT - 1)
-            printf("bound by %s: %s\n", b.bound_by, binding_legend(b.bound_by));
-    }
-
-    printf("\nvariants (preference order):\n");
-    for (size_t i = 0; i < altmem_variant_count(); i++) {
-        struct altmem_variant_info v;
-        altmem_variant(i, &v);
-        char buf[128];
-        printf("  %-10s %-11s needs %-16s %-12s %s\n", altmem_routine_name(v.routine), v.name,
-               v.requires ? feature_list(v.requires, buf, sizeof buf) : "nothing",
-               v.runnable ? "runnable" : "not runnable", v.summary);
-    }
     return 0;
 }
 
+static int help_main(const char *self, int argc, char **argv);
+
+static const struct subcommand {
+    const char *name;
+    const char *alias[2];  /* other words that run it ("--version"), or NULL */
+    const char *synopsis;  /* its line of the usage, after "altmem " */
+    int (*main)(const char *self, int argc, char **argv);
+} subcommands[] = {
+    {"info", {NULL, NULL}, "info", altmem_info_main},
+    {"bench", {NULL, NULL}, "bench [--help | options]", bench_main},
+    {"run", {NULL, NULL}, "run [--] CMD [ARGS...]", altmem_run_main},
+    {"tune", {NULL, NULL}, "tune [--quick | --thorough] [--print | --write | --output FILE]", tune_main},
+    {"index", {NULL, NULL}, "index [--help | options]", index_main},
+    {"compare", {NULL, NULL}, "compare [--help | options] [--] CMD [ARGS...]", altmem_compare_main},
+    {"version", {"--version", NULL}, "version | --version", version_main},
+    {"help", {"--help", "-h"}, "help [SUBCOMMAND]    (altmem SUBCOMMAND --help: its options)", help_main},
+};
+#define SUBCOMMAND_COUNT (sizeof subcommands / sizeof subcommands[0])
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: altmem info\n"
-               "       altmem bench [--help | options]\n"
-               "       altmem run [--] CMD [ARGS...]\n"
-               "       altmem tune [--quick | --thorough] [--print | --write | --output FILE]\n"
-               "       altmem index [--help | options]\n"
-               "       altmem compare [--help | options] [--] CMD [ARGS...]\n"
-               "       altmem version | --version\n"
-               "       altmem help [SUBCOMMAND]    (altmem SUBCOMMAND --help: its options)\n"
-               "Environment: ALTMEM_TUNABLES, ALTMEM_PROFILE (see docs/tunables.md)\n");
+    for (size_t i = 0; i < SUBCOMMAND_COUNT; i++)
+        fprintf(f, "%s altmem %s\n", i ? "      " : "usage:", subcommands[i].synopsis);
+    fprintf(f, "Environment: ALTMEM_TUNABLES, ALTMEM_PROFILE (see docs/tunables.md)\n");
 }
 
-static void info_usage(FILE *f)
+/* The row that word runs, or NULL. */
+static const struct subcommand *find_subcommand(const char *word)
 {
-    fprintf(f, "usage: altmem info\n"
-               "Prints what was detected (features, caches), masked and forced, the policy and the rules\n"
-               "behind it, the profile, and for each routine the variant it is bound to, how and why;\n"
-               "then every variant built in.\n"
-               "Environment: ALTMEM_TUNABLES, ALTMEM_PROFILE (see docs/tunables.md)\n");
+    for (size_t i = 0; i < SUBCOMMAND_COUNT; i++) {
+        const struct subcommand *c = &subcommands[i];
+        if (!strcmp(word, c->name) || (c->alias[0] && !strcmp(word, c->alias[0])) ||
+            (c->alias[1] && !strcmp(word, c->alias[1])))
+            return c;
+    }
+    return NULL;
+}
+
+static int run_subcommand(const char *self, int argc, char **argv)
+{
+    const struct subcommand *c = find_subcommand(argv[0]);
+    if (!c) {
+        fprintf(stderr, "altmem: unknown command '%s'\n", argv[0]);
+        usage(stderr);
+        return 2;
+    }
+    return c->main(self, argc, argv);
+}
+
+/* `altmem help SUBCOMMAND` is `altmem SUBCOMMAND --help`; help and version
+   have no usage of their own but the program's. */
+static int help_main(const char *self, int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[0], "help") != 0 || !strcmp(argv[1], "help") || !strcmp(argv[1], "version")) {
+        usage(stdout);
+        return 0;
+    }
+    char *help_argv[] = {argv[1], (char *)"--help", NULL};
+    return run_subcommand(self, 2, help_argv);
 }
 
 int main(int argc, char **argv)
@@ -246,46 +115,5 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    /* `altmem help SUBCOMMAND` is `altmem SUBCOMMAND --help`. */
-    char *help_argv[] = {argv[0], NULL, (char *)"--help", NULL};
-    if (!strcmp(argv[1], "help") && argc > 2) {
-        if (!strcmp(argv[2], "help") || !strcmp(argv[2], "version")) {
-            usage(stdout);
-            return 0;
-        }
-        help_argv[1] = argv[2];
-        argc = 3;
-        argv = help_argv;
-    }
-    if (!strcmp(argv[1], "info") && argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
-        info_usage(stdout);
-        return 0;
-    }
-    if (!strcmp(argv[1], "info"))
-        return cmd_info();
-    if (!strcmp(argv[1], "bench"))
-        for (int i = 2; i < argc; i++)
-            if (!strcmp(argv[i], "--profile") || !strncmp(argv[i], "--profile=", 10))
-                return altmem_bench_profile_main("/proc/self/exe", argc - 2, argv + 2);
-    if (!strcmp(argv[1], "bench"))
-        return altmem_bench_main(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "tune"))
-        return altmem_tune_main("/proc/self/exe", argc - 1, argv + 1);
-    if (!strcmp(argv[1], "run"))
-        return altmem_run_main(argv[0], argc - 1, argv + 1);
-    if (!strcmp(argv[1], "index"))
-        return altmem_index_main(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "compare"))
-        return altmem_compare_main(argv[0], argc - 1, argv + 1);
-    if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
-        printf("altmem %s\n", ALTMEM_VERSION_STRING);
-        return 0;
-    }
-    if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        usage(stdout);
-        return 0;
-    }
-    fprintf(stderr, "altmem: unknown command '%s'\n", argv[1]);
-    usage(stderr);
-    return 2;
+    return run_subcommand(argv[0], argc - 1, argv + 1);
 }
