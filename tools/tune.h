@@ -1,4 +1,4 @@
-/* altmem tune (tools/tune.c). */
+/* altmem tune (tools/tune.c; its measuring child, tools/tune_child.c). */
 #ifndef ALTMEM_TOOLS_TUNE_H
 #define ALTMEM_TOOLS_TUNE_H
 
