@@ -22,7 +22,6 @@
 #include <math.h>
 #include <sched.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +165,86 @@ static void margins(const struct cand *c, int i, int ncells, int rounds, double 
     }
 }
 
+/* How far apart the rules' choice measured first and last in a round came out,
+   at most (a log ratio): this machine's noise while the candidates ran. */
+static double rules_noise(const struct cand *c, int nc, int rounds, const double *geo, const double *geo_loaded)
+{
+    double noise = 0;
+    for (int r = 0; r < rounds; r++) {
+        noise = fmax(noise, fabs(log(c[0].round_geo[r] / geo[nc * rounds + r])));
+        if (load_cpu >= 0)
+            noise = fmax(noise, fabs(log(c[0].round_geo[rounds + r] / geo_loaded[nc * rounds + r])));
+    }
+    return noise;
+}
+
+/* The candidate with the highest lowest gain of those that reach `need` in
+   every round with no cell below 0.98x, its gain and worst cell; 0 (the rules'
+   choice) when none does. */
+static int best_candidate(const struct cand *c, int nc, int ncells, int measured, double need, double *best_gain,
+                          double *worst_cell)
+{
+    int best = 0;
+    *best_gain = 1.0;
+    *worst_cell = 1.0;
+    for (int i = 1; i < nc; i++) {
+        double min_gain, worst;
+        margins(c, i, ncells, measured, &min_gain, &worst);
+        if (min_gain >= need && worst >= 0.98 && min_gain > *best_gain) {
+            best = i;
+            *best_gain = min_gain;
+            *worst_cell = worst;
+        }
+    }
+    return best;
+}
+
+/* Confirmation: the rules' choice and the winner (candidate `best` of q) alone,
+   as many rounds again; the winner must hold its 3% in each (on a noisy machine
+   the large cells produce one-off winners).  Its lowest gain in *confirm; -1
+   when a child failed. */
+static int confirm_gain(const struct rounds *q, int best, int measured, double *confirm)
+{
+    struct cand pair[2];
+    memcpy(&pair[0], &q->c[0], sizeof pair[0]);
+    memcpy(&pair[1], &q->c[best], sizeof pair[1]);
+    struct rounds p = {q->routine, q->what, pair, 2, q->ncells, q->rounds, 0, q->cells, q->sample_ns, {0}};
+    double pg[3 * MAX_ROUNDS], pg_loaded[3 * MAX_ROUNDS];
+    /* Measurand 2, the rules again, is not wanted here: 2 measurands. */
+    interleave(&p, 2, pg, pg_loaded);
+    if (p.failed)
+        return -1;
+    *confirm = 1e9;
+    for (int r = 0; r < measured; r++)
+        *confirm = fmin(*confirm, pair[0].round_geo[r] / pair[1].round_geo[r]);
+    return 0;
+}
+
+/* The profile's line when no candidate won: the closest contender, for the
+   record, and what it missed. */
+static void write_rules_kept(FILE *out, const char *what, const struct cand *c, int nc, int ncells, int measured,
+                             double need)
+{
+    int near = 0;
+    double ng = 0, nw = 0;
+    for (int i = 1; i < nc; i++) {
+        double g, w;
+        margins(c, i, ncells, measured, &g, &w);
+        if (g > ng) {
+            ng = g;
+            nw = w;
+            near = i;
+        }
+    }
+    if (near)
+        fprintf(out, "# %s: the rules' choice kept; closest: %s, %.2fx in its worst round, worst cell %.2fx "
+                     "(needs >= %.2fx, 1.03x above the rules against themselves, in every round and no cell "
+                     "below 0.98x)\n",
+                what, c[near].setting, ng, nw, need);
+    else
+        fprintf(out, "# %s: the rules' choice kept (nothing else to try)\n", what);
+}
+
 /* Measures the candidates of one choice, interleaved, rounds times; returns the
    index of the one to keep (0: the rules') and writes the profile line. */
 static int decide(const char *routine, const char *what, struct cand *c, int nc, char *const *cells, int ncells,
@@ -179,12 +258,7 @@ static int decide(const char *routine, const char *what, struct cand *c, int nc,
     interleave(&q, nc + 1, geo, geo_loaded);
     if (q.failed)
         return -1;
-    double noise = 0;
-    for (int r = 0; r < rounds; r++) {
-        noise = fmax(noise, fabs(log(c[0].round_geo[r] / geo[nc * rounds + r])));
-        if (load_cpu >= 0)
-            noise = fmax(noise, fabs(log(c[0].round_geo[rounds + r] / geo_loaded[nc * rounds + r])));
-    }
+    double noise = rules_noise(c, nc, rounds, geo, geo_loaded);
     /* With --load every round counts twice: idle, and with the load. */
     int measured = load_cpu >= 0 ? 2 * rounds : rounds;
     /* The control, as altmem bench has one in every cell (docs/performance.md,
@@ -192,63 +266,23 @@ static int decide(const char *routine, const char *what, struct cand *c, int nc,
     fprintf(out, "# %s: control (the rules' choice timed twice a round, each in a fresh process): %.1f%% apart "
                  "at most over %d rounds%s\n",
             what, 100 * (exp(noise) - 1), measured, load_cpu >= 0 ? " (half of them under --load)" : "");
-    int best = 0;
-    double best_gain = 1.0, worst_cell = 1.0, need = 1.03 * exp(noise);
-    for (int i = 1; i < nc; i++) {
-        double min_gain, worst;
-        margins(c, i, ncells, measured, &min_gain, &worst);
-        if (min_gain >= need && worst >= 0.98 && min_gain > best_gain) {
-            best = i;
-            best_gain = min_gain;
-            worst_cell = worst;
-        }
+    double best_gain, worst_cell, need = 1.03 * exp(noise), confirm;
+    int best = best_candidate(c, nc, ncells, measured, need, &best_gain, &worst_cell);
+    if (best == 0) {
+        write_rules_kept(out, what, c, nc, ncells, measured, need);
+        return 0;
     }
-    if (best > 0) {
-        /* Confirmation: the rules' choice and the winner alone, as many rounds
-           again; the winner must hold its 3% in each (on a noisy machine the
-           large cells produce one-off winners). */
-        struct cand pair[2];
-        memcpy(&pair[0], &c[0], sizeof pair[0]);
-        memcpy(&pair[1], &c[best], sizeof pair[1]);
-        struct rounds p = {routine, what, pair, 2, ncells, rounds, 0, cells, sample_ns, {0}};
-        double pg[3 * MAX_ROUNDS], pg_loaded[3 * MAX_ROUNDS];
-        /* Measurand 2, the rules again, is not wanted here: 2 measurands. */
-        interleave(&p, 2, pg, pg_loaded);
-        if (p.failed)
-            return -1;
-        double confirm = 1e9;
-        for (int r = 0; r < measured; r++)
-            confirm = fmin(confirm, pair[0].round_geo[r] / pair[1].round_geo[r]);
-        if (confirm < need) {
-            fprintf(out, "# %s: the rules' choice kept; %s won at %.2fx (worst cell %.2fx) but not in the "
-                         "confirmation rounds (%.2fx)\n",
-                    what, c[best].setting, best_gain, worst_cell, confirm);
-            return 0;
-        }
-        fprintf(out, "%-32s # %s: %.2fx the rules' choice (geomean of %d cells, lowest of %d rounds; confirmed: "
-                     "%.2fx; needed %.2fx), worst cell %.2fx\n",
-                c[best].setting, what, best_gain, ncells, measured, confirm, need, worst_cell);
-    } else {
-        /* The closest contender, for the record, and what it missed. */
-        int near = 0;
-        double ng = 0, nw = 0;
-        for (int i = 1; i < nc; i++) {
-            double g, w;
-            margins(c, i, ncells, measured, &g, &w);
-            if (g > ng) {
-                ng = g;
-                nw = w;
-                near = i;
-            }
-        }
-        if (near)
-            fprintf(out, "# %s: the rules' choice kept; closest: %s, %.2fx in its worst round, worst cell %.2fx "
-                         "(needs >= %.2fx, 1.03x above the rules against themselves, in every round and no cell "
-                         "below 0.98x)\n",
-                    what, c[near].setting, ng, nw, need);
-        else
-            fprintf(out, "# %s: the rules' choice kept (nothing else to try)\n", what);
+    if (confirm_gain(&q, best, measured, &confirm) != 0)
+        return -1;
+    if (confirm < need) {
+        fprintf(out, "# %s: the rules' choice kept; %s won at %.2fx (worst cell %.2fx) but not in the "
+                     "confirmation rounds (%.2fx)\n",
+                what, c[best].setting, best_gain, worst_cell, confirm);
+        return 0;
     }
+    fprintf(out, "%-32s # %s: %.2fx the rules' choice (geomean of %d cells, lowest of %d rounds; confirmed: "
+                 "%.2fx; needed %.2fx), worst cell %.2fx\n",
+            c[best].setting, what, best_gain, ncells, measured, confirm, need, worst_cell);
     return best;
 }
 
@@ -307,96 +341,106 @@ static void usage(FILE *f)
             altmem_tune_profile_path());
 }
 
-int altmem_tune_main(const char *exe, int argc, char **argv)
+struct tune_options {
+    int quick, thorough;
+    int load;             /* asked for (or the default); the run may find no CPU for one */
+    const char *output;   /* NULL: standard output */
+    int rounds;
+    double sample_ns;
+};
+
+/* 0 to run, 1 when --help was answered, 2 on a bad option (said on stderr). */
+static int parse_options(int argc, char **argv, struct tune_options *o)
 {
-    if (argc >= 2 && !strcmp(argv[1], "--child"))
-        return altmem_tune_child(argc - 1, argv + 1);
-    self_exe = exe;
-    int quick = 0, thorough = 0, load = -1;
-    const char *output = NULL;
+    *o = (struct tune_options){.load = -1};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
-            quick = 1;
+            o->quick = 1;
         else if (!strcmp(argv[i], "--thorough"))
-            thorough = 1;
+            o->thorough = 1;
         else if (!strcmp(argv[i], "--load"))
-            load = 1;
+            o->load = 1;
         else if (!strcmp(argv[i], "--no-load"))
-            load = 0;
+            o->load = 0;
         else if (!strcmp(argv[i], "--print"))
-            output = NULL;
+            o->output = NULL;
         else if (!strcmp(argv[i], "--write"))
-            output = altmem_tune_profile_path();
+            o->output = altmem_tune_profile_path();
         else if (!strcmp(argv[i], "--output") && i + 1 < argc)
-            output = argv[++i];
+            o->output = argv[++i];
         else if (!strcmp(argv[i], "--help")) {
             usage(stdout);
-            return 0;
+            return 1;
         } else {
             fprintf(stderr, "altmem tune: unknown option '%s'\n", argv[i]);
             usage(stderr);
             return 2;
         }
     }
-    int rounds = quick ? 2 : thorough ? 3 : 2;
-    char loadline[400] = "";
-    if (load < 0)
-        load = !quick;
-    if (load) {
-        /* The children inherit this process's CPU; the load takes the others.
-           Where there is no other CPU, idle only (said on stderr and in the
-           profile). */
-        char msg[320] = "";
-        if (sched_getaffinity(0, sizeof load_allowed, &load_allowed) != 0)
-            snprintf(msg, sizeof msg, "sched_getaffinity: %s", strerror(errno));
-        else if (CPU_COUNT(&load_allowed) < 2)
-            snprintf(msg, sizeof msg, "no CPU allowed besides the timed one");
-        else if ((load_cpu = bench_pin(-1, BENCH_PICK_HIGHEST, NULL, msg, sizeof msg)) >= 0) {
-            struct altmem_cpu_info cpu;
-            altmem_cpu(&cpu);
-            load_bytes = bench_load_bytes(cpu.l3_bytes);
-            /* Started here only for what it says: each choice starts its own. */
-            int n = load_start(msg, sizeof msg);
-            bench_load_stop();
-            if (n == 0)
-                load_cpu = -1;
-        }
-        if (load_cpu >= 0)
-            snprintf(loadline, sizeof loadline, "# Every round idle and again with a load: %s; timed on CPU %d\n",
-                     msg, load_cpu);
-        else {
-            fprintf(stderr, "altmem tune: no memory load (%s): measuring idle only\n", msg);
-            snprintf(loadline, sizeof loadline, "# Idle only: no memory load (%s)\n", msg);
-            load = 0;
-        }
-    }
-    double sample_ns = quick ? 2e5 : thorough ? 4e6 : 1e6;
+    o->rounds = o->quick ? 2 : o->thorough ? 3 : 2;
+    o->sample_ns = o->quick ? 2e5 : o->thorough ? 4e6 : 1e6;
+    if (o->load < 0)
+        o->load = !o->quick;
+    return 0;
+}
 
-    char *buf = NULL;
-    size_t blen = 0;
-    FILE *out = open_memstream(&buf, &blen);
-    if (!out)
+/* Pins this process to the CPU the children are to be timed on (they inherit
+   it) and sizes the load for the others; 1 when there is a load to run, 0 when
+   not (no other CPU: idle only, said on stderr).  line: the profile's comment
+   on it, either way. */
+static int prepare_load(char *line, size_t len)
+{
+    char msg[320] = "";
+    if (sched_getaffinity(0, sizeof load_allowed, &load_allowed) != 0)
+        snprintf(msg, sizeof msg, "sched_getaffinity: %s", strerror(errno));
+    else if (CPU_COUNT(&load_allowed) < 2)
+        snprintf(msg, sizeof msg, "no CPU allowed besides the timed one");
+    else if ((load_cpu = bench_pin(-1, BENCH_PICK_HIGHEST, NULL, msg, sizeof msg)) >= 0) {
+        struct altmem_cpu_info cpu;
+        altmem_cpu(&cpu);
+        load_bytes = bench_load_bytes(cpu.l3_bytes);
+        /* Started here only for what it says: each choice starts its own. */
+        int n = load_start(msg, sizeof msg);
+        bench_load_stop();
+        if (n == 0)
+            load_cpu = -1;
+    }
+    if (load_cpu >= 0) {
+        snprintf(line, len, "# Every round idle and again with a load: %s; timed on CPU %d\n", msg, load_cpu);
         return 1;
+    }
+    fprintf(stderr, "altmem tune: no memory load (%s): measuring idle only\n", msg);
+    snprintf(line, len, "# Idle only: no memory load (%s)\n", msg);
+    return 0;
+}
+
+/* load: whether the run has one, which is what the command line written in
+   the profile says (--no-load where none could be started). */
+static void write_profile_header(FILE *out, const struct tune_options *o, int load, const char *loadline)
+{
     char id[512];
     altmem_cpu_identity(id, sizeof id);
     time_t now = time(NULL);
     char date[32];
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     fprintf(out, "# altmem profile: measured by `altmem tune%s%s` (altmem %s) on %s\n",
-            quick ? " --quick" : thorough ? " --thorough" : "",
-            load == !quick ? "" : load ? " --load" : " --no-load", ALTMEM_VERSION_STRING, date);
+            o->quick ? " --quick" : o->thorough ? " --thorough" : "",
+            load == !o->quick ? "" : load ? " --load" : " --no-load", ALTMEM_VERSION_STRING, date);
     fputs(loadline, out);
     fprintf(out, "# Applied at start-up only on the CPU of the cpu: line; ALTMEM_TUNABLES overrides\n"
                  "# each setting (docs/tunables.md, \"The profile\").  Edit freely.\n");
     fprintf(out, "cpu: %s\n", id);
+}
 
+/* Each routine's variant: the rules' binding against every other runnable
+   variant but generic.  -1 when a measuring child failed. */
+static int choose_variants(const struct tune_options *o, FILE *out)
+{
     static char c_small[][16] = {"16", "64", "256", "1024", "4096", "16384", "262144", "64m", "1024m", "16384m",
                                  "dist", "4096c", "65536c"}; /* cold cells last: not with --quick */
     char *cells_small[13];
     for (int i = 0; i < 13; i++)
         cells_small[i] = c_small[i];
-
-    double t_start = bench_now_ns();
     for (int ri = 0; ri < ALTMEM_ROUTINE_COUNT; ri++) {
         const char *r = altmem_routine_name((enum altmem_routine)ri);
         struct cand c[MAX_CAND];
@@ -415,40 +459,55 @@ int altmem_tune_main(const char *exe, int argc, char **argv)
         char what[64];
         snprintf(what, sizeof what, "%s variant (rules: %s)", r, b.variant);
         int uaccess = bench_routine_uaccess(ri); /* copy_user/clear_user: from 256 B */
-        int ncells = (uaccess ? 11 : 13) - (quick ? 2 : 0);
+        int ncells = (uaccess ? 11 : 13) - (o->quick ? 2 : 0);
         char **cells = uaccess ? cells_small + 2 : cells_small;
-        if (decide(r, what, c, nc, cells, ncells, rounds, sample_ns, out) < 0)
-            return 1;
+        if (decide(r, what, c, nc, cells, ncells, o->rounds, o->sample_ns, out) < 0)
+            return -1;
     }
+    return 0;
+}
+
+/* One threshold of the table, its values against the rules' (pol's); returns
+   what decide() does. */
+static int choose_threshold(const struct tune_options *o, const struct threshold *th,
+                            const struct altmem_policy_info *pol, FILE *out)
+{
+    struct cand c[MAX_CAND];
+    memset(c, 0, sizeof c);
+    int nc = 1;
+    size_t cur = *(const size_t *)((const char *)pol + th->rules_offset);
+    for (int i = 0; i < th->nvalues && nc < MAX_CAND; i++)
+        if (th->bytes[i] != cur) /* the rules' value is candidate 0 */
+            snprintf(c[nc++].setting, sizeof c[0].setting, "%s=%s", th->key, th->values[i]);
+    char what[96], a[32];
+    if (cur == (size_t)-1)
+        snprintf(a, sizeof a, "never");
+    else
+        snprintf(a, sizeof a, "%zu", cur);
+    snprintf(what, sizeof what, "%s (rules: %s%s)", th->key, a, th->rules_note);
+    char *cells[MAX_CELLS];
+    for (int i = 0; i < th->ncells; i++)
+        cells[i] = (char *)th->cells[i];
+    return decide(th->routine, what, c, nc, cells, th->ncells, o->rounds, o->sample_ns, out);
+}
+
+/* Every threshold of the table (the non-temporal ones not with --quick).
+   -1 when a measuring child failed. */
+static int choose_thresholds(const struct tune_options *o, FILE *out)
+{
     struct altmem_policy_info pol;
     altmem_policy(&pol);
     int nt_chosen[2] = {0, 0};
     for (size_t t = 0; t < sizeof thresholds / sizeof thresholds[0]; t++) {
         const struct threshold *th = &thresholds[t];
-        if (th->nt && quick) {
+        if (th->nt && o->quick) {
             if (th->nt == 1)
                 fprintf(out, "# nt_threshold, memset_nt_threshold: not measured with --quick (sizes up to 64 MiB)\n");
             continue;
         }
-        struct cand c[MAX_CAND];
-        memset(c, 0, sizeof c);
-        int nc = 1;
-        size_t cur = *(const size_t *)((const char *)&pol + th->rules_offset);
-        for (int i = 0; i < th->nvalues && nc < MAX_CAND; i++)
-            if (th->bytes[i] != cur) /* the rules' value is candidate 0 */
-                snprintf(c[nc++].setting, sizeof c[0].setting, "%s=%s", th->key, th->values[i]);
-        char what[96], a[32];
-        if (cur == (size_t)-1)
-            snprintf(a, sizeof a, "never");
-        else
-            snprintf(a, sizeof a, "%zu", cur);
-        snprintf(what, sizeof what, "%s (rules: %s%s)", th->key, a, th->rules_note);
-        char *cells[MAX_CELLS];
-        for (int i = 0; i < th->ncells; i++)
-            cells[i] = (char *)th->cells[i];
-        int got = decide(th->routine, what, c, nc, cells, th->ncells, rounds, sample_ns, out);
+        int got = choose_threshold(o, th, &pol, out);
         if (got < 0)
-            return 1;
+            return -1;
         if (th->nt)
             nt_chosen[th->nt - 1] = got > 0;
     }
@@ -464,33 +523,80 @@ int altmem_tune_main(const char *exe, int argc, char **argv)
             fprintf(out, "%-32s # the rules' value, kept (nt_threshold alone would set memset's too)\n", line);
         }
     }
+    return 0;
+}
+
+/* The profile a run composed, kept in memory until it is complete, so that a
+   run that fails writes no part of one. */
+struct tune_profile {
+    char *text;
+    size_t len;
+};
+
+/* 0 with the profile in p (the caller frees p->text), else 1. */
+static int run_tune(const struct tune_options *o, struct tune_profile *p)
+{
+    char loadline[400] = "";
+    int load = o->load && prepare_load(loadline, sizeof loadline);
+    p->text = NULL;
+    p->len = 0;
+    FILE *out = open_memstream(&p->text, &p->len);
+    if (!out)
+        return 1;
+    write_profile_header(out, o, load, loadline);
+    double t_start = bench_now_ns();
+    if (choose_variants(o, out) != 0 || choose_thresholds(o, out) != 0) {
+        fclose(out);
+        free(p->text);
+        return 1;
+    }
     bench_progress_end("altmem tune: done in %.0f s", (bench_now_ns() - t_start) / 1e9);
     fprintf(out, "# measured in %.0f s\n", (bench_now_ns() - t_start) / 1e9);
     fclose(out);
+    return 0;
+}
 
-    if (!output) {
-        fwrite(buf, 1, blen, stdout);
-        free(buf);
+/* The profile to standard output (path NULL) or to path: 0, or 1 when it
+   cannot be written. */
+static int report_profile(const char *path, const struct tune_profile *p)
+{
+    if (!path) {
+        fwrite(p->text, 1, p->len, stdout);
         return 0;
     }
-    FILE *f = fopen(output, "w");
+    FILE *f = fopen(path, "w");
     if (!f && errno == ENOENT) {
         /* The directory (…/etc/altmem) may not exist yet. */
         char dir[4096];
-        snprintf(dir, sizeof dir, "%s", output);
+        snprintf(dir, sizeof dir, "%s", path);
         char *slash = strrchr(dir, '/');
         if (slash && slash != dir) {
             *slash = '\0';
             mkdir(dir, 0755);
-            f = fopen(output, "w");
+            f = fopen(path, "w");
         }
     }
-    if (!f || fwrite(buf, 1, blen, f) != blen || fclose(f) != 0) {
-        fprintf(stderr, "altmem tune: cannot write %s: %s\n", output, strerror(errno));
-        free(buf);
+    if (!f || fwrite(p->text, 1, p->len, f) != p->len || fclose(f) != 0) {
+        fprintf(stderr, "altmem tune: cannot write %s: %s\n", path, strerror(errno));
         return 1;
     }
-    fprintf(stderr, "altmem tune: wrote %s\n", output);
-    free(buf);
+    fprintf(stderr, "altmem tune: wrote %s\n", path);
     return 0;
+}
+
+int altmem_tune_main(const char *exe, int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[1], "--child"))
+        return altmem_tune_child(argc - 1, argv + 1);
+    self_exe = exe;
+    struct tune_options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc)
+        return rc == 1 ? 0 : rc;
+    struct tune_profile profile;
+    if (run_tune(&o, &profile) != 0)
+        return 1;
+    rc = report_profile(o.output, &profile);
+    free(profile.text);
+    return rc;
 }
