@@ -250,20 +250,165 @@ static int parse_options(int argc, char **argv, struct options *o)
     return 0;
 }
 
-/* ---- Report ------------------------------------------------------------- */
+/* ---- Run ---------------------------------------------------------------- */
 
 struct cell {
     double rate[IMPL_COUNT][99];   /* per round */
     double result[IMPL_COUNT];     /* median */
 };
 
-static double geomean_index(struct cell (*cells)[TEST_COUNT], int ci, const int *sel, int impl)
+/* What a run measured, and where. */
+struct results {
+    struct impl im[IMPL_COUNT];
+    char libc[64];                      /* the C library's name (and version, where it says) */
+    struct cell (*cells)[TEST_COUNT];   /* [the options' copy counts][test] */
+    double elapsed_s;
+    char cpu[256], load[64], date[64];  /* the load average at the end */
+};
+
+/* Progress on stderr, when it is a terminal. */
+struct progress {
+    int shown, done, total;
+};
+
+static const char *copies_noun(int copies)
+{
+    return copies == 1 ? "copy" : "copies";
+}
+
+/* The implementation's name in the CSV, the JSON and the progress line. */
+static const char *impl_key(const struct results *res, int m)
+{
+    return m == IMPL_LIBC ? "libc" : res->im[m].label;
+}
+
+/* A new order of the implementations for each round, so that a slow phase of
+   a shared machine lands on all of them. */
+static void shuffled_order(int order[IMPL_COUNT], uint64_t *state)
+{
+    for (int k = 0; k < IMPL_COUNT; k++)
+        order[k] = k;
+    for (int k = IMPL_COUNT - 1; k > 0; k--) {
+        int j = (int)(rng_next(state) % (uint64_t)(k + 1)), x = order[k];
+        order[k] = order[j];
+        order[j] = x;
+    }
+}
+
+/* Test t at the ci-th copy count: the rounds of every implementation, and
+   their medians.  1, said on stderr, when it could not run. */
+static int measure_cell(const struct options *o, struct results *res, int ci, size_t t, uint64_t *shuffle,
+                        struct progress *pr)
+{
+    const struct test *test = &tests[t];
+    struct cell *c = &res->cells[ci][t];
+    int copies = o->copies[ci];
+    struct index_workers w;
+    if (index_workers_start(&w, test, res->im, copies, o->pin, o->sample_s) != 0) {
+        fprintf(stderr, "%saltmem index: %s (%d copies): could not start: out of memory or processes\n",
+                pr->shown ? "\n" : "", test->name, copies);
+        return 1;
+    }
+    for (int r = 0; r < o->rounds; r++) {
+        int order[IMPL_COUNT];
+        shuffled_order(order, shuffle);
+        for (int k = 0; k < IMPL_COUNT; k++) {
+            int m = order[k];
+            if (pr->shown)
+                fprintf(stderr, "\raltmem index: %d/%d  %d %s, %-18s %-6s", ++pr->done, pr->total, copies,
+                        copies_noun(copies), test->key, impl_key(res, m));
+            double rate = index_workers_sample(&w, m);
+            if (rate <= 0) {
+                fprintf(stderr, "%saltmem index: %s (%s, %d copies) could not run: out of memory or a "
+                                "fault in copy_user/clear_user\n",
+                        pr->shown ? "\n" : "", test->name, res->im[m].label, copies);
+                return 1;
+            }
+            c->rate[m][r] = rate;
+        }
+    }
+    index_workers_stop(&w);
+    for (int m = 0; m < IMPL_COUNT; m++) {
+        double v[99];
+        memcpy(v, c->rate[m], sizeof(double) * (size_t)o->rounds);
+        c->result[m] = bench_median(v, o->rounds);
+    }
+    return 0;
+}
+
+/* 0 with the measurements in res (res->cells for the caller to free), else 1. */
+static int run_index(const struct options *o, struct results *res)
+{
+#ifdef __GLIBC__
+    snprintf(res->libc, sizeof res->libc, "glibc %s", gnu_get_libc_version());
+#else
+    snprintf(res->libc, sizeof res->libc, "C library");
+#endif
+    if (index_set_variants(&res->im[IMPL_BEFORE], "before", 0) != 0 ||
+        index_set_variants(&res->im[IMPL_AFTER], "after", 1) != 0)
+        return 1;
+    index_set_libc(&res->im[IMPL_LIBC], res->libc, 0);
+    index_set_libc(&res->im[IMPL_CONTROL], res->libc, 1);
+    if (!(res->cells = calloc(2, sizeof *res->cells)))
+        return 1;
+    struct progress pr = {isatty(2), 0, 0};
+    for (size_t t = 0; t < TEST_COUNT; t++)
+        pr.total += o->selected[t];
+    pr.total *= o->ncopies * o->rounds * IMPL_COUNT;
+    uint64_t shuffle = 0x2545f4914f6cdd1du;
+    double t_start = bench_now_s();
+    for (int ci = 0; ci < o->ncopies; ci++)
+        for (size_t t = 0; t < TEST_COUNT; t++)
+            if (o->selected[t] && measure_cell(o, res, ci, t, &shuffle, &pr) != 0)
+                return 1;
+    if (pr.shown)
+        fprintf(stderr, "\r%70s\r", "");
+    res->elapsed_s = bench_now_s() - t_start;
+    machine_cpu_model(res->cpu, sizeof res->cpu);
+    machine_load(res->load, sizeof res->load);
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(res->date, sizeof res->date, "%Y-%m-%d %H:%M:%S UTC", &tm);
+    return 0;
+}
+
+/* ---- Report ------------------------------------------------------------- */
+
+/* The CSV and JSON files are opened before the run: a path that cannot be
+   written fails at once, not after a minute of measuring. */
+struct outputs {
+    FILE *csv, *json;
+    int json_rows;   /* so far: every row but the first follows a comma */
+};
+
+/* The tests on which "after" was slower than "before", and than the C library,
+   beyond the noise: "key (copies), ..." for the goal lines. */
+struct goals {
+    char missed_before[1024], missed_libc[1024];
+};
+
+static int open_outputs(const struct options *o, struct outputs *out)
+{
+    *out = (struct outputs){NULL, NULL, 0};
+    if (o->csv && !(out->csv = fopen(o->csv, "w"))) {
+        fprintf(stderr, "altmem index: %s: %s\n", o->csv, strerror(errno));
+        return 1;
+    }
+    if (o->json && !(out->json = fopen(o->json, "w"))) {
+        fprintf(stderr, "altmem index: %s: %s\n", o->json, strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
+static double geomean_index(const struct cell *row, const int *sel, int impl)
 {
     double index[TEST_COUNT];
     int n = 0;
     for (size_t t = 0; t < TEST_COUNT; t++)
         if (sel[t])
-            index[n++] = 100 * cells[ci][t].result[impl] / tests[t].baseline;
+            index[n++] = 100 * row[t].result[impl] / tests[t].baseline;
     return n ? bench_geomean(index, n) : 0;
 }
 
@@ -285,213 +430,180 @@ static const char *ratio_text(const struct bench_signed_rank *sr, char *buf, siz
     return buf;
 }
 
+static void print_header(const struct options *o, const struct results *res)
+{
+    printf("altmem index %s: UnixBench-style memory workloads in user space (docs/index.md)\n", ALTMEM_VERSION_STRING);
+    printf("date:     %s; %.0f s\n", res->date, res->elapsed_s);
+    printf("cpu:      %s; load average %s at the end\n", res->cpu, res->load);
+    char emu[4096];
+    if (machine_emulator(emu, sizeof emu))
+        printf("emulated: under %s: emulated timings are not speed (the figures show only that the index runs)\n",
+               emu);
+    printf("before:   %s\n", res->im[IMPL_BEFORE].variants);
+    printf("after:    %s\n", res->im[IMPL_AFTER].variants);
+    printf("libc:     %s\n", res->im[IMPL_LIBC].variants);
+    printf("method:   %d rounds, the 4 implementations (the C library twice: the control) in a shuffled order each\n"
+           "          round, %.0f ms samples in child processes%s, each implementation through a copy of the\n"
+           "          workload code of its own; RESULT = median rate; INDEX = 100 x RESULT / BASELINE;\n"
+           "          score = geometric mean of the indexes\n",
+           o->rounds, o->sample_s * 1e3, o->pin ? " pinned to CPUs" : "");
+}
+
+static void write_file_headers(const struct options *o, const struct results *res, const struct outputs *out)
+{
+    if (out->csv)
+        fprintf(out->csv, "copies,test,impl,variants,unit,baseline,result,index,rate_min,rate_max,rounds\n");
+    if (out->json)
+        fprintf(out->json,
+                "{\n  \"version\": \"%s\",\n  \"date\": \"%s\",\n  \"cpu\": \"%s\",\n  \"sample_ms\": %.3f,\n"
+                "  \"rounds\": %d,\n  \"results\": [",
+                ALTMEM_VERSION_STRING, res->date, res->cpu, o->sample_s * 1e3, o->rounds);
+}
+
+/* Implementation m at the ci-th copy count: its table, also as CSV and JSON
+   rows; returns its score. */
+static double report_table(const struct options *o, const struct results *res, int ci, int m, struct outputs *out)
+{
+    int copies = o->copies[ci];
+    const char *key = impl_key(res, m), *variants = m >= IMPL_LIBC ? res->libc : res->im[m].variants;
+    printf("\n%d %s, %s: %s\n", copies, copies_noun(copies), m == IMPL_LIBC ? "the C library" : res->im[m].label,
+           m == IMPL_BEFORE ? "generic variants" : m == IMPL_AFTER ? "bound variants" : res->libc);
+    printf("%-52s %12s %14s %8s\n", "System Benchmarks Index Values", "BASELINE", "RESULT", "INDEX");
+    for (size_t t = 0; t < TEST_COUNT; t++) {
+        if (!o->selected[t])
+            continue;
+        const struct test *test = &tests[t];
+        const struct cell *c = &res->cells[ci][t];
+        double idx = 100 * c->result[m] / test->baseline, lo = INFINITY, hi = 0;
+        for (int r = 0; r < o->rounds; r++) {
+            lo = fmin(lo, c->rate[m][r]);
+            hi = fmax(hi, c->rate[m][r]);
+        }
+        printf("%-52s %12.1f %14.1f %8.1f\n", test->name, test->baseline, c->result[m], idx);
+        if (out->csv)
+            fprintf(out->csv, "%d,%s,%s,%s,%s,%.1f,%.1f,%.2f,%.1f,%.1f,%d\n", copies, test->key, key, variants,
+                    test->unit, test->baseline, c->result[m], idx, lo, hi, o->rounds);
+        if (out->json)
+            fprintf(out->json,
+                    "%s\n    {\"copies\": %d, \"test\": \"%s\", \"impl\": \"%s\", \"unit\": \"%s\", "
+                    "\"baseline\": %.1f, \"result\": %.1f, \"index\": %.2f, \"rate_min\": %.1f, "
+                    "\"rate_max\": %.1f}",
+                    out->json_rows ? "," : "", copies, test->key, key, test->unit, test->baseline, c->result[m], idx,
+                    lo, hi);
+        out->json_rows++;
+    }
+    double score = geomean_index(res->cells[ci], o->selected, m);
+    printf("%-52s %12s %14s %8s\n", "", "", "", "========");
+    printf("%-52s %12s %14s %8.1f\n", "System Benchmarks Index Score", "", "", score);
+    if (out->csv)
+        fprintf(out->csv, "%d,score,%s,%s,,,,%.2f,,,%d\n", copies, key, variants, score, o->rounds);
+    return score;
+}
+
+static void add_missed(char *list, size_t len, const char *key, int copies)
+{
+    size_t used = strlen(list);
+    snprintf(list + used, len - used, "%s%s (%d)", used ? ", " : "", key, copies);
+}
+
+/* The ci-th copy count's ratios between implementations, per test and of the
+   scores; the tests that miss a goal are added to g. */
+static void report_ratios(const struct options *o, const struct results *res, int ci, const double *score,
+                          struct goals *g)
+{
+    int copies = o->copies[ci];
+    printf("\n%d %s: ratios of the per-round pairs (Hodges-Lehmann estimate, Wilcoxon signed-rank interval%s)\n",
+           copies, copies_noun(copies), o->rounds >= 5 ? " of at least 90%" : "");
+    printf("%-52s %-26s %-26s %s\n", "test", "after/before", "after/C library", "control/C library");
+    for (size_t t = 0; t < TEST_COUNT; t++) {
+        if (!o->selected[t])
+            continue;
+        struct bench_signed_rank ab, al, cl;
+        char b1[64], b2[64], b3[64];
+        paired_ratio(&res->cells[ci][t], IMPL_AFTER, IMPL_BEFORE, o->rounds, &ab);
+        paired_ratio(&res->cells[ci][t], IMPL_AFTER, IMPL_LIBC, o->rounds, &al);
+        paired_ratio(&res->cells[ci][t], IMPL_CONTROL, IMPL_LIBC, o->rounds, &cl);
+        /* Slower only beyond the interval and the control's own distance from 1. */
+        double control = fabs(cl.estimate);
+        int slower_b = ab.bounded && ab.hi < -control, slower_l = al.bounded && al.hi < -control;
+        printf("%-52s %-26s %-26s %-26s%s\n", tests[t].name, ratio_text(&ab, b1, sizeof b1),
+               ratio_text(&al, b2, sizeof b2), ratio_text(&cl, b3, sizeof b3),
+               slower_b ? "  after slower than before" : slower_l ? "  after slower than the C library" : "");
+        if (slower_b)
+            add_missed(g->missed_before, sizeof g->missed_before, tests[t].key, copies);
+        if (slower_l)
+            add_missed(g->missed_libc, sizeof g->missed_libc, tests[t].key, copies);
+    }
+    printf("%-52s %6.3fx                    %6.3fx\n", "score", score[IMPL_AFTER] / score[IMPL_BEFORE],
+           score[IMPL_AFTER] / score[IMPL_LIBC]);
+}
+
+static void print_summary(const struct options *o, double (*score)[IMPL_COUNT], const struct goals *g)
+{
+    printf("\nscore after/before, 1 copy: %.1f / %.1f = %.2fx (the seed's UnixBench on Loongson-3A5000: "
+           "640.1 / 500.2 = 1.28x)\n",
+           score[0][IMPL_AFTER], score[0][IMPL_BEFORE], score[0][IMPL_AFTER] / score[0][IMPL_BEFORE]);
+    if (o->ncopies > 1)
+        printf("score after/before, %d copies: %.1f / %.1f = %.2fx (the seed's, 4 copies: 1488.8 / 1278.3 = 1.16x)\n",
+               o->copies[1], score[1][IMPL_AFTER], score[1][IMPL_BEFORE], score[1][IMPL_AFTER] / score[1][IMPL_BEFORE]);
+    printf("goal: after >= before on every test: %s%s\n", g->missed_before[0] ? "NOT met: " : "met",
+           g->missed_before);
+    printf("goal: after >= the C library on every test, within noise: %s%s\n",
+           g->missed_libc[0] ? "NOT met: " : "met", g->missed_libc);
+}
+
+static void write_json_scores(const struct options *o, const struct results *res, double (*score)[IMPL_COUNT],
+                              FILE *json)
+{
+    fprintf(json, "\n  ],\n  \"scores\": [");
+    for (int ci = 0; ci < o->ncopies; ci++)
+        for (int m = 0; m < IMPL_COUNT; m++)
+            fprintf(json, "%s\n    {\"copies\": %d, \"impl\": \"%s\", \"score\": %.2f}", ci || m ? "," : "",
+                    o->copies[ci], impl_key(res, m), score[ci][m]);
+    fprintf(json, "\n  ]\n}\n");
+}
+
+/* The text on standard output, the CSV and JSON files; 1 when a file could
+   not be written. */
+static int report(const struct options *o, const struct results *res, struct outputs *out)
+{
+    print_header(o, res);
+    write_file_headers(o, res, out);
+    struct goals g = {"", ""};
+    double score[2][IMPL_COUNT] = {{0}};
+    for (int ci = 0; ci < o->ncopies; ci++) {
+        for (int m = 0; m < IMPL_COUNT; m++)
+            score[ci][m] = report_table(o, res, ci, m, out);
+        report_ratios(o, res, ci, score[ci], &g);
+    }
+    print_summary(o, score, &g);
+    if (out->json)
+        write_json_scores(o, res, score, out->json);
+    int wrote_ok = 1;
+    if (out->csv && fclose(out->csv) != 0)
+        wrote_ok = 0;
+    if (out->json && fclose(out->json) != 0)
+        wrote_ok = 0;
+    if (!wrote_ok) {
+        fprintf(stderr, "altmem index: could not write the CSV or JSON file: %s\n", strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
 int altmem_index_main(int argc, char **argv)
 {
     struct options o;
     int rc = parse_options(argc, argv, &o);
     if (rc)
         return rc == 1 ? 0 : rc;
-    FILE *csv = NULL, *json = NULL;
-    if (o.csv && !(csv = fopen(o.csv, "w"))) {
-        fprintf(stderr, "altmem index: %s: %s\n", o.csv, strerror(errno));
+    struct outputs out;
+    if (open_outputs(&o, &out) != 0)
         return 1;
-    }
-    if (o.json && !(json = fopen(o.json, "w"))) {
-        fprintf(stderr, "altmem index: %s: %s\n", o.json, strerror(errno));
-        return 1;
-    }
-    char libc[64];
-#ifdef __GLIBC__
-    snprintf(libc, sizeof libc, "glibc %s", gnu_get_libc_version());
-#else
-    snprintf(libc, sizeof libc, "C library");
-#endif
-    struct impl im[IMPL_COUNT];
-    if (index_set_variants(&im[IMPL_BEFORE], "before", 0) != 0 || index_set_variants(&im[IMPL_AFTER], "after", 1) != 0)
-        return 1;
-    index_set_libc(&im[IMPL_LIBC], libc, 0);
-    index_set_libc(&im[IMPL_CONTROL], libc, 1);
-
-    struct cell(*cells)[TEST_COUNT] = calloc(2, sizeof *cells);
-    if (!cells)
-        return 1;
-    int progress = isatty(2), done = 0, nsel = 0;
-    for (size_t t = 0; t < TEST_COUNT; t++)
-        nsel += o.selected[t];
-    int total = nsel * o.ncopies * o.rounds * IMPL_COUNT;
-    uint64_t shuffle = 0x2545f4914f6cdd1du;
-    double t_start = bench_now_s();
-    for (int ci = 0; ci < o.ncopies; ci++)
-        for (size_t t = 0; t < TEST_COUNT; t++) {
-            if (!o.selected[t])
-                continue;
-            struct cell *c = &cells[ci][t];
-            struct index_workers w;
-            if (index_workers_start(&w, &tests[t], im, o.copies[ci], o.pin, o.sample_s) != 0) {
-                fprintf(stderr, "%saltmem index: %s (%d copies): could not start: out of memory or processes\n",
-                        progress ? "\n" : "", tests[t].name, o.copies[ci]);
-                return 1;
-            }
-            for (int r = 0; r < o.rounds; r++) {
-                int order[IMPL_COUNT] = {0, 1, 2, 3};
-                for (int k = IMPL_COUNT - 1; k > 0; k--) {
-                    int j = (int)(rng_next(&shuffle) % (uint64_t)(k + 1)), x = order[k];
-                    order[k] = order[j];
-                    order[j] = x;
-                }
-                for (int k = 0; k < IMPL_COUNT; k++) {
-                    int m = order[k];
-                    if (progress)
-                        fprintf(stderr, "\raltmem index: %d/%d  %d cop%s, %-18s %-6s", ++done, total, o.copies[ci],
-                                o.copies[ci] == 1 ? "y" : "ies", tests[t].key, m == IMPL_LIBC ? "libc" : im[m].label);
-                    double rate = index_workers_sample(&w, m);
-                    if (rate <= 0) {
-                        fprintf(stderr, "%saltmem index: %s (%s, %d copies) could not run: out of memory or a "
-                                        "fault in copy_user/clear_user\n",
-                                progress ? "\n" : "", tests[t].name, im[m].label, o.copies[ci]);
-                        return 1;
-                    }
-                    c->rate[m][r] = rate;
-                }
-            }
-            index_workers_stop(&w);
-            for (int m = 0; m < IMPL_COUNT; m++) {
-                double v[99];
-                memcpy(v, c->rate[m], sizeof(double) * (size_t)o.rounds);
-                c->result[m] = bench_median(v, o.rounds);
-            }
-        }
-    if (progress)
-        fprintf(stderr, "\r%70s\r", "");
-    double elapsed = bench_now_s() - t_start;
-
-    char cpu[256], load[64], date[64];
-    machine_cpu_model(cpu, sizeof cpu);
-    machine_load(load, sizeof load);
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &tm);
-    printf("altmem index %s: UnixBench-style memory workloads in user space (docs/index.md)\n", ALTMEM_VERSION_STRING);
-    printf("date:     %s; %.0f s\n", date, elapsed);
-    printf("cpu:      %s; load average %s at the end\n", cpu, load);
-    char emu[4096];
-    if (machine_emulator(emu, sizeof emu))
-        printf("emulated: under %s: emulated timings are not speed (the figures show only that the index runs)\n",
-               emu);
-    printf("before:   %s\n", im[IMPL_BEFORE].variants);
-    printf("after:    %s\n", im[IMPL_AFTER].variants);
-    printf("libc:     %s\n", im[IMPL_LIBC].variants);
-    printf("method:   %d rounds, the 4 implementations (the C library twice: the control) in a shuffled order each\n"
-           "          round, %.0f ms samples in child processes%s, each implementation through a copy of the\n"
-           "          workload code of its own; RESULT = median rate; INDEX = 100 x RESULT / BASELINE;\n"
-           "          score = geometric mean of the indexes\n",
-           o.rounds, o.sample_s * 1e3, o.pin ? " pinned to CPUs" : "");
-
-    if (csv)
-        fprintf(csv, "copies,test,impl,variants,unit,baseline,result,index,rate_min,rate_max,rounds\n");
-    if (json)
-        fprintf(json, "{\n  \"version\": \"%s\",\n  \"date\": \"%s\",\n  \"cpu\": \"%s\",\n  \"sample_ms\": %.3f,\n"
-                      "  \"rounds\": %d,\n  \"results\": [",
-                ALTMEM_VERSION_STRING, date, cpu, o.sample_s * 1e3, o.rounds);
-    int first_json = 1, goals_after_before = 1, goals_after_libc = 1;
-    char missed_ab[1024] = "", missed_al[1024] = "";
-    double score[2][IMPL_COUNT] = {{0}};
-    for (int ci = 0; ci < o.ncopies; ci++) {
-        for (int m = 0; m < IMPL_COUNT; m++) {
-            printf("\n%d cop%s, %s: %s\n", o.copies[ci], o.copies[ci] == 1 ? "y" : "ies",
-                   m == IMPL_LIBC ? "the C library" : im[m].label,
-                   m == IMPL_BEFORE ? "generic variants" : m == IMPL_AFTER ? "bound variants" : libc);
-            printf("%-52s %12s %14s %8s\n", "System Benchmarks Index Values", "BASELINE", "RESULT", "INDEX");
-            for (size_t t = 0; t < TEST_COUNT; t++) {
-                if (!o.selected[t])
-                    continue;
-                const struct cell *c = &cells[ci][t];
-                double idx = 100 * c->result[m] / tests[t].baseline, lo = INFINITY, hi = 0;
-                for (int r = 0; r < o.rounds; r++) {
-                    lo = fmin(lo, c->rate[m][r]);
-                    hi = fmax(hi, c->rate[m][r]);
-                }
-                printf("%-52s %12.1f %14.1f %8.1f\n", tests[t].name, tests[t].baseline, c->result[m], idx);
-                const char *lab = m == IMPL_LIBC ? "libc" : im[m].label;
-                if (csv)
-                    fprintf(csv, "%d,%s,%s,%s,%s,%.1f,%.1f,%.2f,%.1f,%.1f,%d\n", o.copies[ci], tests[t].key, lab,
-                            m >= IMPL_LIBC ? libc : im[m].variants, tests[t].unit, tests[t].baseline, c->result[m],
-                            idx, lo, hi, o.rounds);
-                if (json)
-                    fprintf(json,
-                            "%s\n    {\"copies\": %d, \"test\": \"%s\", \"impl\": \"%s\", \"unit\": \"%s\", "
-                            "\"baseline\": %.1f, \"result\": %.1f, \"index\": %.2f, \"rate_min\": %.1f, "
-                            "\"rate_max\": %.1f}",
-                            first_json ? "" : ",", o.copies[ci], tests[t].key, lab, tests[t].unit,
-                            tests[t].baseline, c->result[m], idx, lo, hi);
-                first_json = 0;
-            }
-            score[ci][m] = geomean_index(cells, ci, o.selected, m);
-            printf("%-52s %12s %14s %8s\n", "", "", "", "========");
-            printf("%-52s %12s %14s %8.1f\n", "System Benchmarks Index Score", "", "", score[ci][m]);
-            if (csv)
-                fprintf(csv, "%d,score,%s,%s,,,,%.2f,,,%d\n", o.copies[ci], m == IMPL_LIBC ? "libc" : im[m].label,
-                        m >= IMPL_LIBC ? libc : im[m].variants, score[ci][m], o.rounds);
-        }
-        printf("\n%d cop%s: ratios of the per-round pairs (Hodges-Lehmann estimate, Wilcoxon signed-rank interval%s)\n",
-               o.copies[ci], o.copies[ci] == 1 ? "y" : "ies", o.rounds >= 5 ? " of at least 90%" : "");
-        printf("%-52s %-26s %-26s %s\n", "test", "after/before", "after/C library", "control/C library");
-        for (size_t t = 0; t < TEST_COUNT; t++) {
-            if (!o.selected[t])
-                continue;
-            struct bench_signed_rank ab, al, cl;
-            char b1[64], b2[64], b3[64];
-            paired_ratio(&cells[ci][t], IMPL_AFTER, IMPL_BEFORE, o.rounds, &ab);
-            paired_ratio(&cells[ci][t], IMPL_AFTER, IMPL_LIBC, o.rounds, &al);
-            paired_ratio(&cells[ci][t], IMPL_CONTROL, IMPL_LIBC, o.rounds, &cl);
-            /* Slower only beyond the interval and the control's own distance from 1. */
-            double res = fabs(cl.estimate);
-            int slower_b = ab.bounded && ab.hi < -res, slower_l = al.bounded && al.hi < -res;
-            printf("%-52s %-26s %-26s %-26s%s\n", tests[t].name, ratio_text(&ab, b1, sizeof b1),
-                   ratio_text(&al, b2, sizeof b2), ratio_text(&cl, b3, sizeof b3),
-                   slower_b ? "  after slower than before" : slower_l ? "  after slower than the C library" : "");
-            size_t ub = strlen(missed_ab), ul = strlen(missed_al);
-            if (slower_b) {
-                goals_after_before = 0;
-                snprintf(missed_ab + ub, sizeof missed_ab - ub, "%s%s (%d)", ub ? ", " : "", tests[t].key,
-                         o.copies[ci]);
-            }
-            if (slower_l) {
-                goals_after_libc = 0;
-                snprintf(missed_al + ul, sizeof missed_al - ul, "%s%s (%d)", ul ? ", " : "", tests[t].key,
-                         o.copies[ci]);
-            }
-        }
-        printf("%-52s %6.3fx                    %6.3fx\n", "score", score[ci][IMPL_AFTER] / score[ci][IMPL_BEFORE],
-               score[ci][IMPL_AFTER] / score[ci][IMPL_LIBC]);
-    }
-    printf("\nscore after/before, 1 copy: %.1f / %.1f = %.2fx (the seed's UnixBench on Loongson-3A5000: "
-           "640.1 / 500.2 = 1.28x)\n",
-           score[0][IMPL_AFTER], score[0][IMPL_BEFORE], score[0][IMPL_AFTER] / score[0][IMPL_BEFORE]);
-    if (o.ncopies > 1)
-        printf("score after/before, %d copies: %.1f / %.1f = %.2fx (the seed's, 4 copies: 1488.8 / 1278.3 = 1.16x)\n",
-               o.copies[1], score[1][IMPL_AFTER], score[1][IMPL_BEFORE], score[1][IMPL_AFTER] / score[1][IMPL_BEFORE]);
-    printf("goal: after >= before on every test: %s%s\n", goals_after_before ? "met" : "NOT met: ", missed_ab);
-    printf("goal: after >= the C library on every test, within noise: %s%s\n", goals_after_libc ? "met" : "NOT met: ",
-           missed_al);
-    if (json) {
-        fprintf(json, "\n  ],\n  \"scores\": [");
-        for (int ci = 0; ci < o.ncopies; ci++)
-            for (int m = 0; m < IMPL_COUNT; m++)
-                fprintf(json, "%s\n    {\"copies\": %d, \"impl\": \"%s\", \"score\": %.2f}", ci || m ? "," : "",
-                        o.copies[ci], m == IMPL_LIBC ? "libc" : im[m].label, score[ci][m]);
-        fprintf(json, "\n  ]\n}\n");
-    }
-    int wrote_ok = 1;
-    if (csv && fclose(csv) != 0)
-        wrote_ok = 0;
-    if (json && fclose(json) != 0)
-        wrote_ok = 0;
-    free(cells);
-    if (!wrote_ok) {
-        fprintf(stderr, "altmem index: could not write the CSV or JSON file: %s\n", strerror(errno));
-        return 1;
-    }
-    return 0;
+    struct results res = {.cells = NULL};
+    rc = run_index(&o, &res);
+    if (rc == 0)
+        rc = report(&o, &res, &out);
+    free(res.cells);
+    return rc;
 }
