@@ -319,7 +319,79 @@ static int fault_cost(int reps)
     return 0;
 }
 
-/* ---- Main ---------------------------------------------------------------------------------- */
+/* ---- Options ------------------------------------------------------------------------------- */
+
+struct options {
+    int reps, quick, cpu, fault, bindings_only, public_only;
+    double warmup_ms, sample_us;
+    const char *csv_path, *only;
+    size_t only_size;
+    long only_calls;
+};
+
+/* 0, or 2 after the usage on stderr. */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+    *o = (struct options){.reps = 21, .cpu = -1, .warmup_ms = 300, .sample_us = 200, .only_size = 8,
+                          .only_calls = 100000};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick"))
+            o->quick = 1;
+        else if (!strcmp(argv[i], "--fault"))
+            o->fault = 1;
+        else if (!strcmp(argv[i], "--bindings"))
+            o->bindings_only = 1;
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+            o->reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--sample-us") && i + 1 < argc)
+            o->sample_us = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--cpu") && i + 1 < argc)
+            o->cpu = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--warmup-ms") && i + 1 < argc)
+            o->warmup_ms = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--pairs") && i + 1 < argc)
+            o->public_only = !strcmp(argv[++i], "public");
+        else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
+            o->csv_path = argv[++i];
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            o->only = argv[++i];
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc)
+            o->only_size = strtoul(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--calls") && i + 1 < argc)
+            o->only_calls = strtol(argv[++i], NULL, 0);
+        else {
+            fprintf(stderr, "usage: altmem-uaccess-bench [--quick] [--reps R] [--sample-us U] [--cpu N] [--csv FILE]\n"
+                            "                            [--pairs public|all] [--warmup-ms MS]\n"
+                            "       altmem-uaccess-bench --fault | --bindings\n"
+                            "       altmem-uaccess-bench --only LOOP --size S --calls N\n");
+            return 2;
+        }
+    }
+    if (o->reps < 1)
+        o->reps = 1;
+    return 0;
+}
+
+/* ---- Run ----------------------------------------------------------------------------------- */
+
+static const size_t sizes_full[] = {8, 16, 32, 64, 128, 255, 256, 512, 1024, 4096, 16384, 65536, 262144, 1048576};
+static const size_t sizes_quick[] = {8, 64, 255, 256, 4096, 65536};
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define MAX_SIZES COUNT(sizes_full)
+
+/* One cell's medians, ns per call. */
+struct cell_ns {
+    double a, b;
+};
+
+/* What a run measured: each pair's cells, aligned and misaligned. */
+struct results {
+    struct pair pairs[MAX_PAIRS];
+    size_t npairs;
+    const size_t *sizes;
+    size_t nsizes;
+    struct cell_ns ns[MAX_PAIRS][2][MAX_SIZES];   /* [pair][aligned, misaligned][size] */
+};
 
 static void *map_buf(size_t n)
 {
@@ -332,63 +404,82 @@ static void *map_buf(size_t n)
     return p;
 }
 
-int main(int argc, char **argv)
+/* --only: one loop once, for callgrind. */
+static int run_only(const struct options *o)
 {
-    int reps = 21, quick = 0, cpu = -1, fault = 0, bindings_only = 0, public_only = 0;
-    double warmup_ms = 300;
-    double sample_us = 200;
-    const char *csv_path = NULL, *only = NULL;
-    size_t only_size = 8;
-    long only_calls = 100000;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--quick"))
-            quick = 1;
-        else if (!strcmp(argv[i], "--fault"))
-            fault = 1;
-        else if (!strcmp(argv[i], "--bindings"))
-            bindings_only = 1;
-        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
-            reps = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--sample-us") && i + 1 < argc)
-            sample_us = atof(argv[++i]);
-        else if (!strcmp(argv[i], "--cpu") && i + 1 < argc)
-            cpu = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--warmup-ms") && i + 1 < argc)
-            warmup_ms = atof(argv[++i]);
-        else if (!strcmp(argv[i], "--pairs") && i + 1 < argc)
-            public_only = !strcmp(argv[++i], "public");
-        else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
-            csv_path = argv[++i];
-        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
-            only = argv[++i];
-        else if (!strcmp(argv[i], "--size") && i + 1 < argc)
-            only_size = strtoul(argv[++i], NULL, 0);
-        else if (!strcmp(argv[i], "--calls") && i + 1 < argc)
-            only_calls = strtol(argv[++i], NULL, 0);
-        else {
-            fprintf(stderr, "usage: altmem-uaccess-bench [--quick] [--reps R] [--sample-us U] [--cpu N] [--csv FILE]\n"
-                            "                            [--pairs public|all] [--warmup-ms MS]\n"
-                            "       altmem-uaccess-bench --fault | --bindings\n"
-                            "       altmem-uaccess-bench --only LOOP --size S --calls N\n");
-            return 2;
-        }
+    struct loop l;
+    if (find_loop(o->only, &l) != 0 || o->only_size > MAX_SIZE) {
+        fprintf(stderr, "altmem-uaccess-bench: no loop '%s' here (or size too large)\n", o->only);
+        return 2;
     }
-    if (reps < 1)
-        reps = 1;
-    src_buf = map_buf(MAX_SIZE + 4096);
-    dst_buf = map_buf(MAX_SIZE + 4096);
-    /* Install the fault handler now, so the first sample does not pay for it. */
-    altmem_uaccess_install();
+    run_loop(&l, o->only_calls, dst_buf, src_buf, o->only_size);
+    return 0;
+}
 
-    if (only) {
-        struct loop l;
-        if (find_loop(only, &l) != 0 || only_size > MAX_SIZE) {
-            fprintf(stderr, "altmem-uaccess-bench: no loop '%s' here (or size too large)\n", only);
-            return 2;
+/* Every loop of the run, small and large sizes, aligned and not, until
+   warmup_ms has passed (at least one round). */
+static void warm_up(const struct results *res, double warmup_ms)
+{
+    double t_end = bench_now_ns() + warmup_ms * 1e6;
+    do {
+        for (size_t p = 0; p < res->npairs; p++) {
+            const struct loop *l[2] = {&res->pairs[p].a, &res->pairs[p].b};
+            for (int k = 0; k < 2 && res->pairs[p].have; k++)
+                for (size_t i = 0; i < res->nsizes; i++) {
+                    size_t n = res->sizes[i];
+                    run_loop(l[k], n < 4096 ? 64 : 2, dst_buf, src_buf, n);
+                    run_loop(l[k], n < 4096 ? 64 : 2, dst_buf + 1, src_buf + 3, n);
+                }
         }
-        run_loop(&l, only_calls, dst_buf, src_buf, only_size);
-        return 0;
+    } while (bench_now_ns() < t_end);
+}
+
+/* Pair p's cells: at every size, aligned and not, the medians of reps samples
+   of A and of B taken alternately.  sab: room for 2 x reps samples. */
+static void measure_pair(const struct pair *p, const struct results *res, const struct options *o, int reps,
+                         double *sab, struct cell_ns ns[2][MAX_SIZES])
+{
+    const struct loop *A = &p->a, *B = &p->b;
+    for (int al = 0; al < 2; al++) {
+        /* aligned: both 64-byte aligned; misaligned: dst + 1, src + 3 */
+        unsigned char *d = dst_buf + (al ? 1 : 0);
+        const unsigned char *s = src_buf + (al ? 3 : 0);
+        for (size_t i = 0; i < res->nsizes; i++) {
+            size_t n = res->sizes[i];
+            double target = o->sample_us * 1000;
+            struct timed t = {{A, B}, {calibrate(A, d, s, n, target), calibrate(B, d, s, n, target)}, d, s, n};
+            bench_interleave(2, reps, BENCH_ORDER_FIXED, NULL, sample_pair, &t, sab);
+            ns[al][i].a = bench_median(sab, reps);
+            ns[al][i].b = bench_median(sab + reps, reps);
+        }
     }
+}
+
+/* 0 with every pair's cells in res, -1 when out of memory. */
+static int run_pairs(const struct options *o, struct results *res)
+{
+    res->sizes = o->quick ? sizes_quick : sizes_full;
+    res->nsizes = o->quick ? COUNT(sizes_quick) : COUNT(sizes_full);
+    int reps = o->quick && o->reps > 5 ? 5 : o->reps;
+    double *sab = malloc(2 * sizeof(double) * (size_t)reps);
+    if (!sab)
+        return -1;
+    res->npairs = make_pairs(res->pairs);
+    if (o->public_only)
+        res->npairs = 2;
+    if (o->warmup_ms > 0)
+        warm_up(res, o->warmup_ms);
+    for (size_t p = 0; p < res->npairs; p++)
+        if (res->pairs[p].have)
+            measure_pair(&res->pairs[p], res, o, reps, sab, res->ns[p]);
+    free(sab);
+    return 0;
+}
+
+/* ---- Report -------------------------------------------------------------------------------- */
+
+static void print_bindings(void)
+{
     struct altmem_binding_info bm, bc, bs, bz;
     altmem_binding(ALTMEM_MEMCPY, &bm);
     altmem_binding(ALTMEM_COPY_USER, &bc);
@@ -397,100 +488,100 @@ int main(int argc, char **argv)
     printf("altmem-uaccess-bench: altmem_memcpy -> %s, altmem_copy_user -> %s, altmem_memset -> %s, "
            "altmem_clear_user -> %s (%s)\n",
            bm.variant, bc.variant, bs.variant, bz.variant, bm.bound_by);
-    if (bindings_only)
-        return 0;
-    char pinmsg[128];
-    int pinned = bench_pin(cpu, BENCH_PICK_CURRENT, NULL, pinmsg, sizeof pinmsg);
-    if (pinned >= 0)
-        snprintf(pinmsg, sizeof pinmsg, "pinned to CPU %d", pinned);
-    if (fault)
-        return fault_cost(quick ? 5 : 21);
+}
 
-    printf("method: %d samples of A and of B alternately (A B A B ...), ~%.0f us each, median; %s\n", reps,
-           sample_us, pinmsg);
-
-    static const size_t sizes_full[] = {8,    16,    32,    64,     128,    255,    256,    512,
-                                        1024, 4096,  16384, 65536, 262144, 1048576};
-    static const size_t sizes_quick[] = {8, 64, 255, 256, 4096, 65536};
-    const size_t *sizes = quick ? sizes_quick : sizes_full;
-    size_t nsizes = quick ? sizeof sizes_quick / sizeof sizes_quick[0] : sizeof sizes_full / sizeof sizes_full[0];
-    if (quick && reps > 5)
-        reps = 5;
-
-    FILE *csv = NULL;
-    if (csv_path) {
-        csv = fopen(csv_path, "w");
-        if (!csv) {
-            perror(csv_path);
-            return 2;
-        }
-        fprintf(csv, "pair,size,align,a_ns,b_ns,diff_ns,overhead_pct\n");
+/* Opened, with its header, before the run: a path that cannot be written
+   fails before the measuring.  NULL (said on stderr) when it cannot be. */
+static FILE *open_csv(const char *path)
+{
+    FILE *csv = fopen(path, "w");
+    if (!csv) {
+        perror(path);
+        return NULL;
     }
-    double *sab = malloc(2 * sizeof(double) * (size_t)reps);
-    if (!sab)
-        return 2;
-    /* The goal, over the public pairs: worst overhead at >= 256 B, worst extra
-       ns below. */
-    double worst_pct[2] = {-1e9, -1e9}, worst_ns[2] = {-1e9, -1e9};
-    static struct pair pairs[MAX_PAIRS];
-    size_t npairs = make_pairs(pairs);
-    if (public_only)
-        npairs = 2;
-    /* Warm-up: every loop of the run, small and large sizes, aligned and not,
-       until warmup_ms has passed (at least one round). */
-    if (warmup_ms > 0) {
-        double t_end = bench_now_ns() + warmup_ms * 1e6;
-        do {
-            for (size_t p = 0; p < npairs; p++) {
-                const struct loop *l[2] = {&pairs[p].a, &pairs[p].b};
-                for (int k = 0; k < 2 && pairs[p].have; k++)
-                    for (size_t i = 0; i < nsizes; i++) {
-                        run_loop(l[k], sizes[i] < 4096 ? 64 : 2, dst_buf, src_buf, sizes[i]);
-                        run_loop(l[k], sizes[i] < 4096 ? 64 : 2, dst_buf + 1, src_buf + 3, sizes[i]);
-                    }
-            }
-        } while (bench_now_ns() < t_end);
+    fprintf(csv, "pair,size,align,a_ns,b_ns,diff_ns,overhead_pct\n");
+    return csv;
+}
+
+/* The goal, over the public pairs: worst overhead at >= 256 B, worst extra ns
+   below; [0] copy_user's, [1] clear_user's. */
+struct goal_worst {
+    double pct[2], ns[2];
+};
+
+static void report_pair(const struct pair *p, const struct results *res, const struct cell_ns ns[2][MAX_SIZES],
+                        FILE *csv, struct goal_worst *g)
+{
+    if (!p->have) {
+        printf("\n%s: skipped (no such variant of all four routines that this CPU can run)\n", p->label);
+        return;
     }
-    for (size_t p = 0; p < npairs; p++) {
-        const struct loop *A = &pairs[p].a, *B = &pairs[p].b;
-        if (!pairs[p].have) {
-            printf("\n%s: skipped (no such variant of all four routines that this CPU can run)\n", pairs[p].label);
-            continue;
-        }
-        printf("\n%s\n%10s %6s %12s %12s %10s %10s\n", pairs[p].label, "size", "align", "A ns/call", "B ns/call",
-               "A-B ns", "A/B-1");
-        for (int al = 0; al < 2; al++) {
-            /* aligned: both 64-byte aligned; misaligned: dst + 1, src + 3 */
-            unsigned char *d = dst_buf + (al ? 1 : 0);
-            const unsigned char *s = src_buf + (al ? 3 : 0);
-            for (size_t i = 0; i < nsizes; i++) {
-                size_t n = sizes[i];
-                double target = sample_us * 1000;
-                struct timed t = {{A, B}, {calibrate(A, d, s, n, target), calibrate(B, d, s, n, target)}, d, s, n};
-                bench_interleave(2, reps, BENCH_ORDER_FIXED, NULL, sample_pair, &t, sab);
-                double ma = bench_median(sab, reps), mb = bench_median(sab + reps, reps);
-                double pct = (ma / mb - 1) * 100, diff = ma - mb;
-                printf("%10zu %6s %12.2f %12.2f %+10.2f %+9.1f%%\n", n, al ? "mis" : "al", ma, mb, diff, pct);
-                if (csv)
-                    fprintf(csv, "%s,%zu,%s,%.3f,%.3f,%.3f,%.2f\n", pairs[p].label, n, al ? "misaligned" : "aligned",
-                            ma, mb, diff, pct);
-                if (pairs[p].goal) {
-                    int k = A->routine == ALTMEM_COPY_USER ? 0 : 1;
-                    if (n >= 256 && pct > worst_pct[k])
-                        worst_pct[k] = pct;
-                    if (n < 256 && diff > worst_ns[k])
-                        worst_ns[k] = diff;
-                }
+    printf("\n%s\n%10s %6s %12s %12s %10s %10s\n", p->label, "size", "align", "A ns/call", "B ns/call", "A-B ns",
+           "A/B-1");
+    for (int al = 0; al < 2; al++)
+        for (size_t i = 0; i < res->nsizes; i++) {
+            size_t n = res->sizes[i];
+            double ma = ns[al][i].a, mb = ns[al][i].b;
+            double pct = (ma / mb - 1) * 100, diff = ma - mb;
+            printf("%10zu %6s %12.2f %12.2f %+10.2f %+9.1f%%\n", n, al ? "mis" : "al", ma, mb, diff, pct);
+            if (csv)
+                fprintf(csv, "%s,%zu,%s,%.3f,%.3f,%.3f,%.2f\n", p->label, n, al ? "misaligned" : "aligned", ma, mb,
+                        diff, pct);
+            if (p->goal) {
+                int k = p->a.routine == ALTMEM_COPY_USER ? 0 : 1;
+                if (n >= 256 && pct > g->pct[k])
+                    g->pct[k] = pct;
+                if (n < 256 && diff > g->ns[k])
+                    g->ns[k] = diff;
             }
         }
-    }
+}
+
+/* Every pair's table (and CSV rows), then the goal; closes csv. */
+static void report(const struct results *res, FILE *csv)
+{
+    struct goal_worst g = {{-1e9, -1e9}, {-1e9, -1e9}};
+    for (size_t p = 0; p < res->npairs; p++)
+        report_pair(&res->pairs[p], res, res->ns[p], csv, &g);
     printf("\ngoal (issue 5): at >= 256 B at most 5%% slower, below 256 B at most 2 ns more per call\n");
     static const char *const what[2] = {"altmem_copy_user vs altmem_memcpy", "altmem_clear_user vs altmem_memset"};
     for (int k = 0; k < 2; k++)
-        printf("  %-36s worst >= 256 B: %+.1f%% (%s); worst < 256 B: %+.2f ns (%s)\n", what[k], worst_pct[k],
-               worst_pct[k] <= 5 ? "met" : "NOT met", worst_ns[k], worst_ns[k] <= 2 ? "met" : "NOT met");
+        printf("  %-36s worst >= 256 B: %+.1f%% (%s); worst < 256 B: %+.2f ns (%s)\n", what[k], g.pct[k],
+               g.pct[k] <= 5 ? "met" : "NOT met", g.ns[k], g.ns[k] <= 2 ? "met" : "NOT met");
     if (csv)
         fclose(csv);
-    free(sab);
+}
+
+/* ---- Main ---------------------------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+    struct options o;
+    if (parse_options(argc, argv, &o) != 0)
+        return 2;
+    src_buf = map_buf(MAX_SIZE + 4096);
+    dst_buf = map_buf(MAX_SIZE + 4096);
+    /* Install the fault handler now, so the first sample does not pay for it. */
+    altmem_uaccess_install();
+    if (o.only)
+        return run_only(&o);
+    print_bindings();
+    if (o.bindings_only)
+        return 0;
+    char pinmsg[128];
+    int pinned = bench_pin(o.cpu, BENCH_PICK_CURRENT, NULL, pinmsg, sizeof pinmsg);
+    if (pinned >= 0)
+        snprintf(pinmsg, sizeof pinmsg, "pinned to CPU %d", pinned);
+    if (o.fault)
+        return fault_cost(o.quick ? 5 : 21);
+    printf("method: %d samples of A and of B alternately (A B A B ...), ~%.0f us each, median; %s\n", o.reps,
+           o.sample_us, pinmsg);
+    FILE *csv = NULL;
+    if (o.csv_path && !(csv = open_csv(o.csv_path)))
+        return 2;
+    static struct results res;
+    if (run_pairs(&o, &res) != 0)
+        return 2;
+    report(&res, csv);
     return 0;
 }
