@@ -7,7 +7,7 @@
 #include "bind_mode.h"
 #include "decide.h"
 #include "select.h"
-#include "text.h"
+#include "lib/text.h"
 #include "patch/patch.h"
 #include "os/os.h"
 

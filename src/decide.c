@@ -15,7 +15,7 @@
 #include "cpu.h"
 #include "policy.h"
 #include "profile.h"
-#include "text.h"
+#include "lib/text.h"
 #include "tunables.h"
 #include "variant_table.h"
 

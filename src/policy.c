@@ -17,7 +17,7 @@
 #include "policy.h"
 #include "altmem.h"
 #include "cpu.h"
-#include "text.h"
+#include "lib/text.h"
 
 #define K ((size_t)1 << 10)
 #define M ((size_t)1 << 20)

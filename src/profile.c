@@ -20,7 +20,7 @@
 #include "profile.h"
 #include "altmem.h"
 #include "cpu.h"
-#include "text.h"
+#include "lib/text.h"
 #include "tunables.h"
 #include "variant_table.h"
 

@@ -14,7 +14,7 @@
 #endif
 
 struct altmem__cpu;                       /* cpu.h */
-struct altmem__text;                      /* text.h */
+struct altmem__text;                      /* lib/text.h */
 struct altmem__tunables;                  /* tunables.h */
 
 /* This CPU's identity as the profile's cpu: line holds it (without "cpu: "). */

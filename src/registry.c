@@ -7,7 +7,7 @@
 #include "variant_table.h"
 #include "altmem.h"
 #include "registry.h"
-#include "text.h"
+#include "lib/text.h"
 
 #define VARIANT(routine, name, arch, flags, source, requires, summary)                            \
     ALTMEM__IF_ARCH_##arch({ALTMEM__ID_##routine, #name, summary, requires,                       \

@@ -14,7 +14,7 @@
 #include "policy.h"
 #include "profile.h"
 #include "registry.h" /* the generic variants, the pointers' first targets */
-#include "text.h"
+#include "lib/text.h"
 #include "tunables.h"
 #include "variant_table.h"
 #include <arch.h> /* altmem__arch_cpu_relax: src/arch/<arch>/arch.h */

@@ -22,7 +22,7 @@
  */
 #include "tunables.h"
 #include "altmem.h"
-#include "text.h"
+#include "lib/text.h"
 #include "variant_table.h"
 
 #define PREFIX "altmem: " ALTMEM_TUNABLES_ENV ": "

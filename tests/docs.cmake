@@ -15,6 +15,11 @@
 #                              build too: a build of its own, a few minutes)
 #   docs.arch_example_control  negative control, on that build: the example's loop broken,
 #                              the sweep must fail
+#   docs.include_layers        docs/architecture.md, "Folders and includes": no folder of src/
+#                              includes, through any chain, a folder that includes it
+#                              (tests/check_include_layers.py)
+#   docs.include_layers_control  negative control: a copy of src/ with os/os.h including a
+#                              header of src/ must fail naming the edge
 #   docs.rules_table           docs/tunables.md's table of per-CPU rules names the rows of
 #                              src/policy.c, in their order (tests/check_rules_table.sh)
 #   docs.rules_table_control   negative controls: the page without a row, and with a row
@@ -49,8 +54,13 @@ add_test(NAME docs.rules_table COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_rule
 add_test(NAME docs.rules_table_control
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_rules_table.sh --control ${PROJECT_SOURCE_DIR}
                  ${CMAKE_CURRENT_BINARY_DIR}/docs-rules-control)
+add_test(NAME docs.include_layers
+         COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/check_include_layers.py ${PROJECT_SOURCE_DIR}/src)
+add_test(NAME docs.include_layers_control
+         COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/check_include_layers.py --control ${PROJECT_SOURCE_DIR}/src
+                 ${CMAKE_CURRENT_BINARY_DIR}/docs-include-control)
 set_tests_properties(docs.readme_tree docs.readme_tree_control docs.rules_table docs.rules_table_control
-                     PROPERTIES LABELS docs TIMEOUT 120)
+                     docs.include_layers docs.include_layers_control PROPERTIES LABELS docs TIMEOUT 120)
 
 if(TARGET altmem_cli AND NOT ALTMEM_SANITIZE)
   set(_docs_example_dir ${CMAKE_BINARY_DIR}/docs-arch-example)

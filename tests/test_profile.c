@@ -28,7 +28,7 @@
 #include "cpu.h"
 #include "decide.h"
 #include "profile.h"
-#include "text.h"
+#include "lib/text.h"
 #include "variant_table.h"
 #include "os/os.h"
 

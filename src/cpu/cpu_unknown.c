@@ -2,7 +2,7 @@
    file instead of its cpu.c): no feature is assumed, so every routine binds
    generic. */
 #include "cpu.h"
-#include "text.h"
+#include "lib/text.h"
 
 void altmem__cpu_detect(struct altmem__cpu *out)
 {

@@ -3,7 +3,7 @@
  * `altmem info` prints after "cpu:", one item per source of a feature.
  */
 #include "cpu.h"
-#include "text.h"
+#include "lib/text.h"
 
 void altmem__cpu_note(char *notes, size_t len, const char *a, unsigned long long v, const char *b)
 {

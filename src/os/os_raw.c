@@ -13,7 +13,7 @@
  */
 #include "os.h"
 #include "raw_syscall.h"
-#include "text.h"
+#include "lib/text.h"
 
 static char *const *raw_envp;
 static const unsigned long *raw_auxv;

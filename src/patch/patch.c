@@ -16,7 +16,7 @@
  */
 #include "patch.h"
 
-#include "text.h"
+#include "lib/text.h"
 #include "os/os.h"
 
 #define PROT_R 1

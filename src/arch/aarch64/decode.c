@@ -4,7 +4,7 @@
  */
 #include "altmem.h"
 #include "cpu.h"
-#include "text.h"
+#include "lib/text.h"
 #include "decode.h"
 
 /* AArch64.  The constants are defined here (Debian 12's cross kernel headers

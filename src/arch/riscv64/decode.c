@@ -4,7 +4,7 @@
  */
 #include "altmem.h"
 #include "cpu.h"
-#include "text.h"
+#include "lib/text.h"
 #include "decode.h"
 
 /* RISC-V (Linux arch/riscv/include/uapi/asm/hwprobe.h; defined here because

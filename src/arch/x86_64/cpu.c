@@ -8,7 +8,7 @@
 #include "altmem.h"
 #include "cpu.h"
 #include "os/os.h"
-#include "text.h"
+#include "lib/text.h"
 #include "decode.h"
 
 /* Every CPUID instruction detection executes, in order (tests/test_cpuid_count.c
