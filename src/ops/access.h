@@ -75,6 +75,14 @@ OPS_INL size_t ops_fault(size_t done)
     return done;
 }
 
+/* One store of a size class into its k: if it faulted, the class returns its
+   progress, done, an expression of k (the bytes stored before it and by it). */
+#define OPS_STORE_OR_FAULT(store, done)                                                                        \
+    do {                                                                                                       \
+        if ((k = (store)) != OPS_OK)                                                                           \
+            return ops_fault(done);                                                                            \
+    } while (0)
+
 /* Keeps x out of GCC's reach at a fault path, so that a loop keeps no register
    per store address for the progress arithmetic. */
 #define OPS_LAUNDER(x) __asm__("" : "+r"(x))
