@@ -23,29 +23,10 @@
 # variant's loop (the first "d[i] = s[i]" of the written file) so that it copies
 # one byte wrong, rebuilds, and passes only if check 3 then fails.
 # Exit status: 0 passed, 1 failed.
-set -euo pipefail
-control=0
-if [ "${1:-}" = --control ]; then
-    control=1
-    shift
-fi
-[ $# -ge 2 ] || { echo "usage: $0 [--control] SOURCE_DIR WORK_DIR [CC [GENERATOR]]" >&2; exit 2; }
-src=$(cd "$1" && pwd)
-work=$2
-cc=${3:-cc}
-generator=${4:-}
-doc=$src/docs/architecture.md
-tree=$work/tree
-build=$work/build
 example=variant
-
-fail() {
-    echo "arch_example: FAIL: $*"
-    exit 1
-}
-step() { echo "arch_example: $*"; }
 # shellcheck source=tests/doc_example.sh
 . "$(dirname "$0")/doc_example.sh"
+example_args "$@"
 
 # The routine and name of the VARIANT entry the example inserts.
 variant_of_example() {

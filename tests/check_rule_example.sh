@@ -16,29 +16,10 @@
 # example's "64 * K" to "32 * K" in the copied src/policy.c, rebuilds, and
 # passes only if test_select then fails naming the example's CPU.
 # Exit status: 0 passed, 1 failed.
-set -euo pipefail
-control=0
-if [ "${1:-}" = --control ]; then
-    control=1
-    shift
-fi
-[ $# -ge 2 ] || { echo "usage: $0 [--control] SOURCE_DIR WORK_DIR [CC [GENERATOR]]" >&2; exit 2; }
-src=$(cd "$1" && pwd)
-work=$2
-cc=${3:-cc}
-generator=${4:-}
-doc=$src/docs/architecture.md
-tree=$work/tree
-build=$work/build
 example=rule
-
-fail() {
-    echo "rule_example: FAIL: $*"
-    exit 1
-}
-step() { echo "rule_example: $*"; }
 # shellcheck source=tests/doc_example.sh
 . "$(dirname "$0")/doc_example.sh"
+example_args "$@"
 
 select_fails_on() { # CASE: test_select must fail, naming CASE
     if example_run select "$build/tests/test_select"; then

@@ -16,31 +16,12 @@
 # --control (after a run without it, on the same WORK_DIR): swaps the two words
 # of the example's lines, rebuilds, and passes only if check 1 then fails.
 # Exit status: 0 passed, 1 failed.
-set -euo pipefail
-control=0
-if [ "${1:-}" = --control ]; then
-    control=1
-    shift
-fi
-[ $# -ge 2 ] || { echo "usage: $0 [--control] SOURCE_DIR WORK_DIR [CC [GENERATOR]]" >&2; exit 2; }
-src=$(cd "$1" && pwd)
-work=$2
-cc=${3:-cc}
-generator=${4:-}
-doc=$src/docs/architecture.md
-tree=$work/tree
-build=$work/build
 example=subcommand
-altmem=$build/tools/altmem
-print_call='altmem_routine_name((enum altmem_routine)r), b.variant'
-
-fail() {
-    echo "subcommand_example: FAIL: $*"
-    exit 1
-}
-step() { echo "subcommand_example: $*"; }
 # shellcheck source=tests/doc_example.sh
 . "$(dirname "$0")/doc_example.sh"
+example_args "$@"
+altmem=$build/tools/altmem
+print_call='altmem_routine_name((enum altmem_routine)r), b.variant'
 
 bound_matches_info() { # check 1; non-zero with the reason on stdout
     example_run bound "$altmem" bound || { echo "altmem bound failed: $(cat "$work/bound.err")"; return 1; }

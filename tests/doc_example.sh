@@ -8,12 +8,37 @@
 #                                                              before the first line L
 # (PATH relative to the tree).
 #
-# The caller sets, before calling anything here:
-#   example   the NAME of its example        doc   the page
-#   work      its work directory             tree  where the copy goes ($work/tree)
-# and defines fail MESSAGE and step MESSAGE (its own prefix on each line).
+# The caller sets example (the NAME of its example) and sources this file, then
+# calls example_args "$@", which reads its arguments,
+#   [--control] SOURCE_DIR WORK_DIR [CC [GENERATOR]]
+# into control (0 or 1), src, work, cc and generator, and sets doc (the page,
+# docs/architecture.md), tree ($work/tree) and build ($work/build).  Its lines
+# start with "NAME_example: " (step), failures with "NAME_example: FAIL: " (fail).
 # After example_apply: example_written (the files written) and example_inserted
 # (the files inserted into), space-separated, in the page's order.
+set -euo pipefail
+
+fail() {
+    echo "${example}_example: FAIL: $*"
+    exit 1
+}
+step() { echo "${example}_example: $*"; }
+
+example_args() {
+    control=0
+    if [ "${1:-}" = --control ]; then
+        control=1
+        shift
+    fi
+    [ $# -ge 2 ] || { echo "usage: $0 [--control] SOURCE_DIR WORK_DIR [CC [GENERATOR]]" >&2; exit 2; }
+    src=$(cd "$1" && pwd)
+    work=$2
+    cc=${3:-cc}
+    generator=${4:-}
+    doc=$src/docs/architecture.md
+    tree=$work/tree
+    build=$work/build
+}
 
 # Nothing from the caller may change what is built or bound: not the outer make's
 # jobserver, nor a preload, nor tunables or a profile.

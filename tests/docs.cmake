@@ -62,41 +62,24 @@ add_test(NAME docs.include_layers_control
 set_tests_properties(docs.readme_tree docs.readme_tree_control docs.rules_table docs.rules_table_control
                      docs.include_layers docs.include_layers_control PROPERTIES LABELS docs TIMEOUT 120)
 
-if(TARGET altmem_cli AND NOT ALTMEM_SANITIZE)
-  set(_docs_example_dir ${CMAKE_BINARY_DIR}/docs-arch-example)
-  add_test(NAME docs.arch_example
-           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_arch_example.sh ${PROJECT_SOURCE_DIR}
-                   ${_docs_example_dir} ${CMAKE_C_COMPILER} ${CMAKE_GENERATOR})
-  add_test(NAME docs.arch_example_control
-           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_arch_example.sh --control ${PROJECT_SOURCE_DIR}
-                   ${_docs_example_dir} ${CMAKE_C_COMPILER} ${CMAKE_GENERATOR})
-  # A build of its own with both cores: let CTest count that.
-  set_tests_properties(docs.arch_example PROPERTIES LABELS "docs;build" TIMEOUT 1200 PROCESSORS 2
-                       FIXTURES_SETUP altmem_docs_example)
-  set_tests_properties(docs.arch_example_control PROPERTIES LABELS "docs;build" TIMEOUT 600 PROCESSORS 2
-                       FIXTURES_REQUIRED altmem_docs_example)
-
-  set(_docs_rule_dir ${CMAKE_BINARY_DIR}/docs-rule-example)
-  add_test(NAME docs.rule_example
-           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_rule_example.sh ${PROJECT_SOURCE_DIR} ${_docs_rule_dir}
+# altmem_docs_example(NAME SCRIPT): docs.NAME_example, a build of its own with both
+# cores (let CTest count that), and docs.NAME_example_control on that build.
+function(altmem_docs_example name script)
+  set(_dir ${CMAKE_BINARY_DIR}/docs-${name}-example)
+  add_test(NAME docs.${name}_example
+           COMMAND bash ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/${script} ${PROJECT_SOURCE_DIR} ${_dir}
                    ${CMAKE_C_COMPILER} ${CMAKE_GENERATOR})
-  add_test(NAME docs.rule_example_control
-           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_rule_example.sh --control ${PROJECT_SOURCE_DIR}
-                   ${_docs_rule_dir} ${CMAKE_C_COMPILER} ${CMAKE_GENERATOR})
-  set_tests_properties(docs.rule_example PROPERTIES LABELS "docs;build" TIMEOUT 1200 PROCESSORS 2
-                       FIXTURES_SETUP altmem_docs_rule_example)
-  set_tests_properties(docs.rule_example_control PROPERTIES LABELS "docs;build" TIMEOUT 600 PROCESSORS 2
-                       FIXTURES_REQUIRED altmem_docs_rule_example)
+  add_test(NAME docs.${name}_example_control
+           COMMAND bash ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/${script} --control ${PROJECT_SOURCE_DIR} ${_dir}
+                   ${CMAKE_C_COMPILER} ${CMAKE_GENERATOR})
+  set_tests_properties(docs.${name}_example PROPERTIES LABELS "docs;build" TIMEOUT 1200 PROCESSORS 2
+                       FIXTURES_SETUP altmem_docs_${name}_example)
+  set_tests_properties(docs.${name}_example_control PROPERTIES LABELS "docs;build" TIMEOUT 600 PROCESSORS 2
+                       FIXTURES_REQUIRED altmem_docs_${name}_example)
+endfunction()
 
-  set(_docs_subcommand_dir ${CMAKE_BINARY_DIR}/docs-subcommand-example)
-  add_test(NAME docs.subcommand_example
-           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_subcommand_example.sh ${PROJECT_SOURCE_DIR}
-                   ${_docs_subcommand_dir} ${CMAKE_C_COMPILER} ${CMAKE_GENERATOR})
-  add_test(NAME docs.subcommand_example_control
-           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_subcommand_example.sh --control ${PROJECT_SOURCE_DIR}
-                   ${_docs_subcommand_dir} ${CMAKE_C_COMPILER} ${CMAKE_GENERATOR})
-  set_tests_properties(docs.subcommand_example PROPERTIES LABELS "docs;build" TIMEOUT 1200 PROCESSORS 2
-                       FIXTURES_SETUP altmem_docs_subcommand_example)
-  set_tests_properties(docs.subcommand_example_control PROPERTIES LABELS "docs;build" TIMEOUT 600 PROCESSORS 2
-                       FIXTURES_REQUIRED altmem_docs_subcommand_example)
+if(TARGET altmem_cli AND NOT ALTMEM_SANITIZE)
+  altmem_docs_example(arch check_arch_example.sh)
+  altmem_docs_example(rule check_rule_example.sh)
+  altmem_docs_example(subcommand check_subcommand_example.sh)
 endif()
