@@ -46,19 +46,6 @@
 #include "byteloop.h"
 #include "dist.h"
 
-/* The C library's routines reach the timing loop only through these volatile
-   objects, so the compiler can neither inline them nor turn the calls into
-   its own expansion of a copy of known size. */
-static altmem_memcpy_fn *volatile libc_memcpy = memcpy;
-static altmem_memmove_fn *volatile libc_memmove = memmove;
-static altmem_memset_fn *volatile libc_memset = memset;
-/* The control: the same routines under a second name (and a timing loop of
-   their own, like every implementation), so what the run cannot resolve
-   shows as a ratio away from 1. */
-static altmem_memcpy_fn *volatile control_memcpy = memcpy;
-static altmem_memmove_fn *volatile control_memmove = memmove;
-static altmem_memset_fn *volatile control_memset = memset;
-
 /* ---- Options ------------------------------------------------------------- */
 
 static void usage(FILE *f)
@@ -241,14 +228,10 @@ static int parse_routines(const char *arg, struct options *o)
         const char *e = strchr(p, ',');
         size_t len = e ? (size_t)(e - p) : strlen(p);
         int found = 0;
-        if (len == 3 && !strncmp(p, "all", 3)) {
-            for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++)
-                o->routines[r] = 1;
-            found = 1;
-        }
         for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
             const char *name = altmem_routine_name((enum altmem_routine)r);
-            if (bench_routine_in_libc(r) && strlen(name) == len && !strncmp(p, name, len)) {
+            int all = len == 3 && !strncmp(p, "all", 3);
+            if (bench_routine_in_libc(r) && (all || (strlen(name) == len && !strncmp(p, name, len)))) {
                 o->routines[r] = 1;
                 found = 1;
             }
@@ -505,7 +488,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 /* ---- Main ---------------------------------------------------------------- */
 
 static void add_impl(struct run *run, int r, const char *name, const char *heading, enum impl_kind kind, int bound,
-                     union routine_fn fn)
+                     union altmem_routine_fn fn)
 {
     if (run->nimpl[r] == MAX_IMPLS)
         return;
@@ -591,8 +574,20 @@ static int map_buffers(const struct options *o, struct buffers *b)
     return 0;
 }
 
+/* fn as read back from a volatile object: the compiler cannot know which
+   function the timing loop calls, so it can neither inline the C library's
+   routine nor turn the calls into its own expansion of a copy of known size. */
+static union altmem_routine_fn unseen(union altmem_routine_fn fn)
+{
+    volatile union altmem_routine_fn held = fn;
+    return held;
+}
+
 /* Implementations: the requested variants in table order, the byte loop, the
-   C library (always: it is what the ratios are against) and the control. */
+   C library (always: it is what the ratios are against) and the control, the
+   C library's routine again under a second pointer (and timing loops of its
+   own, like every implementation), so that what the run cannot resolve shows
+   as a ratio away from 1. */
 static void add_impls(struct run *run, const struct options *o, const char *libc)
 {
     for (size_t i = 0; i < altmem_variant_count(); i++) {
@@ -604,35 +599,19 @@ static void add_impls(struct run *run, const struct options *o, const char *libc
                                    : altmem_binding(v.routine, &bi) == 0 && !strcmp(bi.variant, v.name);
         if (!list_has(o->impls, "all") && !list_has(o->impls, v.name) && !(bound && list_has(o->impls, "bound")))
             continue;
-        union routine_fn fn;
-        memcpy(&fn, &v.fn, sizeof fn);
         /* v.name points into the library's table, which outlives this run. */
-        add_impl(run, v.routine, v.name, v.name, IMPL_ALTMEM, bound, fn);
+        add_impl(run, v.routine, v.name, v.name, IMPL_ALTMEM, bound, v.fn);
     }
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
         if (!bench_routine_in_libc(r))
             continue;
-        union routine_fn byte, lib, ctl;
         if (run->nimpl[r] > MAX_IMPLS - 3)
             run->nimpl[r] = MAX_IMPLS - 3;
-        if (r == ALTMEM_MEMCPY) {
-            byte.cpy = altmem_bench_byte_memcpy;
-            lib.cpy = libc_memcpy;
-            ctl.cpy = control_memcpy;
-        } else if (r == ALTMEM_MEMMOVE) {
-            byte.mov = altmem_bench_byte_memmove;
-            lib.mov = libc_memmove;
-            ctl.mov = control_memmove;
-        } else {
-            byte.set = altmem_bench_byte_memset;
-            lib.set = libc_memset;
-            ctl.set = control_memset;
-        }
         if (list_has(o->impls, "byteloop"))
-            add_impl(run, r, "byteloop", "byte loop", IMPL_BYTELOOP, 0, byte);
+            add_impl(run, r, "byteloop", "byte loop", IMPL_BYTELOOP, 0, bench_byteloop(r));
         run->libc_i[r] = run->nimpl[r];
-        add_impl(run, r, libc, libc, IMPL_LIBC, 0, lib);
-        add_impl(run, r, "control", "control", IMPL_CONTROL, 0, ctl);
+        add_impl(run, r, libc, libc, IMPL_LIBC, 0, unseen(bench_routine_libc(r)));
+        add_impl(run, r, "control", "control", IMPL_CONTROL, 0, unseen(bench_routine_libc(r)));
     }
 }
 
@@ -734,7 +713,7 @@ int altmem_bench_main(int argc, char **argv)
     /* A preloaded library's memcpy takes the C library's place (scripts/aocl-libmem.sh):
        say whose routines the libc column times. */
     Dl_info from;
-    if (dladdr((void *)libc_memcpy, &from) && from.dli_fname && strstr(from.dli_fname, ".so") &&
+    if (dladdr(bench_fn_address(bench_routine_libc(ALTMEM_MEMCPY)), &from) && from.dli_fname && strstr(from.dli_fname, ".so") &&
         !strstr(from.dli_fname, "/libc.so")) {
         const char *base = strrchr(from.dli_fname, '/');
         size_t l = strlen(libc);
@@ -800,12 +779,11 @@ int altmem_bench_main(int argc, char **argv)
     if (o.width_child) {
         printf("glibc's variants in this process (the address glibc bound, found in its __libc_ifunc_impl_list):");
         for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
-            if (!bench_routine_in_libc(r))
+            if (!o.routines[r])
                 continue;
             char name[96];
-            bench_libc_variant(r, name, sizeof name);
-            if (o.routines[r])
-                printf(" %s %s", altmem_routine_name((enum altmem_routine)r), name);
+            bench_libc_variant(r, name, sizeof name); /* "?" when unknown */
+            printf(" %s %s", altmem_routine_name((enum altmem_routine)r), name);
         }
         const char *t = getenv("GLIBC_TUNABLES");
         printf("; GLIBC_TUNABLES=%s\n", t ? t : "(unset)");

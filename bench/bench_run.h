@@ -52,22 +52,16 @@ int routine_has_layout(int r, enum layout l);
 enum impl_kind { IMPL_ALTMEM, IMPL_BYTELOOP, IMPL_LIBC, IMPL_CONTROL };
 extern const char *const kind_csv[];
 
-union routine_fn {
-    altmem_memcpy_fn *cpy;
-    altmem_memmove_fn *mov;
-    altmem_memset_fn *set;
-};
-
 struct impl {
     const char *name;    /* variant name, "byteloop", or the libc label */
     const char *heading; /* table column heading */
     enum impl_kind kind;
     int bound;           /* the variant altmem_<routine> is bound to */
-    union routine_fn fn;
+    union altmem_routine_fn fn;
 };
 
 struct options {
-    int routines[ALTMEM_ROUTINE_COUNT]; /* selected? */
+    int routines[ALTMEM_ROUTINE_COUNT]; /* selected? (only the C library's routines can be) */
     int any_routine;
     uint64_t sizes[MAX_SIZES];
     int nsizes;

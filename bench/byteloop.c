@@ -58,3 +58,15 @@ void *altmem_bench_byte_memset(void *dst, int c, size_t n)
         *d++ = v;
     return dst;
 }
+
+static const union altmem_routine_fn byteloops[ALTMEM_ROUTINE_COUNT] = {
+    [ALTMEM_MEMCPY] = {.memcpy = altmem_bench_byte_memcpy},
+    [ALTMEM_MEMMOVE] = {.memmove = altmem_bench_byte_memmove},
+    [ALTMEM_MEMSET] = {.memset = altmem_bench_byte_memset},
+};
+
+union altmem_routine_fn bench_byteloop(int r)
+{
+    static const union altmem_routine_fn none;
+    return r >= 0 && r < ALTMEM_ROUTINE_COUNT ? byteloops[r] : none;
+}

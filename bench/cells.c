@@ -188,9 +188,9 @@ static inline __attribute__((always_inline)) double sample_body(const struct imp
     size_t n = c->n;
     if (c->mode == MODE_FIXED) {
         switch (c->routine) {
-        case ALTMEM_MEMCPY: TIMED_LOOP(altmem_memcpy_fn, im->fn.cpy, acc += (uintptr_t)f(d, s, n)); break;
-        case ALTMEM_MEMMOVE: TIMED_LOOP(altmem_memmove_fn, im->fn.mov, acc += (uintptr_t)f(d, s, n)); break;
-        default: TIMED_LOOP(altmem_memset_fn, im->fn.set, acc += (uintptr_t)f(d, MEMSET_BYTE, n)); break;
+        case ALTMEM_MEMCPY: TIMED_LOOP(altmem_memcpy_fn, im->fn.memcpy, acc += (uintptr_t)f(d, s, n)); break;
+        case ALTMEM_MEMMOVE: TIMED_LOOP(altmem_memmove_fn, im->fn.memmove, acc += (uintptr_t)f(d, s, n)); break;
+        default: TIMED_LOOP(altmem_memset_fn, im->fn.memset, acc += (uintptr_t)f(d, MEMSET_BYTE, n)); break;
         }
         bench_sink = acc + (n ? d[n - 1] : 0) + loop_slot;
     } else if (c->mode == MODE_COLD) {
@@ -202,13 +202,13 @@ static inline __attribute__((always_inline)) double sample_body(const struct imp
     const unsigned char *ss = s + o + soff
         switch (c->routine) {
         case ALTMEM_MEMCPY:
-            TIMED_LOOP(altmem_memcpy_fn, im->fn.cpy, COLD_PTRS; acc += (uintptr_t)f(dd, ss, n));
+            TIMED_LOOP(altmem_memcpy_fn, im->fn.memcpy, COLD_PTRS; acc += (uintptr_t)f(dd, ss, n));
             break;
         case ALTMEM_MEMMOVE:
-            TIMED_LOOP(altmem_memmove_fn, im->fn.mov, COLD_PTRS; acc += (uintptr_t)f(dd, ss, n));
+            TIMED_LOOP(altmem_memmove_fn, im->fn.memmove, COLD_PTRS; acc += (uintptr_t)f(dd, ss, n));
             break;
         default:
-            TIMED_LOOP(altmem_memset_fn, im->fn.set, COLD_PTRS; (void)ss; acc += (uintptr_t)f(dd, MEMSET_BYTE, n));
+            TIMED_LOOP(altmem_memset_fn, im->fn.memset, COLD_PTRS; (void)ss; acc += (uintptr_t)f(dd, MEMSET_BYTE, n));
             break;
         }
 #undef COLD_PTRS
@@ -219,13 +219,13 @@ static inline __attribute__((always_inline)) double sample_body(const struct imp
         size_t m = c->ncalls;
         switch (c->routine) {
         case ALTMEM_MEMCPY:
-            TIMED_LOOP(altmem_memcpy_fn, im->fn.cpy, for (size_t j = 0; j < m; j++) acc += (uintptr_t)f(d + cl[j].dst, s + cl[j].src, cl[j].n));
+            TIMED_LOOP(altmem_memcpy_fn, im->fn.memcpy, for (size_t j = 0; j < m; j++) acc += (uintptr_t)f(d + cl[j].dst, s + cl[j].src, cl[j].n));
             break;
         case ALTMEM_MEMMOVE:
-            TIMED_LOOP(altmem_memmove_fn, im->fn.mov, for (size_t j = 0; j < m; j++) acc += (uintptr_t)f(d + cl[j].dst, s + cl[j].src, cl[j].n));
+            TIMED_LOOP(altmem_memmove_fn, im->fn.memmove, for (size_t j = 0; j < m; j++) acc += (uintptr_t)f(d + cl[j].dst, s + cl[j].src, cl[j].n));
             break;
         default:
-            TIMED_LOOP(altmem_memset_fn, im->fn.set, for (size_t j = 0; j < m; j++) acc += (uintptr_t)f(d + cl[j].dst, MEMSET_BYTE, cl[j].n));
+            TIMED_LOOP(altmem_memset_fn, im->fn.memset, for (size_t j = 0; j < m; j++) acc += (uintptr_t)f(d + cl[j].dst, MEMSET_BYTE, cl[j].n));
             break;
         }
         bench_sink = acc + loop_slot;
@@ -265,7 +265,7 @@ static int check_result(const struct impl *im, const struct cell *c, const struc
     size_t n = c->n;
     if (c->routine == ALTMEM_MEMSET) {
         memset(c->dst, 0, n);
-        im->fn.set(c->dst, MEMSET_BYTE, n);
+        (im->fn.memset)(c->dst, MEMSET_BYTE, n); /* parenthesised: the C library may define memset as a macro */
         return check_byte(c->dst, MEMSET_BYTE, n);
     }
     size_t src_off = (size_t)(c->src - b->map);
@@ -278,9 +278,9 @@ static int check_result(const struct impl *im, const struct cell *c, const struc
         memset(c->dst, 0, n);
     }
     if (c->routine == ALTMEM_MEMCPY)
-        im->fn.cpy(c->dst, c->src, n);
+        (im->fn.memcpy)(c->dst, c->src, n);
     else
-        im->fn.mov(c->dst, c->src, n);
+        (im->fn.memmove)(c->dst, c->src, n);
     return check_pattern(c->dst, src_off, n);
 }
 

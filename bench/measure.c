@@ -172,15 +172,15 @@ static void sweep_cells(struct run *run, const struct buffers *b, struct bench_d
 {
     const struct options *o = run->o;
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++)
-        if (o->grid && o->routines[r] && bench_routine_in_libc(r))
+        if (o->grid && o->routines[r])
             grid_cells(run, b, r);
-    /* memcpy and memmove (the C library's routines that read a source), without overlap. */
+    /* memcpy and memmove (the routines that read a source), without overlap. */
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++)
-        if (o->routines[r] && bench_routine_in_libc(r) && bench_routine_reads_src(r))
+        if (o->routines[r] && bench_routine_reads_src(r))
             mod4096_cells(run, b, r);
     for (int i = 0; i < o->ndists; i++) {
         for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++)
-            if (o->routines[r] && bench_routine_in_libc(r))
+            if (o->routines[r])
                 dist_cells(run, b, r, i, &dists[i][r == ALTMEM_MEMSET]);
     }
 }

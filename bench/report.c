@@ -626,7 +626,7 @@ int write_plots(const struct run *run)
     int bad = 0, charts = 0;
     (void)charts;
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT && bad != -2; r++) {
-        if (!o->routines[r] || !bench_routine_in_libc(r))
+        if (!o->routines[r])
             continue;
         const char *rn = altmem_routine_name((enum altmem_routine)r);
         for (int cold = 0; cold < 2 && bad != -2; cold++)
