@@ -285,7 +285,7 @@ static int parse_int(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
-/* Returns -1 to go on, else the exit status. */
+/* Returns BENCH_GO_ON to go on, else the exit status. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
     for (int i = 1; i < argc; i++) {
@@ -481,11 +481,11 @@ static int parse_options(int argc, char **argv, struct options *o)
     }
     if (o->ndists == 0 && (o->full || o->quick))
         o->dists[o->ndists++] = "spec2017";
-    return -1;
+    return BENCH_GO_ON;
 }
 
 
-/* ---- Main ---------------------------------------------------------------- */
+/* ---- The measured run ------------------------------------------------------- */
 
 static void add_impl(struct run *run, int r, const char *name, const char *heading, enum impl_kind kind, int bound,
                      union altmem_routine_fn fn)
@@ -615,17 +615,68 @@ static void add_impls(struct run *run, const struct options *o, const char *libc
     }
 }
 
-/* --process-child K/P: measure every cell, write the results to stdout. */
-static int child_main(struct run *run, const struct options *o, struct bench_dist (*dists)[2])
+/* The C library's label: its name and version, and, where a preloaded
+   library's memcpy took the C library's place (scripts/aocl-libmem.sh),
+   whose routines the libc column times; in a --libc-width child, its width. */
+static void libc_label(char *libc, size_t len, const struct options *o)
 {
+#ifdef __GLIBC__
+    snprintf(libc, len, "glibc %s", gnu_get_libc_version());
+    Dl_info from;
+    if (dladdr(bench_fn_address(bench_routine_libc(ALTMEM_MEMCPY)), &from) && from.dli_fname &&
+        strstr(from.dli_fname, ".so") && !strstr(from.dli_fname, "/libc.so")) {
+        const char *base = strrchr(from.dli_fname, '/');
+        size_t l = strlen(libc);
+        snprintf(libc + l, len - l, ", memcpy from %s", base ? base + 1 : from.dli_fname);
+    }
+#elif defined(ALTMEM_BENCH_LIBC)
+    snprintf(libc, len, "%s", ALTMEM_BENCH_LIBC); /* musl has no version call */
+#else
+    snprintf(libc, len, "libc");
+#endif
+    if (o->width_child) {
+        size_t l = strlen(libc);
+        snprintf(libc + l, len - l, " %s", o->width_child);
+    }
+}
+
+/* What every process of the run needs before its first cell: the
+   implementations and what the CELLS modes chosen read first (the
+   distributions: a bad file is a usage error, before any work).
+   BENCH_GO_ON, or the exit status. */
+static int prepare_run(struct bench_job *job)
+{
+    struct run *run = &job->run;
+    run->o = &job->o;
+    /* Each process its own orders of the rounds. */
+    run->order_seed = 0x853c49e6748fea9bull ^ ((uint64_t)job->o.pass * 0x9e3779b97f4a7c15ull);
+    if (check_impl_list(job->o.impls) != 0)
+        return 2;
+    int rc = bench_cells_stage(job, BENCH_PARSE);
+    if (rc != BENCH_GO_ON)
+        return rc;
+    libc_label(job->libc, sizeof job->libc, &job->o);
+    run->libc = job->libc;
+    add_impls(run, &job->o, job->libc);
+    run->samples = calloc((size_t)MAX_IMPLS * SHORT_CELL_FACTOR * (size_t)job->o.reps, sizeof *run->samples);
+    if (!run->samples) {
+        fprintf(stderr, "altmem bench: out of memory\n");
+        return 1;
+    }
+    return BENCH_GO_ON;
+}
+
+/* --process-child K/P: measure every cell, write the results to stdout. */
+static int child_main(struct bench_job *job)
+{
+    struct run *run = &job->run;
     char msg[160];
-    if (!o->no_pin && bench_pin(o->cpu, BENCH_PICK_HIGHEST, NULL, msg, sizeof msg) == -1) {
+    if (!job->o.no_pin && bench_pin(job->o.cpu, BENCH_PICK_HIGHEST, NULL, msg, sizeof msg) == -1) {
         fprintf(stderr, "altmem bench: %s\n", msg);
         return 1;
     }
-    struct buffers b;
-    memset(&b, 0, sizeof b);
-    int rc = map_buffers(o, &b) != 0 || measure_cells(run, &b, dists) != 0;
+    memset(&job->b, 0, sizeof job->b);
+    int rc = map_buffers(&job->o, &job->b) != 0 || measure_cells(job) != 0;
     bench_progress_clear();
     if (!rc && processes_emit(run, stdout) != 0)
         rc = 1;
@@ -637,182 +688,123 @@ static int child_main(struct run *run, const struct options *o, struct bench_dis
 
 /* A forked child that could not exec this program (processes.c): it is
    process k of n, as --process-child K/P would have said. */
-struct fallback_ctx {
-    struct run *run;
-    struct options *o;
-    struct bench_dist (*dists)[2];
-};
-
 static int measure_in_fork(void *p, int k, int n)
 {
-    struct fallback_ctx *c = p;
-    c->o->pass = k;
-    c->o->npass = n;
+    struct bench_job *job = p;
+    job->o.pass = k;
+    job->o.npass = n;
     /* What the parent gathered before the fork is the parent's: start empty. */
-    c->run->r = NULL;
-    c->run->n = c->run->cap = 0;
-    c->run->wrong = 0;
-    c->run->order_seed = 0x853c49e6748fea9bull ^ ((uint64_t)k * 0x9e3779b97f4a7c15ull);
-    return child_main(c->run, c->o, c->dists);
+    job->run.r = NULL;
+    job->run.n = job->run.cap = 0;
+    job->run.wrong = 0;
+    job->run.order_seed = 0x853c49e6748fea9bull ^ ((uint64_t)k * 0x9e3779b97f4a7c15ull);
+    return child_main(job);
 }
 
-int altmem_bench_main(int argc, char **argv)
+/* The parent, before measuring: --csv opened (a path it cannot write fails
+   before any work), the load started, this process pinned, the header
+   printed.  BENCH_GO_ON, or the exit status. */
+static int start_run(struct bench_job *job)
 {
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--scalar-effect"))
-            return altmem_bench_scalar_main(argc, argv);
-    double t_start = bench_now_ns();
-    struct options o;
-    memset(&o, 0, sizeof o);
-    o.cpu = -1;
-    o.grid = 1;
-    o.hot = 1;
-    int rc = parse_options(argc, argv, &o);
-    if (rc >= 0)
-        return rc;
-    if (o.libc_probe)
-        return bench_libc_probe();
-    if (o.libc_width) {
-        /* The children get the same options, less these two (each gets its own routines). */
-        char *args[256];
-        int k = 0;
-        for (int i = 0; i < argc && k < 250; i++) {
-            if (!strcmp(argv[i], "--libc-width") || !strcmp(argv[i], "--routine")) {
-                i++;
-                continue;
-            }
-            if (!strncmp(argv[i], "--libc-width=", 13) || !strncmp(argv[i], "--routine=", 10))
-                continue;
-            args[k++] = argv[i];
-        }
-        args[k] = NULL;
-        return bench_libc_width_main(k, args, o.libc_width, o.routines);
-    }
-    static struct run run_store;
-    struct run *run = &run_store;
-    run->o = &o;
-    /* Each process its own orders of the rounds. */
-    run->order_seed = 0x853c49e6748fea9bull ^ ((uint64_t)o.pass * 0x9e3779b97f4a7c15ull);
-    if (check_impl_list(o.impls) != 0)
-        return 2;
-
-    /* Distributions first: a bad file is a usage error, before any work. */
-    static struct bench_dist dists[MAX_LIST][2]; /* [i][0] memcpy/memmove, [i][1] memset */
-    for (int i = 0; i < o.ndists; i++)
-        for (int k = 0; k < 2; k++) {
-            char err[256];
-            if (bench_dist_load(o.dists[i], k, &dists[i][k], err, sizeof err) != 0) {
-                fprintf(stderr, "altmem bench: --dist %s: %s\n", o.dists[i], err);
-                return 2;
-            }
-        }
-
-    char libc[192];
-#ifdef __GLIBC__
-    snprintf(libc, sizeof libc, "glibc %s", gnu_get_libc_version());
-    /* A preloaded library's memcpy takes the C library's place (scripts/aocl-libmem.sh):
-       say whose routines the libc column times. */
-    Dl_info from;
-    if (dladdr(bench_fn_address(bench_routine_libc(ALTMEM_MEMCPY)), &from) && from.dli_fname && strstr(from.dli_fname, ".so") &&
-        !strstr(from.dli_fname, "/libc.so")) {
-        const char *base = strrchr(from.dli_fname, '/');
-        size_t l = strlen(libc);
-        snprintf(libc + l, sizeof libc - l, ", memcpy from %s", base ? base + 1 : from.dli_fname);
-    }
-#elif defined(ALTMEM_BENCH_LIBC)
-    snprintf(libc, sizeof libc, "%s", ALTMEM_BENCH_LIBC); /* musl has no version call */
-#else
-    snprintf(libc, sizeof libc, "libc");
-#endif
-    if (o.width_child) {
-        size_t l = strlen(libc);
-        snprintf(libc + l, sizeof libc - l, " %s", o.width_child);
-    }
-    run->libc = libc;
-    add_impls(run, &o, libc);
-    dist_names_means(run, dists);
-    run->samples = calloc((size_t)MAX_IMPLS * SHORT_CELL_FACTOR * (size_t)o.reps, sizeof *run->samples);
-    if (!run->samples) {
-        fprintf(stderr, "altmem bench: out of memory\n");
-        return 1;
-    }
-    if (o.pass)
-        return child_main(run, &o, dists);
-
-    FILE *csv = NULL;
-    if (o.csv) {
-        csv = fopen(o.csv, "w");
-        if (!csv) {
-            fprintf(stderr, "altmem bench: cannot write '%s': %s\n", o.csv, strerror(errno));
+    const struct options *o = &job->o;
+    if (o->csv) {
+        job->csv = fopen(o->csv, "w");
+        if (!job->csv) {
+            fprintf(stderr, "altmem bench: cannot write '%s': %s\n", o->csv, strerror(errno));
             return 1;
         }
     }
-
     /* The load first: pinning moves this process to the timed CPU, and the
        load takes the others. */
     char loadmsg[320] = "";
-    if (o.load) {
+    if (o->load) {
         struct altmem_cpu_info cpu;
         altmem_cpu(&cpu);
-        bench_load_start(o.no_pin ? -1 : o.cpu, bench_load_bytes(cpu.l3_bytes), loadmsg, sizeof loadmsg);
+        bench_load_start(o->no_pin ? -1 : o->cpu, bench_load_bytes(cpu.l3_bytes), loadmsg, sizeof loadmsg);
     }
     /* The processes pin themselves the same way; this says which CPU. */
     char pinned[160];
-    if (o.no_pin)
+    if (o->no_pin)
         snprintf(pinned, sizeof pinned, "not pinned (--no-pin)");
-    else if (bench_pin(o.cpu, BENCH_PICK_HIGHEST, NULL, pinned, sizeof pinned) == -1) {
+    else if (bench_pin(o->cpu, BENCH_PICK_HIGHEST, NULL, pinned, sizeof pinned) == -1) {
         fprintf(stderr, "altmem bench: %s\n", pinned);
-        if (csv)
-            fclose(csv);
+        if (job->csv)
+            fclose(job->csv);
         return 1;
     }
-    struct buffers b;
-    memset(&b, 0, sizeof b);
-    uint64_t max_size = run_max_size(&o);
-    buffers_plan(&b, max_size);
-    if (o.cold)
-        b.cold_len = (size_t)cold_bytes(&o, max_size);
-
-    struct header h;
-    snprintf(h.memload, sizeof h.memload, "%s", o.load ? loadmsg : "none (--load adds one)");
-    print_header(argc, argv, &o, libc, pinned, &b, &h);
-    if (o.width_child) {
-        printf("glibc's variants in this process (the address glibc bound, found in its __libc_ifunc_impl_list):");
-        for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
-            if (!o.routines[r])
-                continue;
-            char name[96];
-            bench_libc_variant(r, name, sizeof name); /* "?" when unknown */
-            printf(" %s %s", altmem_routine_name((enum altmem_routine)r), name);
-        }
-        const char *t = getenv("GLIBC_TUNABLES");
-        printf("; GLIBC_TUNABLES=%s\n", t ? t : "(unset)");
-    }
+    uint64_t max_size = run_max_size(o);
+    buffers_plan(&job->b, max_size);
+    if (o->cold)
+        job->b.cold_len = (size_t)cold_bytes(o, max_size);
+    snprintf(job->h.memload, sizeof job->h.memload, "%s", o->load ? loadmsg : "none (--load adds one)");
+    print_header(job->argc, job->argv, o, job->libc, pinned, &job->b, &job->h);
+    if (o->width_child)
+        bench_libc_width_child_header(o);
     fflush(stdout);
+    return BENCH_GO_ON;
+}
 
+/* Every cell, in --processes fresh processes of this program or in this one. */
+static int measure(struct bench_job *job)
+{
     int failed;
-    if (o.processes > 1) {
-        struct fallback_ctx fc = {run, &o, dists};
-        failed = processes_run(run, argc, argv, measure_in_fork, &fc) != 0;
+    if (job->o.processes > 1) {
+        failed = processes_run(&job->run, job->argc, job->argv, measure_in_fork, job) != 0;
     } else {
-        failed = map_buffers(&o, &b) != 0 || measure_cells(run, &b, dists) != 0;
-        if (b.map)
-            munmap(b.map, b.map_len);
-        if (b.cold)
-            munmap(b.cold, b.cold_len);
+        failed = map_buffers(&job->o, &job->b) != 0 || measure_cells(job) != 0;
+        if (job->b.map)
+            munmap(job->b.map, job->b.map_len);
+        if (job->b.cold)
+            munmap(job->b.cold, job->b.cold_len);
     }
     bench_load_stop();
     if (failed) {
-        if (csv)
-            fclose(csv);
-        run_free(run);
+        if (job->csv)
+            fclose(job->csv);
+        run_free(&job->run);
         return 1;
     }
+    return BENCH_GO_ON;
+}
+
+/* --csv, --json, --samples and --plot; the exit status. */
+static int write_files(struct bench_job *job, const struct goal_report *g, double secs)
+{
+    const struct run *run = &job->run;
+    const struct options *o = &job->o;
+    int status = 0;
+    if (job->csv) {
+        csv_header(job->csv);
+        for (size_t k = 0; k < run->n; k++)
+            csv_row(run, job->csv, &run->r[k], o->reps);
+        if (fclose(job->csv) != 0) {
+            fprintf(stderr, "altmem bench: writing '%s': %s\n", o->csv, strerror(errno));
+            status = 1;
+        }
+    }
+    if (o->json && write_json(run, &job->h, g, secs) != 0) {
+        fprintf(stderr, "altmem bench: writing '%s' failed\n", o->json);
+        status = 1;
+    }
+    if (o->samples_file && processes_write_samples(run, o->samples_file) != 0)
+        status = 1;
+    if (o->plot && write_plots(run) != 0) {
+        fprintf(stderr, "altmem bench: --plot %s: some charts were not drawn\n", o->plot);
+        status = 1;
+    }
+    return status;
+}
+
+/* The figures over the processes, each CELLS mode's tables, the run's time,
+   what it resolves, the goals, and the files; the exit status. */
+static int report_run(struct bench_job *job)
+{
+    struct run *run = &job->run;
     bench_progress_clear();
     processes_summarise(run);
-    print_tables(run);
+    bench_cells_stage(job, BENCH_REPORT);
 
-    double secs = (bench_now_ns() - t_start) / 1e9;
+    double secs = (bench_now_ns() - job->t_start) / 1e9;
     struct goal_report g;
     goals(run, &g);
     double load[3];
@@ -821,32 +813,48 @@ int altmem_bench_main(int argc, char **argv)
         printf("; load average at end %.2f %.2f %.2f", load[0], load[1], load[2]);
     printf("\n");
     print_resolution(run);
-    printf("\ngoals (the bound variant against %s, hot caches; docs/performance.md)\n", libc);
+    printf("\ngoals (the bound variant against %s, hot caches; docs/performance.md)\n", job->libc);
     for (int i = 0; i < g.n; i++)
         printf("  %s\n", g.line[i]);
 
     int status = run->wrong ? 1 : 0;
-    if (csv) {
-        csv_header(csv);
-        for (size_t k = 0; k < run->n; k++)
-            csv_row(run, csv, &run->r[k], o.reps);
-        if (fclose(csv) != 0) {
-            fprintf(stderr, "altmem bench: writing '%s': %s\n", o.csv, strerror(errno));
-            status = 1;
-        }
-    }
-    if (o.json && write_json(run, &h, &g, secs) != 0) {
-        fprintf(stderr, "altmem bench: writing '%s' failed\n", o.json);
+    if (write_files(job, &g, secs) != 0)
         status = 1;
-    }
-    if (o.samples_file && processes_write_samples(run, o.samples_file) != 0)
-        status = 1;
-    if (o.plot && write_plots(run) != 0) {
-        fprintf(stderr, "altmem bench: --plot %s: some charts were not drawn\n", o.plot);
-        status = 1;
-    }
     run_free(run);
     if (run->wrong)
         fprintf(stderr, "altmem bench: some results were wrong or incomplete (see above)\n");
     return status;
+}
+
+/* The CELLS modes' cells, measured in fresh processes and reported. */
+static int measured_run(struct bench_job *job)
+{
+    int rc = prepare_run(job);
+    if (rc != BENCH_GO_ON)
+        return rc;
+    if (job->o.pass)
+        return child_main(job);
+    rc = start_run(job);
+    if (rc == BENCH_GO_ON)
+        rc = measure(job);
+    return rc == BENCH_GO_ON ? report_run(job) : rc;
+}
+
+int altmem_bench_main(int argc, char **argv)
+{
+    struct bench_job job = {.argc = argc, .argv = argv};
+    const struct bench_mode *mode = bench_mode_chosen(&job, BENCH_COMMAND);
+    if (mode)
+        return bench_mode_stages(mode, &job);
+    job.t_start = bench_now_ns();
+    job.o.cpu = -1;
+    job.o.grid = 1;
+    job.o.hot = 1;
+    int rc = parse_options(argc, argv, &job.o);
+    if (rc != BENCH_GO_ON)
+        return rc;
+    mode = bench_mode_chosen(&job, BENCH_INSTEAD);
+    if (mode)
+        return bench_mode_stages(mode, &job);
+    return measured_run(&job);
 }

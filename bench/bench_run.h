@@ -1,9 +1,10 @@
 /*
- * What `altmem bench`'s parts share: bench.c (options, implementations),
- * measure.c (the cells of a run, in order), cells.c (buffers, cells, the
- * timed loops), processes.c (the fresh processes a run measures in, and the
- * figures over them), report.c (tables, header, CSV, JSON, charts) and goals.c
- * (the project's goals, as a table).
+ * What `altmem bench`'s parts share: bench.c (options, implementations, the
+ * measured run), modes.c (the table of modes, from modes.def) and each mode's
+ * own file, measure.c (a process's sweeps over the cells), cells.c (buffers,
+ * cells, the timed loops), processes.c (the fresh processes a run measures in,
+ * and the figures over them), report.c (header, table rows, CSV, JSON, charts)
+ * and goals.c (the project's goals, as a table).
  */
 #ifndef ALTMEM_BENCH_RUN_H
 #define ALTMEM_BENCH_RUN_H
@@ -95,14 +96,13 @@ struct options {
 
 /* ---- Width against width (libc_width.c) ------------------------------------- */
 
-/* The parent of --libc-width: argv without --libc-width and --routine. */
-int bench_libc_width_main(int argc, char **argv, const char *list, const int routines[3]);
 /* The name of the variant glibc bound for routine r in this process (-1: unknown). */
 int bench_libc_variant(int r, char *out, size_t len);
-/* --libc-probe: one line per routine, "memcpy NAME". */
-int bench_libc_probe(void);
 /* altmem's variant of width W (sse2, avx2, evex, avx512), or NULL. */
 const char *bench_width_variant(const char *width);
+/* In a child of --libc-width (--libc-width-child W): the header's line naming
+   glibc's variants that this process binds. */
+void bench_libc_width_child_header(const struct options *o);
 
 /* ---- Buffers and cells (cells.c) ------------------------------------------ */
 
@@ -233,17 +233,18 @@ double gbps(const struct result *x);
 /* The control's result in x's cell, or NULL. */
 const struct result *control_of(const struct run *run, const struct result *x);
 
-/* ---- The cells of a run (measure.c) --------------------------------------- */
+/* ---- A process's sweeps over the cells (measure.c) ------------------------- */
 
-/* Measures every cell the options ask for, in order, appending to run->r
-   (one process's figures: npass 0), in o->sweeps sweeps, the buffers mapped
-   anew for each.  dists[i][0] memcpy/memmove, [i][1] memset.  0, or -1 with a
-   message when the buffers could not be mapped again. */
-int measure_cells(struct run *run, struct buffers *b, struct bench_dist (*dists)[2]);
-/* The distributions' names and mean sizes, as measure_cells draws them. */
-void dist_names_means(struct run *run, struct bench_dist (*dists)[2]);
+struct bench_job;
+/* Measures every cell the options ask for, each chosen CELLS mode's in the
+   order of the modes (modes.def), appending to run->r (one process's figures:
+   npass 0), in o->sweeps sweeps, the buffers mapped anew for each.  0, or -1
+   with a message when the buffers could not be mapped again. */
+int measure_cells(struct bench_job *job);
 /* The largest size a cell of the run touches. */
 uint64_t run_max_size(const struct options *o);
+/* The progress line (on a terminal only) before routine r's cell WHERE WHAT. */
+void cells_progress(const struct run *run, int r, const char *where, const char *what);
 
 /* ---- Processes (processes.c) ----------------------------------------------- */
 
@@ -297,8 +298,6 @@ void print_header(int argc, char **argv, const struct options *o, const char *li
 void print_head(const struct run *run, const char *title, const char *rowhead, int r);
 /* One table row from the results of one cell, first is any of them. */
 void print_cell_row(const struct run *run, const char *label, const struct result *first);
-/* Every table of the run, from its results. */
-void print_tables(const struct run *run);
 /* What the control says the run can resolve, and the cells it cannot. */
 void print_resolution(const struct run *run);
 void csv_header(FILE *f);
@@ -315,5 +314,50 @@ void goals(const struct run *run, struct goal_report *g);
 
 int write_json(const struct run *run, const struct header *h, const struct goal_report *g, double secs);
 int write_plots(const struct run *run);
+
+/* ---- Modes (modes.def, modes.c) ----------------------------------------------- */
+
+/* One `altmem bench` command, handed from stage to stage: parse -> run ->
+   report, bench.c's and each mode's (modes.def). */
+struct bench_job {
+    int argc;
+    char **argv;          /* argv[0] is "bench" */
+    struct options o;     /* the bench's options, once read (a COMMAND mode reads argv itself) */
+    void *mode_data;      /* a COMMAND or INSTEAD mode's own, from its parse to its report */
+    /* The measured run, which the CELLS modes add their cells to and report */
+    struct run run;
+    struct buffers b;     /* the process's buffers (the parent's: as planned, for the header) */
+    char libc[192];       /* the C library's label */
+    double t_start;       /* bench_now_ns() when the command started */
+    struct header h;      /* what the header said, for the JSON */
+    FILE *csv;            /* --csv, opened before any work */
+};
+
+/* What a stage returns to go on to the next one; anything else is the exit
+   status of the command. */
+#define BENCH_GO_ON (-1)
+typedef int bench_mode_fn(struct bench_job *job);
+enum bench_stage { BENCH_PARSE, BENCH_RUN, BENCH_REPORT, BENCH_STAGES };
+enum bench_mode_kind { BENCH_COMMAND, BENCH_INSTEAD, BENCH_CELLS };
+struct bench_mode;
+
+/* The first mode of that kind the job chooses (modes.def's "chosen when"), or NULL. */
+const struct bench_mode *bench_mode_chosen(const struct bench_job *job, enum bench_mode_kind kind);
+/* m's stages in order, up to the first that does not go on; the exit status. */
+int bench_mode_stages(const struct bench_mode *m, struct bench_job *job);
+/* The stage of every CELLS mode the job chooses, in order, up to the first
+   that does not go on: BENCH_GO_ON, or that one's exit status. */
+int bench_cells_stage(struct bench_job *job, enum bench_stage stage);
+/* Every mode's stages, as its row names them (none: a stage it does without). */
+#define none bench_no_stage
+#define BENCH_MODE(name, file, kind, chosen_when, parse, run, report) bench_mode_fn parse, run, report;
+#include "modes.def"
+#undef BENCH_MODE
+#undef none
+/* For "chosen when": flag is one of job's arguments; option is, as "OPTION
+   VALUE" or "OPTION=VALUE" (wherever they stand: a mode chosen this way reads
+   the arguments itself). */
+int bench_has_flag(const struct bench_job *job, const char *flag);
+int bench_has_option(const struct bench_job *job, const char *option);
 
 #endif

@@ -86,14 +86,30 @@ int bench_libc_variant(int r, char *out, size_t len)
     return -1;
 }
 
-int bench_libc_probe(void)
+/* --libc-probe, the probe process: one line per routine, "memcpy NAME". */
+int bench_mode_libc_probe_run(struct bench_job *job)
 {
+    (void)job;
     for (int r = 0; r < 3; r++) {
         char name[96];
         bench_libc_variant(r, name, sizeof name);
         printf("%s %s\n", routine_names[r], name);
     }
     return 0;
+}
+
+void bench_libc_width_child_header(const struct options *o)
+{
+    printf("glibc's variants in this process (the address glibc bound, found in its __libc_ifunc_impl_list):");
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
+        if (!o->routines[r])
+            continue;
+        char name[96];
+        bench_libc_variant(r, name, sizeof name); /* "?" when unknown */
+        printf(" %s %s", altmem_routine_name((enum altmem_routine)r), name);
+    }
+    const char *t = getenv("GLIBC_TUNABLES");
+    printf("; GLIBC_TUNABLES=%s\n", t ? t : "(unset)");
 }
 
 const char *bench_width_variant(const char *width)
@@ -180,18 +196,108 @@ static int is_width(const struct width *w, int r, const char *name)
     return !strncmp(name, w->glibc[r], k) && !strstr(name + k, "_rtm");
 }
 
-/* args: the parent's own arguments (argv[0] == "bench"), less --libc-width. */
-int bench_libc_width_main(int argc, char **argv, const char *list, const int routines[3])
+/* The mask under which glibc binds width W's variant of each routine, in
+   found[r] ("" when none does; " " when glibc's default does), and in tried
+   what each candidate bound, for the message when none does. */
+static void find_masks(const struct width *W, char found[3][160], char *tried, size_t len)
 {
-    char found[NWIDTHS][3][160]; /* the mask that selects width w for routine r, or "" (none) */
-    int want[NWIDTHS] = {0}, any = 0;
+    for (int r = 0; r < 3; r++)
+        found[r][0] = '\0';
+    tried[0] = '\0';
+    for (int m = 0; m < 4 && W->masks[m]; m++) {
+        char names[3][96];
+        probe(W->masks[m], names);
+        snprintf(tried + strlen(tried), len - strlen(tried), "%s  '%s': %s %s %s\n", tried[0] ? "" : "",
+                 W->masks[m], names[0], names[1], names[2]);
+        for (int r = 0; r < 3; r++)
+            if (!found[r][0] && is_width(W, r, names[r]))
+                snprintf(found[r], sizeof found[r], "%s%s", W->masks[m], W->masks[m][0] ? "" : " ");
+    }
+}
+
+/* One child: the bench on the routines of rlist, under mask; its exit status. */
+static int run_child(const struct width *W, const char *mask_found, const char *rlist, char *const *args)
+{
+    char mask[160];
+    size_t ml = strnlen(mask_found, sizeof mask - 1);
+    memcpy(mask, mask_found, ml);
+    mask[ml] = '\0';
+    if (!strcmp(mask, " "))
+        mask[0] = '\0';
+    printf("\n==== width %s: altmem %s against glibc's %s variant%s (%s; GLIBC_TUNABLES=%s%s) ====\n", W->name,
+           W->variant, W->name, strchr(rlist, ',') ? "s" : "", rlist,
+           mask[0] ? "glibc.cpu.hwcaps=" : "(none: glibc's default here)", mask);
+    char *child[128];
+    int k = 0;
+    child[k++] = "altmem";
+    for (int i = 0; args[i] && k < 120; i++)
+        child[k++] = args[i];
+    child[k++] = "--libc-width-child";
+    child[k++] = (char *)W->name;
+    child[k++] = "--routine";
+    child[k++] = (char *)rlist;
+    child[k] = NULL;
+    return run_self(mask, child, NULL, 0);
+}
+
+/* Width W: a child for each group of the routines asked for that one mask
+   selects (run together); the last non-zero exit status, or 0. */
+static int run_width(const struct width *W, const int *routines, char *const *args)
+{
+    char found[3][160], tried[512];
+    find_masks(W, found, tried, sizeof tried);
+    int done[3] = {0, 0, 0}, rc = 0;
+    for (int r = 0; r < 3; r++) {
+        if (!routines[r] || done[r])
+            continue;
+        if (!found[r][0]) {
+            printf("\n==== width %s, %s: glibc binds no %s* variant under any candidate mask here ====\n%s", W->name,
+                   routine_names[r], W->glibc[r], tried);
+            done[r] = 1;
+            continue;
+        }
+        char rlist[64] = "";
+        for (int q = r; q < 3; q++)
+            if (routines[q] && !done[q] && !strcmp(found[q], found[r])) {
+                snprintf(rlist + strlen(rlist), sizeof rlist - strlen(rlist), "%s%s", rlist[0] ? "," : "",
+                         routine_names[q]);
+                done[q] = 1;
+            }
+        int st = run_child(W, found[r], rlist, args);
+        if (st != 0)
+            rc = st;
+    }
+    return rc;
+}
+
+static int variant_runnable(const char *name)
+{
+    int runnable = 0;
+    for (size_t i = 0; i < altmem_variant_count(); i++) {
+        struct altmem_variant_info v;
+        if (altmem_variant(i, &v) == 0 && v.routine == ALTMEM_MEMCPY && !strcmp(v.name, name))
+            runnable = v.runnable;
+    }
+    return runnable;
+}
+
+/* What the parse leaves for the run: the widths asked for. */
+struct width_job {
+    int want[NWIDTHS];
+};
+
+int bench_mode_libc_width_parse(struct bench_job *job)
+{
+    static struct width_job wj;
+    const char *list = job->o.libc_width;
+    int any = 0;
     for (size_t w = 0; w < NWIDTHS; w++) {
         char item[16];
         snprintf(item, sizeof item, ",%s,", widths[w].name);
         char l[128];
         snprintf(l, sizeof l, ",%s,", list);
-        want[w] = !strcmp(list, "all") || strstr(l, item) != NULL;
-        any |= want[w];
+        wj.want[w] = !strcmp(list, "all") || strstr(l, item) != NULL;
+        any |= wj.want[w];
     }
     if (!any) {
         fprintf(stderr, "altmem bench: bad --libc-width '%s' (sse2, avx2, evex, avx512, all; comma list)\n", list);
@@ -202,77 +308,48 @@ int bench_libc_width_main(int argc, char **argv, const char *list, const int rou
                         "ran); this C library has none\n");
         return 2;
     }
+    job->mode_data = &wj;
+    return BENCH_GO_ON;
+}
+
+/* A child of each width runs the bench with the parent's arguments but these
+   two: each gets its own width and routines. */
+static void child_args(const struct bench_job *job, char **args, int max)
+{
+    int k = 0;
+    for (int i = 0; i < job->argc && k < max - 1; i++) {
+        const char *a = job->argv[i];
+        if (!strcmp(a, "--libc-width") || !strcmp(a, "--routine")) {
+            i++;
+            continue;
+        }
+        if (!strncmp(a, "--libc-width=", 13) || !strncmp(a, "--routine=", 10))
+            continue;
+        args[k++] = job->argv[i];
+    }
+    args[k] = NULL;
+}
+
+int bench_mode_libc_width_run(struct bench_job *job)
+{
+    const struct width_job *wj = job->mode_data;
+    char *args[251];
+    child_args(job, args, 251);
     printf("altmem bench --libc-width: each vector width of altmem against glibc's variant of the same width.\n"
            "glibc's variant is chosen by GLIBC_TUNABLES=glibc.cpu.hwcaps=MASK (a mask found by trying candidates in a\n"
            "probe process each) and identified by the address glibc bound, looked up in __libc_ifunc_impl_list.\n");
     int rc = 0;
     for (size_t w = 0; w < NWIDTHS; w++) {
-        if (!want[w])
+        if (!wj->want[w])
             continue;
-        const struct width *W = &widths[w];
-        int runnable = 0;
-        for (size_t i = 0; i < altmem_variant_count(); i++) {
-            struct altmem_variant_info v;
-            if (altmem_variant(i, &v) == 0 && v.routine == ALTMEM_MEMCPY && !strcmp(v.name, W->variant))
-                runnable = v.runnable;
-        }
-        if (!runnable) {
-            printf("\n==== width %s: skipped: this CPU cannot run altmem's %s variant ====\n", W->name, W->variant);
+        if (!variant_runnable(widths[w].variant)) {
+            printf("\n==== width %s: skipped: this CPU cannot run altmem's %s variant ====\n", widths[w].name,
+                   widths[w].variant);
             continue;
         }
-        for (int r = 0; r < 3; r++)
-            found[w][r][0] = '\0';
-        char tried[512] = "";
-        for (int m = 0; m < 4 && W->masks[m]; m++) {
-            char names[3][96];
-            probe(W->masks[m], names);
-            snprintf(tried + strlen(tried), sizeof tried - strlen(tried), "%s  '%s': %s %s %s\n",
-                     tried[0] ? "" : "", W->masks[m], names[0], names[1], names[2]);
-            for (int r = 0; r < 3; r++)
-                if (!found[w][r][0] && is_width(W, r, names[r]))
-                    snprintf(found[w][r], sizeof found[w][r], "%s%s", W->masks[m], W->masks[m][0] ? "" : " ");
-        }
-        /* Run the routines that share a mask together. */
-        int done[3] = {0, 0, 0};
-        for (int r = 0; r < 3; r++) {
-            if (!routines[r] || done[r])
-                continue;
-            if (!found[w][r][0]) {
-                printf("\n==== width %s, %s: glibc binds no %s* variant under any candidate mask here ====\n%s",
-                       W->name, routine_names[r], W->glibc[r], tried);
-                done[r] = 1;
-                continue;
-            }
-            char rlist[64] = "";
-            for (int q = r; q < 3; q++)
-                if (routines[q] && !done[q] && !strcmp(found[w][q], found[w][r])) {
-                    snprintf(rlist + strlen(rlist), sizeof rlist - strlen(rlist), "%s%s", rlist[0] ? "," : "",
-                             routine_names[q]);
-                    done[q] = 1;
-                }
-            char mask[160];
-            size_t ml = strnlen(found[w][r], sizeof mask - 1);
-            memcpy(mask, found[w][r], ml);
-            mask[ml] = '\0';
-            if (!strcmp(mask, " "))
-                mask[0] = '\0';
-            printf("\n==== width %s: altmem %s against glibc's %s variant%s (%s; GLIBC_TUNABLES=%s%s) ====\n",
-                   W->name, W->variant, W->name, strchr(rlist, ',') ? "s" : "", rlist,
-                   mask[0] ? "glibc.cpu.hwcaps=" : "(none: glibc's default here)", mask);
-            char *args[128];
-            int k = 0;
-            args[k++] = "altmem";
-            for (int i = 0; i < argc && k < 120; i++)
-                args[k++] = argv[i];
-            args[k++] = "--libc-width-child";
-            args[k++] = (char *)W->name;
-            args[k++] = "--routine";
-            args[k++] = rlist;
-            args[k] = NULL;
-            int st = run_self(mask, args, NULL, 0);
-            if (st != 0)
-                rc = st;
-        }
+        int st = run_width(&widths[w], job->o.routines, args);
+        if (st != 0)
+            rc = st;
     }
     return rc;
 }

@@ -1,6 +1,7 @@
 /*
- * `altmem bench`, the reporting part: the header, the tables, CSV, JSON and
- * gnuplot charts, all read from the results of one run (bench_run.h).
+ * `altmem bench`, the reporting part: the header, the tables' heads and rows
+ * (each mode prints its own tables with them), CSV, JSON and gnuplot charts,
+ * all read from the results of one run (bench_run.h).
  */
 #define _GNU_SOURCE
 #include "bench_run.h"
@@ -163,69 +164,6 @@ void print_cell_row(const struct run *run, const char *label, const struct resul
     }
     printf("\n");
     fflush(stdout);
-}
-
-void print_tables(const struct run *run)
-{
-    /* The grid: one table per routine and cache state, in the order measured. */
-    int last_r = -1, last_cold = -1;
-    for (size_t k = 0; k < run->n; k++) {
-        const struct result *x = &run->r[k];
-        if (x->kind != R_GRID || x->impl != 0)
-            continue;
-        if (x->routine != last_r || x->cold != last_cold) {
-            char title[96];
-            snprintf(title, sizeof title, "%s, %s caches", altmem_routine_name((enum altmem_routine)x->routine),
-                     x->cold ? "cold" : "hot");
-            print_head(run, title, "    size align", x->routine);
-            last_r = x->routine;
-            last_cold = x->cold;
-        }
-        char lab[48], s[32];
-        snprintf(lab, sizeof lab, "%8s %-9s", size_label(x->size, s, sizeof s), layout_label(x->routine, x->layout));
-        print_cell_row(run, lab, x);
-    }
-    /* (dst - src) mod 4096 sweeps: one table per routine and size. */
-    last_r = -1;
-    uint64_t last_size = 0;
-    for (size_t k = 0; k < run->n; k++) {
-        const struct result *x = &run->r[k];
-        if (x->kind != R_MOD || x->impl != 0)
-            continue;
-        if (x->routine != last_r || x->size != last_size) {
-            char title[128], s[32];
-            snprintf(title, sizeof title, "%s %s, src page-aligned, dst = src + span + distance: (dst - src) mod 4096",
-                     altmem_routine_name((enum altmem_routine)x->routine), size_label(x->size, s, sizeof s));
-            print_head(run, title, "  distance", x->routine);
-            last_r = x->routine;
-            last_size = x->size;
-        }
-        char lab[32];
-        snprintf(lab, sizeof lab, "%10d", x->param);
-        print_cell_row(run, lab, x);
-    }
-    /* Size distributions: one table per distribution and routine. */
-    for (int i = 0; i < run->o->ndists; i++)
-        for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
-            int printed = 0;
-            for (size_t k = 0; k < run->n; k++) {
-                const struct result *x = &run->r[k];
-                if (x->kind != R_DIST || x->routine != r || x->param != i || x->impl != 0)
-                    continue;
-                if (!printed++) {
-                    char title[200];
-                    snprintf(title, sizeof title,
-                             "%s, size distribution %s (mean %.0f B/call), %d random calls per pass; region = "
-                             "where they fall",
-                             altmem_routine_name((enum altmem_routine)r), run->dist_names[i], run->dist_mean[i][r],
-                             DIST_CALLS);
-                    print_head(run, title, "  region  cache", r);
-                }
-                char lab[48], s[32];
-                snprintf(lab, sizeof lab, "%8s %-5s", size_label(x->size, s, sizeof s), x->cold ? "cold" : "hot");
-                print_cell_row(run, lab, x);
-            }
-        }
 }
 
 /* A cell's name for the summaries: "memcpy 32 B 0/0", "memmove 4 KiB distance 63". */

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "bench.h"
-#include "bench_profile.h"
 #include "compare.h"
 #include "index.h"
 #include "info.h"
@@ -21,9 +20,6 @@
 static int bench_main(const char *self, int argc, char **argv)
 {
     (void)self;
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--profile") || !strncmp(argv[i], "--profile=", 10))
-            return altmem_bench_profile_main("/proc/self/exe", argc - 1, argv + 1);
     return altmem_bench_main(argc, argv);
 }
 

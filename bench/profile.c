@@ -1,6 +1,6 @@
 /*
- * altmem bench --profile FILE|none [bench options]: what a profile is worth,
- * measured.
+ * altmem bench --profile FILE|none [bench options], the profile mode
+ * (modes.def): what a profile is worth, measured.
  *
  * The library reads the profile once, at start-up, so the two bindings cannot
  * be timed in one process: this runs the same `altmem bench` (with the other
@@ -17,11 +17,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench_profile.h"
+#include "bench_run.h"
 #include "benchlib.h"
 
 #define ROUNDS 3
 #define MAX_ROWS 4096
+/* The children are this program again (bench_exec starts it the way this one
+   was started, through an explicit loader too). */
+#define SELF "/proc/self/exe"
 
 struct row {
     char key[96];          /* routine,size,align,cache */
@@ -160,74 +163,100 @@ static double one_run(void *p, int side)
     return 0;
 }
 
-static int profile_main(const char *exe, int argc, char **argv, char **rest);
+/* One --profile command, from its parse to its report. */
+struct profile_job {
+    const char *profile; /* FILE, or "none" */
+    char **rest;         /* the other arguments, the children's */
+    int nrest;
+};
 
-int altmem_bench_profile_main(const char *exe, int argc, char **argv)
+int bench_mode_profile_parse(struct bench_job *job)
 {
-    char **rest = calloc((size_t)argc + 1, sizeof *rest);
-    if (!rest)
+    static struct profile_job pj;
+    pj.rest = calloc((size_t)job->argc + 1, sizeof *pj.rest);
+    if (!pj.rest)
         return 1;
-    int rc = profile_main(exe, argc, argv, rest);
-    free(rest);
-    return rc;
-}
-
-static int profile_main(const char *exe, int argc, char **argv, char **rest)
-{
-    /* argv: the bench's arguments without "bench"; find and remove --profile X. */
-    const char *profile = NULL;
-    int nrest = 0;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--profile") && i + 1 < argc)
-            profile = argv[++i];
-        else if (!strncmp(argv[i], "--profile=", 10))
-            profile = argv[i] + 10;
-        else if (!strcmp(argv[i], "--csv") || !strcmp(argv[i], "--json") || !strcmp(argv[i], "--plot") ||
-                 !strcmp(argv[i], "--impl")) {
+    job->mode_data = &pj;
+    for (int i = 1; i < job->argc; i++) {
+        char *a = job->argv[i];
+        if (!strcmp(a, "--profile") && i + 1 < job->argc)
+            pj.profile = job->argv[++i];
+        else if (!strncmp(a, "--profile=", 10))
+            pj.profile = a + 10;
+        else if (!strcmp(a, "--csv") || !strcmp(a, "--json") || !strcmp(a, "--plot") || !strcmp(a, "--impl")) {
             fprintf(stderr, "altmem bench --profile: %s is not supported with --profile (the children write "
-                            "their own CSV and time the bound variants)\n", argv[i]);
+                            "their own CSV and time the bound variants)\n", a);
+            free(pj.rest);
             return 2;
         } else
-            rest[nrest++] = argv[i];
+            pj.rest[pj.nrest++] = a;
     }
-    if (!profile) {
+    if (!pj.profile) {
         fprintf(stderr, "altmem bench: --profile needs FILE or none\n");
+        free(pj.rest);
         return 2;
     }
-    if (!strcmp(profile, "none")) {
-        char **args = calloc((size_t)nrest + 3, sizeof *args);
-        if (!args)
-            return 1;
-        args[0] = (char *)exe;
-        args[1] = (char *)"bench";
-        for (int i = 0; i < nrest; i++)
-            args[2 + i] = rest[i];
-        static const char *const env[] = {"ALTMEM_PROFILE=none", NULL};
-        bench_exec(exe, args, env);
-        free(args);
-        perror("altmem bench --profile none: exec");
+    if (strcmp(pj.profile, "none") != 0 && access(pj.profile, R_OK) != 0) {
+        fprintf(stderr, "altmem bench: --profile %s: cannot read it\n", pj.profile);
+        free(pj.rest);
+        return 2;
+    }
+    return BENCH_GO_ON;
+}
+
+/* --profile none: this bench with the other arguments, once, with no profile;
+   returns only if it could not be started. */
+static int run_without_profile(const struct profile_job *pj)
+{
+    char **args = calloc((size_t)pj->nrest + 3, sizeof *args);
+    if (!args)
         return 1;
-    }
-    if (access(profile, R_OK) != 0) {
-        fprintf(stderr, "altmem bench: --profile %s: cannot read it\n", profile);
-        return 2;
+    args[0] = (char *)SELF;
+    args[1] = (char *)"bench";
+    for (int i = 0; i < pj->nrest; i++)
+        args[2 + i] = pj->rest[i];
+    static const char *const env[] = {"ALTMEM_PROFILE=none", NULL};
+    bench_exec(SELF, args, env);
+    free(args);
+    perror("altmem bench --profile none: exec");
+    return 1;
+}
+
+int bench_mode_profile_run(struct bench_job *job)
+{
+    struct profile_job *pj = job->mode_data;
+    if (!strcmp(pj->profile, "none")) {
+        int rc = run_without_profile(pj);
+        free(pj->rest);
+        return rc;
     }
     char dir[] = "/tmp/altmem-bench-profile.XXXXXX";
     if (!mkdtemp(dir)) {
         perror("mkdtemp");
+        free(pj->rest);
         return 1;
     }
     fprintf(stderr, "altmem bench --profile: %d rounds of (rules, profile), each a whole `altmem bench` run\n",
             ROUNDS);
-    struct rounds q = {exe, profile, dir, nrest, rest, {0, 0}, 0};
+    struct rounds q = {SELF, pj->profile, dir, pj->nrest, pj->rest, {0, 0}, 0};
     double unused[2 * ROUNDS];
     bench_interleave(2, ROUNDS, BENCH_ORDER_FIXED, NULL, one_run, &q, unused);
     rmdir(dir);
     bench_progress_end("  %d rounds done", ROUNDS);
-    if (q.rc)
+    if (q.rc) {
+        free(pj->rest);
         return q.rc;
+    }
+    return BENCH_GO_ON;
+}
+
+/* Per cell, the median over the rounds of each side, the C library's, and
+   profile speed / rules speed; per routine their geometric mean. */
+int bench_mode_profile_report(struct bench_job *job)
+{
+    struct profile_job *pj = job->mode_data;
     printf("bench --profile %s: rules (ALTMEM_PROFILE=none) and profile, %d interleaved rounds; ns = median over "
-           "the rounds of each run's median\n", profile, ROUNDS);
+           "the rounds of each run's median\n", pj->profile, ROUNDS);
     printf("%-8s %9s %-10s %-5s | %10s | %-11s %10s | %-11s %10s | %s\n", "routine", "size", "align", "cache",
            "libc ns", "rules", "ns", "profile", "ns", "profile speed / rules speed");
     static const char *const routines[] = {"memcpy", "memmove", "memset"};
@@ -254,5 +283,6 @@ static int profile_main(const char *exe, int argc, char **argv, char **rest)
         if (count[k])
             printf("%s: profile against rules, geomean %.3fx over %d cells; %d cells more than 3%% slower\n",
                    routines[k], bench_geomean(speed[k], count[k]), count[k], slower[k]);
+    free(pj->rest);
     return 0;
 }
