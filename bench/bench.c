@@ -285,157 +285,301 @@ static int parse_int(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
-/* Returns BENCH_GO_ON to go on, else the exit status. */
-static int parse_options(int argc, char **argv, struct options *o)
-{
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = NULL;
-        char name[32];
-        /* --opt=value and --opt value */
-        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-        if (eq && (size_t)(eq - a) < sizeof name) {
-            memcpy(name, a, (size_t)(eq - a));
-            name[eq - a] = '\0';
-            val = eq + 1;
-            a = name;
-        }
-        static const char *const with_value[] = {"--routine", "--sizes", "--reps", "--min-sample-ms", "--csv",
-                                                 "--cpu", "--impl", "--align", "--mod4096", "--dist",
-                                                 "--dist-region", "--cold-mib", "--json", "--plot",
-                                                 "--libc-width", "--libc-width-child", "--loops",
-                                                 "--processes", "--process-child", "--samples",
-                                                 "--sweeps"};
-        int takes_value = 0;
-        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
-            takes_value |= !strcmp(a, with_value[k]);
-        if (takes_value && !val) {
-            if (i + 1 >= argc)
-                return bad_option("option '%s' needs a value", a);
-            val = argv[++i];
-        } else if (!takes_value && val) {
-            return bad_option("option '%s' takes no value", a);
-        }
+/* ---- The options, one handler each ------------------------------------------------------------ */
+/* Each returns BENCH_GO_ON, or the exit status: bad_option's 2, --help's 0. */
 
-        long v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--quick")) {
-            o->quick = 1;
-        } else if (!strcmp(a, "--full")) {
-            o->full = 1;
-        } else if (!strcmp(a, "--no-pin")) {
-            o->no_pin = 1;
-        } else if (!strcmp(a, "--load")) {
-            o->load = 1;
-        } else if (!strcmp(a, "--loops")) {
-            if (!strcmp(val, "own"))
-                o->shared_loops = 0;
-            else if (!strcmp(val, "shared"))
-                o->shared_loops = 1;
-            else
-                return bad_option("bad --loops '%s' (own, shared)", val);
-        } else if (!strcmp(a, "--no-grid")) {
-            o->grid = 0;
-            o->set_grid = 1;
-        } else if (!strcmp(a, "--cold")) {
-            o->hot = o->cold = 1;
-            o->set_cache = 1;
-        } else if (!strcmp(a, "--cold-only")) {
-            o->hot = 0;
-            o->cold = 1;
-            o->set_cache = 1;
-        } else if (!strcmp(a, "--routine")) {
-            if (parse_routines(val, o))
-                return bad_option("bad --routine '%s' (memcpy, memmove, memset, all)", val);
-        } else if (!strcmp(a, "--impl")) {
-            if (!*val)
-                return bad_option("bad --impl '%s' (empty)", val);
-            o->impls = val;
-            o->set_impls = 1;
-        } else if (!strcmp(a, "--align")) {
-            if (parse_layouts(val, o))
-                return bad_option("bad --align '%s' (0/0, s+1/d+3, d+63, ovl-bwd, ovl-fwd, all)", val);
-            o->set_align = 1;
-        } else if (!strcmp(a, "--sizes")) {
-            if (parse_sizes(val, o))
-                return bad_option("bad --sizes '%s' (sizes 0..1G, at most 96 of them)", val);
-            o->set_sizes = 1;
-        } else if (!strcmp(a, "--mod4096")) {
-            o->nmod = parse_size_list(val, o->mod_sizes);
-            if (o->nmod < 0)
-                return bad_option("bad --mod4096 '%s' (comma list of sizes, at most 8)", val);
-        } else if (!strcmp(a, "--dist")) {
-            if (o->ndists == MAX_LIST || !*val)
-                return bad_option("bad --dist '%s' (at most 8)", val);
-            o->dists[o->ndists++] = val;
-        } else if (!strcmp(a, "--dist-region")) {
-            o->dist_region = parse_size(val, val + strlen(val), 0);
-            if (o->dist_region == UINT64_MAX || o->dist_region < 64 * KiB)
-                return bad_option("bad --dist-region '%s' (64K..1G)", val);
-        } else if (!strcmp(a, "--cold-mib")) {
-            if (parse_int(val, 16, 16384, &v))
-                return bad_option("bad --cold-mib '%s' (16..16384)", val);
-            o->cold_bytes = (uint64_t)v * MiB;
-        } else if (!strcmp(a, "--processes")) {
-            if (parse_int(val, 1, MAX_PROCESSES, &v))
-                return bad_option("bad --processes '%s' (1..15)", val);
-            o->processes = (int)v;
-            o->set_processes = 1;
-        } else if (!strcmp(a, "--sweeps")) {
-            if (parse_int(val, 1, 100, &v))
-                return bad_option("bad --sweeps '%s' (1..100)", val);
-            o->sweeps = (int)v;
-            o->set_sweeps = 1;
-        } else if (!strcmp(a, "--process-child")) {
-            int k, n, end = 0;
-            if (sscanf(val, "%d/%d%n", &k, &n, &end) != 2 || val[end] || k < 1 || n < k || n > MAX_PROCESSES)
-                return bad_option("bad --process-child '%s'", val);
-            o->pass = k;
-            o->npass = n;
-        } else if (!strcmp(a, "--reps")) {
-            if (parse_int(val, 1, 1000, &v))
-                return bad_option("bad --reps '%s' (1..1000)", val);
-            o->reps = (int)v;
-            o->set_reps = 1;
-        } else if (!strcmp(a, "--min-sample-ms")) {
-            char *end;
-            errno = 0;
-            double x = strtod(val, &end);
-            if (errno || end == val || *end || !(x > 0 && x <= 10000))
-                return bad_option("bad --min-sample-ms '%s' (0 < X <= 10000)", val);
-            o->min_sample_ms = x;
-            o->set_ms = 1;
-        } else if (!strcmp(a, "--samples")) {
-            if (!*val)
-                return bad_option("bad file name '%s' (empty)", val);
-            o->samples_file = val;
-        } else if (!strcmp(a, "--csv") || !strcmp(a, "--json") || !strcmp(a, "--plot")) {
-            if (!*val)
-                return bad_option("bad file name '%s' (empty)", val);
-            if (a[2] == 'c')
-                o->csv = val;
-            else if (a[2] == 'j')
-                o->json = val;
-            else
-                o->plot = val;
-        } else if (!strcmp(a, "--libc-width")) {
-            o->libc_width = val;
-        } else if (!strcmp(a, "--libc-width-child")) {
-            if (!bench_width_variant(val))
-                return bad_option("bad --libc-width-child '%s'", val);
-            o->width_child = val;
-        } else if (!strcmp(a, "--libc-probe")) {
-            o->libc_probe = 1;
-        } else if (!strcmp(a, "--cpu")) {
-            if (parse_int(val, 0, CPU_SETSIZE - 1, &v))
-                return bad_option("bad --cpu '%s'", val);
-            o->cpu = (int)v;
-        } else {
-            return bad_option("unknown option '%s'", argv[i]);
-        }
-    }
+/* val, an integer in lo..hi, into *field. */
+static int int_option(const char *val, long lo, long hi, int *field, const char *bad)
+{
+    long v;
+    if (parse_int(val, lo, hi, &v))
+        return bad_option(bad, val);
+    *field = (int)v;
+    return BENCH_GO_ON;
+}
+
+/* val, a file name, into *field. */
+static int file_option(const char *val, const char **field)
+{
+    if (!*val)
+        return bad_option("bad file name '%s' (empty)", val);
+    *field = val;
+    return BENCH_GO_ON;
+}
+
+static int opt_help(struct options *o, const char *val)
+{
+    (void)o, (void)val;
+    usage(stdout);
+    return 0;
+}
+
+static int opt_quick(struct options *o, const char *val)
+{
+    (void)val;
+    o->quick = 1;
+    return BENCH_GO_ON;
+}
+
+static int opt_full(struct options *o, const char *val)
+{
+    (void)val;
+    o->full = 1;
+    return BENCH_GO_ON;
+}
+
+static int opt_no_pin(struct options *o, const char *val)
+{
+    (void)val;
+    o->no_pin = 1;
+    return BENCH_GO_ON;
+}
+
+static int opt_load(struct options *o, const char *val)
+{
+    (void)val;
+    o->load = 1;
+    return BENCH_GO_ON;
+}
+
+static int opt_loops(struct options *o, const char *val)
+{
+    if (strcmp(val, "own") && strcmp(val, "shared"))
+        return bad_option("bad --loops '%s' (own, shared)", val);
+    o->shared_loops = !strcmp(val, "shared");
+    return BENCH_GO_ON;
+}
+
+static int opt_no_grid(struct options *o, const char *val)
+{
+    (void)val;
+    o->grid = 0;
+    o->set_grid = 1;
+    return BENCH_GO_ON;
+}
+
+static int opt_cold(struct options *o, const char *val)
+{
+    (void)val;
+    o->hot = o->cold = 1;
+    o->set_cache = 1;
+    return BENCH_GO_ON;
+}
+
+static int opt_cold_only(struct options *o, const char *val)
+{
+    (void)val;
+    o->hot = 0;
+    o->cold = 1;
+    o->set_cache = 1;
+    return BENCH_GO_ON;
+}
+
+static int opt_routine(struct options *o, const char *val)
+{
+    if (parse_routines(val, o))
+        return bad_option("bad --routine '%s' (memcpy, memmove, memset, all)", val);
+    return BENCH_GO_ON;
+}
+
+static int opt_impl(struct options *o, const char *val)
+{
+    if (!*val)
+        return bad_option("bad --impl '%s' (empty)", val);
+    o->impls = val;
+    o->set_impls = 1;
+    return BENCH_GO_ON;
+}
+
+static int opt_align(struct options *o, const char *val)
+{
+    if (parse_layouts(val, o))
+        return bad_option("bad --align '%s' (0/0, s+1/d+3, d+63, ovl-bwd, ovl-fwd, all)", val);
+    o->set_align = 1;
+    return BENCH_GO_ON;
+}
+
+static int opt_sizes(struct options *o, const char *val)
+{
+    if (parse_sizes(val, o))
+        return bad_option("bad --sizes '%s' (sizes 0..1G, at most 96 of them)", val);
+    o->set_sizes = 1;
+    return BENCH_GO_ON;
+}
+
+static int opt_mod4096(struct options *o, const char *val)
+{
+    o->nmod = parse_size_list(val, o->mod_sizes);
+    if (o->nmod < 0)
+        return bad_option("bad --mod4096 '%s' (comma list of sizes, at most 8)", val);
+    return BENCH_GO_ON;
+}
+
+static int opt_dist(struct options *o, const char *val)
+{
+    if (o->ndists == MAX_LIST || !*val)
+        return bad_option("bad --dist '%s' (at most 8)", val);
+    o->dists[o->ndists++] = val;
+    return BENCH_GO_ON;
+}
+
+static int opt_dist_region(struct options *o, const char *val)
+{
+    o->dist_region = parse_size(val, val + strlen(val), 0);
+    if (o->dist_region == UINT64_MAX || o->dist_region < 64 * KiB)
+        return bad_option("bad --dist-region '%s' (64K..1G)", val);
+    return BENCH_GO_ON;
+}
+
+static int opt_cold_mib(struct options *o, const char *val)
+{
+    int mib;
+    int rc = int_option(val, 16, 16384, &mib, "bad --cold-mib '%s' (16..16384)");
+    if (rc == BENCH_GO_ON)
+        o->cold_bytes = (uint64_t)mib * MiB;
+    return rc;
+}
+
+static int opt_processes(struct options *o, const char *val)
+{
+    int rc = int_option(val, 1, MAX_PROCESSES, &o->processes, "bad --processes '%s' (1..15)");
+    o->set_processes = 1;
+    return rc;
+}
+
+static int opt_sweeps(struct options *o, const char *val)
+{
+    int rc = int_option(val, 1, 100, &o->sweeps, "bad --sweeps '%s' (1..100)");
+    o->set_sweeps = 1;
+    return rc;
+}
+
+static int opt_process_child(struct options *o, const char *val)
+{
+    int k, n, end = 0;
+    if (sscanf(val, "%d/%d%n", &k, &n, &end) != 2 || val[end] || k < 1 || n < k || n > MAX_PROCESSES)
+        return bad_option("bad --process-child '%s'", val);
+    o->pass = k;
+    o->npass = n;
+    return BENCH_GO_ON;
+}
+
+static int opt_reps(struct options *o, const char *val)
+{
+    int rc = int_option(val, 1, 1000, &o->reps, "bad --reps '%s' (1..1000)");
+    o->set_reps = 1;
+    return rc;
+}
+
+static int opt_min_sample_ms(struct options *o, const char *val)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(val, &end);
+    if (errno || end == val || *end || !(x > 0 && x <= 10000))
+        return bad_option("bad --min-sample-ms '%s' (0 < X <= 10000)", val);
+    o->min_sample_ms = x;
+    o->set_ms = 1;
+    return BENCH_GO_ON;
+}
+
+static int opt_samples(struct options *o, const char *val)
+{
+    return file_option(val, &o->samples_file);
+}
+
+static int opt_csv(struct options *o, const char *val)
+{
+    return file_option(val, &o->csv);
+}
+
+static int opt_json(struct options *o, const char *val)
+{
+    return file_option(val, &o->json);
+}
+
+static int opt_plot(struct options *o, const char *val)
+{
+    return file_option(val, &o->plot);
+}
+
+static int opt_libc_width(struct options *o, const char *val)
+{
+    o->libc_width = val;
+    return BENCH_GO_ON;
+}
+
+static int opt_libc_width_child(struct options *o, const char *val)
+{
+    if (!bench_width_variant(val))
+        return bad_option("bad --libc-width-child '%s'", val);
+    o->width_child = val;
+    return BENCH_GO_ON;
+}
+
+static int opt_libc_probe(struct options *o, const char *val)
+{
+    (void)val;
+    o->libc_probe = 1;
+    return BENCH_GO_ON;
+}
+
+static int opt_cpu(struct options *o, const char *val)
+{
+    return int_option(val, 0, CPU_SETSIZE - 1, &o->cpu, "bad --cpu '%s'");
+}
+
+static const struct option_def {
+    const char *name;
+    int takes_value;
+    int (*apply)(struct options *o, const char *val);
+} option_defs[] = {
+    {"--help", 0, opt_help},
+    {"-h", 0, opt_help},
+    {"--quick", 0, opt_quick},
+    {"--full", 0, opt_full},
+    {"--no-pin", 0, opt_no_pin},
+    {"--load", 0, opt_load},
+    {"--loops", 1, opt_loops},
+    {"--no-grid", 0, opt_no_grid},
+    {"--cold", 0, opt_cold},
+    {"--cold-only", 0, opt_cold_only},
+    {"--routine", 1, opt_routine},
+    {"--impl", 1, opt_impl},
+    {"--align", 1, opt_align},
+    {"--sizes", 1, opt_sizes},
+    {"--mod4096", 1, opt_mod4096},
+    {"--dist", 1, opt_dist},
+    {"--dist-region", 1, opt_dist_region},
+    {"--cold-mib", 1, opt_cold_mib},
+    {"--processes", 1, opt_processes},
+    {"--sweeps", 1, opt_sweeps},
+    {"--process-child", 1, opt_process_child},
+    {"--reps", 1, opt_reps},
+    {"--min-sample-ms", 1, opt_min_sample_ms},
+    {"--samples", 1, opt_samples},
+    {"--csv", 1, opt_csv},
+    {"--json", 1, opt_json},
+    {"--plot", 1, opt_plot},
+    {"--libc-width", 1, opt_libc_width},
+    {"--libc-width-child", 1, opt_libc_width_child},
+    {"--libc-probe", 0, opt_libc_probe},
+    {"--cpu", 1, opt_cpu},
+};
+
+static const struct option_def *option_def(const char *name)
+{
+    for (size_t k = 0; k < sizeof option_defs / sizeof option_defs[0]; k++)
+        if (!strcmp(name, option_defs[k].name))
+            return &option_defs[k];
+    return NULL;
+}
+
+/* What the options leave unsaid, and what they say together: --quick and
+   --full set what was not given explicitly, wherever they appear.
+   BENCH_GO_ON, or the exit status. */
+static int settle_options(struct options *o)
+{
     if (o->quick && o->full)
         return bad_option("%s", "--quick and --full exclude each other");
     if (o->libc_width && (o->csv || o->json || o->plot))
@@ -445,7 +589,6 @@ static int parse_options(int argc, char **argv, struct options *o)
     if (!o->any_routine)
         for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++)
             o->routines[r] = bench_routine_in_libc(r);
-    /* --quick and --full set what was not given explicitly, wherever they appear. */
     if (!o->set_sizes) {
         if (o->quick)
             parse_sizes("0,8,64,512,4K,32K,256K,2M", o);
@@ -484,6 +627,39 @@ static int parse_options(int argc, char **argv, struct options *o)
     return BENCH_GO_ON;
 }
 
+
+/* Returns BENCH_GO_ON to go on, else the exit status. */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        char name[32];
+        /* --opt=value and --opt value */
+        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+        if (eq && (size_t)(eq - a) < sizeof name) {
+            memcpy(name, a, (size_t)(eq - a));
+            name[eq - a] = '\0';
+            val = eq + 1;
+            a = name;
+        }
+        const struct option_def *d = option_def(a);
+        int takes_value = d && d->takes_value;
+        if (takes_value && !val) {
+            if (i + 1 >= argc)
+                return bad_option("option '%s' needs a value", a);
+            val = argv[++i];
+        } else if (!takes_value && val) {
+            return bad_option("option '%s' takes no value", a);
+        }
+        if (!d)
+            return bad_option("unknown option '%s'", argv[i]);
+        int rc = d->apply(o, val);
+        if (rc != BENCH_GO_ON)
+            return rc;
+    }
+    return settle_options(o);
+}
 
 /* ---- The measured run ------------------------------------------------------- */
 
