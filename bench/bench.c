@@ -19,9 +19,12 @@
  * The public API (altmem.h) for the variants (altmem_variant()); the routines'
  * properties from the registry (routines.c).
  *
- * This file holds the options and the order of a run; cells.c the buffers,
- * cells and timed loops; report.c the tables and files; goals.c the goals, as
- * a table; benchlib.c the clock, calibration and rounds, stats.c the statistics.
+ * This file holds the options, the implementations and the stages of the
+ * command (the modes, from modes.def, and the measured run their cells make
+ * up); each mode's file its cells and tables, or its whole run; measure.c a
+ * process's sweeps over the cells; cells.c the buffers, cells and timed loops;
+ * report.c the header, table rows and files; goals.c the goals, as a table;
+ * benchlib.c the clock, calibration and rounds, stats.c the statistics.
  */
 #define _GNU_SOURCE
 #include "bench.h"
@@ -44,7 +47,6 @@
 #include "bench_run.h"
 #include "benchlib.h"
 #include "byteloop.h"
-#include "dist.h"
 
 /* ---- Options ------------------------------------------------------------- */
 
@@ -288,13 +290,16 @@ static int parse_int(const char *s, long lo, long hi, long *out)
 /* ---- The options, one handler each ------------------------------------------------------------ */
 /* Each returns BENCH_GO_ON, or the exit status: bad_option's 2, --help's 0. */
 
-/* val, an integer in lo..hi, into *field. */
-static int int_option(const char *val, long lo, long hi, int *field, const char *bad)
+/* val, an integer in lo..hi, into *field; *given (unless NULL) notes that the
+   option was given. */
+static int int_option(const char *val, long lo, long hi, int *field, int *given, const char *bad)
 {
     long v;
     if (parse_int(val, lo, hi, &v))
         return bad_option(bad, val);
     *field = (int)v;
+    if (given)
+        *given = 1;
     return BENCH_GO_ON;
 }
 
@@ -307,39 +312,26 @@ static int file_option(const char *val, const char **field)
     return BENCH_GO_ON;
 }
 
+/* A switch: an option without a value that sets one member to 1. */
+#define SWITCH(member)                                                                                     \
+    static int opt_##member(struct options *o, const char *val)                                            \
+    {                                                                                                      \
+        (void)val;                                                                                         \
+        o->member = 1;                                                                                     \
+        return BENCH_GO_ON;                                                                                \
+    }
+SWITCH(quick)
+SWITCH(full)
+SWITCH(no_pin)
+SWITCH(load)
+SWITCH(libc_probe)
+#undef SWITCH
+
 static int opt_help(struct options *o, const char *val)
 {
     (void)o, (void)val;
     usage(stdout);
     return 0;
-}
-
-static int opt_quick(struct options *o, const char *val)
-{
-    (void)val;
-    o->quick = 1;
-    return BENCH_GO_ON;
-}
-
-static int opt_full(struct options *o, const char *val)
-{
-    (void)val;
-    o->full = 1;
-    return BENCH_GO_ON;
-}
-
-static int opt_no_pin(struct options *o, const char *val)
-{
-    (void)val;
-    o->no_pin = 1;
-    return BENCH_GO_ON;
-}
-
-static int opt_load(struct options *o, const char *val)
-{
-    (void)val;
-    o->load = 1;
-    return BENCH_GO_ON;
 }
 
 static int opt_loops(struct options *o, const char *val)
@@ -434,7 +426,7 @@ static int opt_dist_region(struct options *o, const char *val)
 static int opt_cold_mib(struct options *o, const char *val)
 {
     int mib;
-    int rc = int_option(val, 16, 16384, &mib, "bad --cold-mib '%s' (16..16384)");
+    int rc = int_option(val, 16, 16384, &mib, NULL, "bad --cold-mib '%s' (16..16384)");
     if (rc == BENCH_GO_ON)
         o->cold_bytes = (uint64_t)mib * MiB;
     return rc;
@@ -442,16 +434,12 @@ static int opt_cold_mib(struct options *o, const char *val)
 
 static int opt_processes(struct options *o, const char *val)
 {
-    int rc = int_option(val, 1, MAX_PROCESSES, &o->processes, "bad --processes '%s' (1..15)");
-    o->set_processes = 1;
-    return rc;
+    return int_option(val, 1, MAX_PROCESSES, &o->processes, &o->set_processes, "bad --processes '%s' (1..15)");
 }
 
 static int opt_sweeps(struct options *o, const char *val)
 {
-    int rc = int_option(val, 1, 100, &o->sweeps, "bad --sweeps '%s' (1..100)");
-    o->set_sweeps = 1;
-    return rc;
+    return int_option(val, 1, 100, &o->sweeps, &o->set_sweeps, "bad --sweeps '%s' (1..100)");
 }
 
 static int opt_process_child(struct options *o, const char *val)
@@ -466,9 +454,7 @@ static int opt_process_child(struct options *o, const char *val)
 
 static int opt_reps(struct options *o, const char *val)
 {
-    int rc = int_option(val, 1, 1000, &o->reps, "bad --reps '%s' (1..1000)");
-    o->set_reps = 1;
-    return rc;
+    return int_option(val, 1, 1000, &o->reps, &o->set_reps, "bad --reps '%s' (1..1000)");
 }
 
 static int opt_min_sample_ms(struct options *o, const char *val)
@@ -517,16 +503,9 @@ static int opt_libc_width_child(struct options *o, const char *val)
     return BENCH_GO_ON;
 }
 
-static int opt_libc_probe(struct options *o, const char *val)
-{
-    (void)val;
-    o->libc_probe = 1;
-    return BENCH_GO_ON;
-}
-
 static int opt_cpu(struct options *o, const char *val)
 {
-    return int_option(val, 0, CPU_SETSIZE - 1, &o->cpu, "bad --cpu '%s'");
+    return int_option(val, 0, CPU_SETSIZE - 1, &o->cpu, NULL, "bad --cpu '%s'");
 }
 
 static const struct option_def {
