@@ -36,6 +36,11 @@
 #                              (tests/check_subcommand_example.sh)
 #   docs.subcommand_example_control  negative control: its lines' words swapped, the
 #                              first check must fail
+#   docs.bench_mode_example    "Adding a bench mode": its file and row applied to a copy of
+#                              the tree, altmem built (-Werror), `altmem bench FLAG` runs the
+#                              mode (tests/check_bench_mode_example.sh)
+#   docs.bench_mode_example_control  negative control: without its row, altmem bench must
+#                              refuse the flag as an unknown option
 #
 # The examples share tests/doc_example.sh (the blocks' format, the copy of the tree).
 # Run just these: ctest -L docs.  Not in the nested builds (cross, sanitizer, binding,
@@ -82,4 +87,5 @@ if(TARGET altmem_cli AND NOT ALTMEM_SANITIZE)
   altmem_docs_example(arch check_arch_example.sh)
   altmem_docs_example(rule check_rule_example.sh)
   altmem_docs_example(subcommand check_subcommand_example.sh)
+  altmem_docs_example(bench_mode check_bench_mode_example.sh)
 endif()
