@@ -1,6 +1,6 @@
 /*
- * What `altmem bench`'s parts share: bench.c (options, implementations, the
- * measured run), modes.c (the table of modes, from modes.def) and each mode's
+ * What `altmem bench`'s parts share: options.c (the options), bench.c
+ * (implementations, the measured run), modes.c (the table of modes, from modes.def) and each mode's
  * own file, measure.c (a process's sweeps over the cells), cells.c (buffers,
  * cells, the timed loops), processes.c (the fresh processes a run measures in,
  * and the figures over them), report.c (header, table rows, CSV, JSON, charts)
@@ -93,6 +93,15 @@ struct options {
     const char *width_child;            /* --libc-width-child W: this is one of them   */
     int libc_probe;                     /* --libc-probe: name glibc's variants, exit  */
 };
+
+/* ---- Options (options.c) --------------------------------------------------- */
+
+/* argv (argv[0] is "bench") into o, which holds its defaults already (cpu -1,
+   grid and hot 1): BENCH_GO_ON, or the exit status (--help's 0, a usage
+   error's 2). */
+int bench_parse_options(int argc, char **argv, struct options *o);
+/* Every word of --impl names something: 0, or -1 with a usage message. */
+int bench_check_impl_list(const char *list);
 
 /* ---- Width against width (libc_width.c) ------------------------------------- */
 
