@@ -10,6 +10,7 @@
 #define ALTMEM_BENCH_RUN_H
 
 #include <altmem.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -343,8 +344,9 @@ struct bench_job {
 };
 
 /* What a stage returns to go on to the next one; anything else is the exit
-   status of the command. */
-#define BENCH_GO_ON (-1)
+   status of the command.  No status can be INT_MIN: they are 0..255, or the -1
+   of a child that could not be started (exit status 255, as before the modes). */
+#define BENCH_GO_ON INT_MIN
 typedef int bench_mode_fn(struct bench_job *job);
 enum bench_stage { BENCH_PARSE, BENCH_RUN, BENCH_REPORT, BENCH_STAGES };
 enum bench_mode_kind { BENCH_COMMAND, BENCH_INSTEAD, BENCH_CELLS };

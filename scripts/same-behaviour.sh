@@ -33,9 +33,15 @@ build() { # SOURCE BUILD_DIR
     cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release >/dev/null
     cmake --build "$2" -j"$(nproc)" --target altmem_cli altmem_preload >/dev/null
 }
-if [ ! -d "$work/base-src" ]; then
-    git -C "$top" worktree add --detach "$work/base-src" "$base" >/dev/null 2>&1
+# BASE's tree: a worktree for this run, removed at the end (a WORK_DIR used
+# before with another BASE gets a fresh one, not the old base).
+base_commit=$(git -C "$top" rev-parse "$base^{commit}")
+if [ -d "$work/base-src" ]; then
+    git -C "$top" worktree remove --force "$work/base-src" 2>/dev/null || rm -rf "$work/base-src"
+    git -C "$top" worktree prune
 fi
+git -C "$top" worktree add --quiet --detach "$work/base-src" "$base_commit"
+trap 'git -C "$top" worktree remove --force "$work/base-src" 2>/dev/null || true' EXIT
 build "$work/base-src" "$work/base-build"
 build "$top" "$work/new-build"
 
@@ -70,49 +76,51 @@ durations 12 "$work/durations12"
 durations 20 "$work/same20" 0
 durations 60 "$work/same60" 0
 
+# try CMD...: CMD's output, then "exit N" if it failed: a status that changes is
+# a difference too, and the collection goes on (set -e would stop it).
+try() { "$@" 2>&1 || echo "exit $?"; }
+
 collect() { # ALTMEM OUT_DIR
     local a=$1 out=$2 sub
     mkdir -p "$out"
     {
-        "$a" --help 2>&1 || true
-        "$a" help 2>&1 || true
+        try "$a" --help
+        try "$a" help
         for sub in info bench run tune index compare version; do
-            echo "== help $sub"; "$a" help "$sub" 2>&1 || echo "exit $?"
-            echo "== $sub --help"; "$a" "$sub" --help 2>&1 || echo "exit $?"
+            echo "== help $sub"; try "$a" help "$sub"
+            echo "== $sub --help"; try "$a" "$sub" --help
         done
         for sub in bench tune index compare; do
-            echo "== $sub --no-such-option"; "$a" "$sub" --no-such-option 2>&1 || echo "exit $?"
+            echo "== $sub --no-such-option"; try "$a" "$sub" --no-such-option
         done
         for words in "" "--help" "-h" "--version" "nosuch" "help --version" "help -h" "help help" "help version" \
             "help nosuch" "info -h" "help bench extra"; do
-            echo "== altmem $words"; "$a" $words 2>&1 || echo "exit $?"
+            echo "== altmem $words"; try "$a" $words
         done
     } >"$out/help.txt"
     {
-        ALTMEM_COMPARE_TEST_DURATIONS=$work/durations10 "$a" compare --runs 10 --warmup 0 -- /bin/true 2>&1 || echo "exit $?"
-        ALTMEM_COMPARE_TEST_DURATIONS=$work/durations60 "$a" compare --until 2 --max-pairs 60 --warmup 0 -- /bin/true 2>&1 ||
-            echo "exit $?"
-        ALTMEM_COMPARE_TEST_DURATIONS=$work/same60 "$a" compare --until 5 --max-pairs 60 --warmup 0 -- /bin/true 2>&1 ||
-            echo "exit $?"
-        ALTMEM_COMPARE_TEST_DURATIONS=$work/same20 "$a" compare --max-pairs 20 --warmup 0 -- /bin/true 2>&1 || echo "exit $?"
-        ALTMEM_COMPARE_TEST_DURATIONS=$work/durations12 "$a" compare --aa --runs 12 --warmup 0 -- /bin/true 2>&1 || echo "exit $?"
+        ALTMEM_COMPARE_TEST_DURATIONS=$work/durations10 try "$a" compare --runs 10 --warmup 0 -- /bin/true
+        ALTMEM_COMPARE_TEST_DURATIONS=$work/durations60 try "$a" compare --until 2 --max-pairs 60 --warmup 0 -- /bin/true
+        ALTMEM_COMPARE_TEST_DURATIONS=$work/same60 try "$a" compare --until 5 --max-pairs 60 --warmup 0 -- /bin/true
+        ALTMEM_COMPARE_TEST_DURATIONS=$work/same20 try "$a" compare --max-pairs 20 --warmup 0 -- /bin/true
+        ALTMEM_COMPARE_TEST_DURATIONS=$work/durations12 try "$a" compare --aa --runs 12 --warmup 0 -- /bin/true
     } | mask_compare >"$out/compare.txt"
-    (cd "$out" && "$a" info 2>&1 | mask >info.txt)
-    (cd "$out" && "$a" bench --quick 2>&1 | mask | mask_verdicts >bench.txt)
+    (cd "$out" && try "$a" info | mask >info.txt)
+    (cd "$out" && try "$a" bench --quick | mask | mask_verdicts >bench.txt)
     # Each bench mode once, small: the text and the files it writes.
     (cd "$out" && {
         q=(--processes 2 --reps 3 --sweeps 1 --min-sample-ms 0.05)
-        echo "== cold"; "$a" bench "${q[@]}" --routine memcpy --sizes 4K,64K --align 0/0 --cold-only --cold-mib 64 2>&1
-        echo "== mod4096 dist, no grid"; "$a" bench "${q[@]}" --routine memcpy --no-grid --mod4096 4K --dist spec2017 2>&1
-        echo "== load"; "$a" bench "${q[@]}" --routine memset --sizes 4K --align 0/0 --load 2>&1
-        echo "== libc-width"; "$a" bench "${q[@]}" --routine memcpy --sizes 64,4K --align 0/0 --libc-width all 2>&1
-        echo "== profile none"; "$a" bench "${q[@]}" --routine memcpy --sizes 64,4K --align 0/0 --profile none 2>&1
-        echo "== scalar-effect"; "$a" bench --scalar-effect --sizes 4K --sample-ms 0.2 --reps 3 2>&1
-        echo "== files"; "$a" bench "${q[@]}" --impl bound,byteloop --sizes 8,4K --csv m.csv --json m.json --samples m.samples 2>&1
-        head -n 3 m.csv; head -c 600 m.json; echo; head -n 3 m.samples
+        echo "== cold"; try "$a" bench "${q[@]}" --routine memcpy --sizes 4K,64K --align 0/0 --cold-only --cold-mib 64
+        echo "== mod4096 dist, no grid"; try "$a" bench "${q[@]}" --routine memcpy --no-grid --mod4096 4K --dist spec2017
+        echo "== load"; try "$a" bench "${q[@]}" --routine memset --sizes 4K --align 0/0 --load
+        echo "== libc-width"; try "$a" bench "${q[@]}" --routine memcpy --sizes 64,4K --align 0/0 --libc-width all
+        echo "== profile none"; try "$a" bench "${q[@]}" --routine memcpy --sizes 64,4K --align 0/0 --profile none
+        echo "== scalar-effect"; try "$a" bench --scalar-effect --sizes 4K --sample-ms 0.2 --reps 3
+        echo "== files"; try "$a" bench "${q[@]}" --impl bound,byteloop --sizes 8,4K --csv m.csv --json m.json --samples m.samples
+        try head -n 3 m.csv; try head -c 600 m.json; echo; try head -n 3 m.samples
     } | mask | mask_verdicts >modes.txt)
-    (cd "$out" && "$a" index --quick 2>&1 | mask >index.txt)
-    (cd "$out" && "$a" tune --quick --print 2>&1 | mask | mask_verdicts >tune.txt)
+    (cd "$out" && try "$a" index --quick | mask >index.txt)
+    (cd "$out" && try "$a" tune --quick --print | mask | mask_verdicts >tune.txt)
 }
 collect "$work/base-build/tools/altmem" "$work/base-out"
 collect "$work/new-build/tools/altmem" "$work/new-out"
