@@ -2,9 +2,11 @@
 """What a stub's jump costs, by where it jumps and what the target does first
 (x86_64): the experiment behind docs/dispatch.md, "Where the stub's jump is free".
 
-A loop calls a stub whose only instruction is `jmp target`; the target returns at
-once, or first takes a branch after BYTES of straight-line code (what a variant's
-size-class dispatch does).  The stub sits at a page offset, the target at another
+A loop calls a stub whose only instruction is `jmp rel32 target` (the five bytes
+altmem's stubs are: spelled as bytes, which the assembler cannot shorten to the
+two-byte form); the target returns at once, or first takes a branch after BYTES
+of straight-line code beyond its first `mov` (what a variant's size-class
+dispatch does).  The stub sits at a page offset, the target at another
 offset in the same page or beyond it.  Each row is against the same loop calling
 the same target directly: the time per iteration shows when the stub's taken
 branch costs a cycle.  Builds in a temporary directory with cc; prints a Markdown
@@ -20,7 +22,7 @@ import tempfile
 calls = int(sys.argv[1]) if len(sys.argv) > 1 else 3000000
 # (stub's offset in its page, target's offset from the same page start, the
 # target's straight-line bytes before a taken branch, or None: it only returns)
-cases = [(0, t, None) for t in (64, 128, 192, 1024, 3072, 4000, 4032, 4096 + 64, 65536)]
+cases = [(0, t, None) for t in (64, 128, 192, 256, 1024, 3072, 4000, 4032, 4096 + 64, 65536)]
 cases += [(2048, t, None) for t in (3072, 4000, 4032, 4096 + 1024)]
 cases += [(0, 1024, b) for b in (0, 16, 32, 48)]
 cases += [(0, 4096 + 1024, 0)]
@@ -45,7 +47,7 @@ def main():
         n = f"s{off}_t{tgt}_{label(br)}"
         names.append(n)
         asm += [f".globl loop_{n}", ".p2align 6", f"loop_{n}:", f"1: call stub_{n}", "dec %rdi", "jnz 1b", "ret",
-                ".p2align 12", f".skip {off}" if off else "", f"stub_{n}:", f"jmp target_{n}",
+                ".p2align 12", f".skip {off}" if off else "", f"stub_{n}:", ".byte 0xe9", f".long target_{n} - . - 4",
                 f".skip {tgt - off - 5}"] + target_code(f"target_{n}", br)
     # The controls: each kind of target called directly, near and far.
     for br in sorted({br for _, _, br in cases}, key=lambda b: -1 if b is None else b):
