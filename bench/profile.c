@@ -163,7 +163,8 @@ static double one_run(void *p, int side)
     return 0;
 }
 
-/* One --profile command, from its parse to its report. */
+/* One --profile command, from its parse to its report (static: the command
+   ends with it, so rest is never freed). */
 struct profile_job {
     const char *profile; /* FILE, or "none" */
     char **rest;         /* the other arguments, the children's */
@@ -186,19 +187,16 @@ int bench_mode_profile_parse(struct bench_job *job)
         else if (!strcmp(a, "--csv") || !strcmp(a, "--json") || !strcmp(a, "--plot") || !strcmp(a, "--impl")) {
             fprintf(stderr, "altmem bench --profile: %s is not supported with --profile (the children write "
                             "their own CSV and time the bound variants)\n", a);
-            free(pj.rest);
             return 2;
         } else
             pj.rest[pj.nrest++] = a;
     }
     if (!pj.profile) {
         fprintf(stderr, "altmem bench: --profile needs FILE or none\n");
-        free(pj.rest);
         return 2;
     }
     if (strcmp(pj.profile, "none") != 0 && access(pj.profile, R_OK) != 0) {
         fprintf(stderr, "altmem bench: --profile %s: cannot read it\n", pj.profile);
-        free(pj.rest);
         return 2;
     }
     return BENCH_GO_ON;
@@ -226,14 +224,11 @@ int bench_mode_profile_run(struct bench_job *job)
 {
     struct profile_job *pj = job->mode_data;
     if (!strcmp(pj->profile, "none")) {
-        int rc = run_without_profile(pj);
-        free(pj->rest);
-        return rc;
+        return run_without_profile(pj);
     }
     char dir[] = "/tmp/altmem-bench-profile.XXXXXX";
     if (!mkdtemp(dir)) {
         perror("mkdtemp");
-        free(pj->rest);
         return 1;
     }
     fprintf(stderr, "altmem bench --profile: %d rounds of (rules, profile), each a whole `altmem bench` run\n",
@@ -243,11 +238,7 @@ int bench_mode_profile_run(struct bench_job *job)
     bench_interleave(2, ROUNDS, BENCH_ORDER_FIXED, NULL, one_run, &q, unused);
     rmdir(dir);
     bench_progress_end("  %d rounds done", ROUNDS);
-    if (q.rc) {
-        free(pj->rest);
-        return q.rc;
-    }
-    return BENCH_GO_ON;
+    return q.rc ? q.rc : BENCH_GO_ON;
 }
 
 /* Per cell, the median over the rounds of each side, the C library's, and
@@ -283,6 +274,5 @@ int bench_mode_profile_report(struct bench_job *job)
         if (count[k])
             printf("%s: profile against rules, geomean %.3fx over %d cells; %d cells more than 3%% slower\n",
                    routines[k], bench_geomean(speed[k], count[k]), count[k], slower[k]);
-    free(pj->rest);
     return 0;
 }

@@ -73,8 +73,8 @@ static double sample(const struct sc_impl *im, unsigned char *dst, const unsigne
     return in_block / (double)blocks;
 }
 
-/* A round's sample of implementation k, for bench_interleave. */
-struct job {
+/* What one cell's samples need, for bench_interleave. */
+struct cell_sample {
     const struct sc_impl *ims;
     unsigned char *dst;
     const unsigned char *src;
@@ -83,10 +83,11 @@ struct job {
     double ms;
 };
 
-static double job_sample(void *p, int k)
+/* A round's sample of implementation k. */
+static double cell_sample(void *p, int k)
 {
-    const struct job *j = p;
-    return sample(&j->ims[k], j->dst, j->src, j->n, j->work, j->ms);
+    const struct cell_sample *c = p;
+    return sample(&c->ims[k], c->dst, c->src, c->n, c->work, c->ms);
 }
 
 static size_t parse_size(const char *s, int *ok)
@@ -262,9 +263,9 @@ static void print_scalar_header(const struct scalar_effect *se)
    takes a second or more: the table is the progress). */
 static void row(struct scalar_effect *se, size_t n, double ms)
 {
-    struct job job = {se->ims, se->dst, se->src, n, se->work, ms};
+    struct cell_sample cell = {se->ims, se->dst, se->src, n, se->work, ms};
     int nim = se->nim, reps = se->reps;
-    bench_interleave(nim, reps, BENCH_ORDER_ROTATE, NULL, job_sample, &job, se->t);
+    bench_interleave(nim, reps, BENCH_ORDER_ROTATE, NULL, cell_sample, &cell, se->t);
     double med[24];
     for (int k = 0; k < nim; k++) {
         bench_sort(se->t + k * reps, reps);

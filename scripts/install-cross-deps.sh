@@ -35,7 +35,11 @@ root=0
 [ "$(id -u)" -eq 0 ] && root=1
 
 # ---- Debian 12 packages ----------------------------------------------------------------
-mapfile -t missing < <("$(dirname "$0")/missing-packages.sh" "${packages[@]}")
+# (a command substitution, which set -e checks: a process substitution's failure
+# would leave the list empty, "all present")
+missing_list=$("$(dirname "${BASH_SOURCE[0]}")/missing-packages.sh" "${packages[@]}")
+mapfile -t missing <<<"$missing_list"
+[ -n "$missing_list" ] || missing=()
 if [ ${#missing[@]} -eq 0 ]; then
     echo "install-cross-deps.sh: all present: ${packages[*]}"
 elif [ $root -eq 0 ]; then

@@ -29,7 +29,11 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config dpkg-dev file groff-base clang-19 lld-19 libclang-rt-19-dev llvm-19 binutils util-linux musl-tools git
           python3 gnuplot-nox valgrind)
 
-mapfile -t missing < <("$(dirname "$0")/missing-packages.sh" "${packages[@]}")
+# (a command substitution, which set -e checks: a process substitution's failure
+# would leave the list empty, "all present")
+missing_list=$("$(dirname "${BASH_SOURCE[0]}")/missing-packages.sh" "${packages[@]}")
+mapfile -t missing <<<"$missing_list"
+[ -n "$missing_list" ] || missing=()
 
 if [ ${#missing[@]} -eq 0 ]; then
     echo "install-deps.sh: all present: ${packages[*]}"

@@ -7,8 +7,10 @@ includes, directly or through others, a folder that includes it
     check_include_layers.py --control SRC_DIR WORK_DIR
 
 A quoted include is resolved as the compiler does here: next to the including
-file, then from src/ (on the include path); one that resolves to neither (the
-public include/altmem.h) is outside src/ and not counted.  An include in angle
+file, then from src/ and, for a file of src/arch/<arch>/, from that folder (both
+on the include path); one that is a public header (include/) is outside src/ and
+not counted, and one that resolves nowhere fails the check (it could hide an
+edge).  An include in angle
 brackets that names a file of src/arch/<arch>/ (<arch.h>, <os_arch.h>,
 <uaccess/accessors.h>) is an architecture's side of an interface the generic
 code declares, reached through the include directory src/arch/<arch>: it is
@@ -30,7 +32,7 @@ SOURCES = re.compile(r'\.(c|h|S|inc|def)$')
 
 
 def folder_graph(src):
-    edges, interfaces = {}, []
+    edges, interfaces, unresolved = {}, [], []
     arches = [a for a in os.listdir(os.path.join(src, 'arch')) if os.path.isdir(os.path.join(src, 'arch', a))]
     for dirpath, _, files in os.walk(src):
         here = os.path.relpath(dirpath, src)
@@ -49,14 +51,18 @@ def folder_graph(src):
                         if any(os.path.exists(os.path.join(src, 'arch', a, name)) for a in arches):
                             interfaces.append(f'{who} -> <{name}>')
                         continue
-                    target = next((c for c in (os.path.join(dirpath, name), os.path.join(src, name))
-                                   if os.path.exists(c)), None)
+                    candidates = [os.path.join(dirpath, name), os.path.join(src, name)]
+                    if who.startswith('arch' + os.sep):  # its architecture's include directory
+                        candidates.append(os.path.join(src, 'arch', who.split(os.sep)[1], name))
+                    target = next((c for c in candidates if os.path.exists(c)), None)
                     if target is None:
+                        if not os.path.exists(os.path.join(src, '..', 'include', name)):
+                            unresolved.append(f'{who} -> "{name}"')
                         continue
                     there = os.path.relpath(os.path.dirname(os.path.normpath(target)), src)
                     if there != here:
                         edges.setdefault(here, {}).setdefault(there, []).append(f'{who} -> "{name}"')
-    return edges, interfaces
+    return edges, interfaces, unresolved
 
 
 def reachable(edges, start):
@@ -70,15 +76,18 @@ def reachable(edges, start):
 
 
 def check(src):
-    edges, interfaces = folder_graph(src)
+    edges, interfaces, unresolved = folder_graph(src)
+    for u in unresolved:
+        print(f'FAIL: a quoted include this check cannot resolve (so cannot place): {u}')
     cycles = [(a, b) for a in sorted(edges) for b in sorted(edges[a]) if a in reachable(edges, b)]
     for a, b in cycles:
         print(f'FAIL: {a}/ -> {b}/ lies on a cycle: ' + '; '.join(edges[a][b][:3]))
     nedges = sum(len(v) for v in edges.values())
-    print(f'{"ok" if not cycles else "FAIL"}: {nedges} folder-to-folder edges in {src}, {len(cycles)} on a cycle; '
+    bad = cycles or unresolved
+    print(f'{"ok" if not bad else "FAIL"}: {nedges} folder-to-folder edges in {src}, {len(cycles)} on a cycle; '
           f'{len(interfaces)} architecture interface includes (not counted): ' + ', '.join(sorted(set(
               i.split(' -> ')[1] for i in interfaces))))
-    return not cycles
+    return not bad
 
 
 def control(src, work):

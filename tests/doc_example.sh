@@ -2,7 +2,7 @@
 # every tests/check_*_example.sh shares (sourced, not run).
 #
 # A page holds an example as fenced code blocks, each right after a marker line
-# that names the example (variant, rule, subcommand, bench-mode):
+# that names the example (variant, rule, subcommand, bench_mode):
 #   <!-- example NAME: write PATH -->                          the block is the file PATH
 #   <!-- example NAME: insert into PATH before the line "L" --> the block goes in PATH
 #                                                              before the first line L
@@ -66,16 +66,16 @@ example_copy_tree() {
     step "copied $(wc -l <"$list") files of $src to $tree ($how)"
 }
 
-# example_blocks DIR: DIR/N.marker and DIR/N.block for every block of $example.
+# example_blocks DIR: DIR/NNN.marker and DIR/NNN.block for every block of $example.
 example_blocks() {
     rm -rf "$1"
     mkdir -p "$1"
     awk -v dir="$1" -v name="$example" '
         $0 ~ ("^<!-- example " name ": .* -->$") { marker = $0; want = 1; next }
-        want && /^```/ { n++; inside = 1; want = 0;
-                         print marker > (dir "/" n ".marker"); printf "" > (dir "/" n ".block"); next }
+        want && /^```/ { f = sprintf("%s/%03d", dir, ++n); inside = 1; want = 0;  # %03d: the glob keeps page order
+                         print marker > (f ".marker"); printf "" > (f ".block"); next }
         inside && /^```[[:space:]]*$/ { inside = 0; next }
-        inside { print > (dir "/" n ".block"); next }
+        inside { print > (f ".block"); next }
         want && !/^[[:space:]]*$/ { want = 0 }
         END { if (inside) { print "unterminated block" > "/dev/stderr"; exit 1 } }
     ' "$doc" || fail "cannot read the blocks of $doc"

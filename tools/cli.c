@@ -1,6 +1,7 @@
 /*
  * altmem — the command-line tool.  Each subcommand is one row of subcommands[]
- * below and a file of its own (tools/<name>.c); this file only dispatches.
+ * below, its main in a file of its own (tools/<name>.c; bench's in bench/;
+ * version's and help's, one statement each, here); this file only dispatches.
  * Adding one: docs/architecture.md, "Adding a subcommand".
  */
 #include <altmem.h>

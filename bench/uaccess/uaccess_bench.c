@@ -455,8 +455,14 @@ static void measure_pair(const struct pair *p, const struct results *res, const 
     }
 }
 
-/* 0 with every pair's cells in res, -1 when out of memory. */
-static int run_pairs(const struct options *o, struct results *res)
+struct goal_worst;
+static void report_pair(const struct pair *p, const struct results *res, const struct cell_ns ns[2][MAX_SIZES],
+                        FILE *csv, struct goal_worst *g);
+
+/* Measures every pair into res and prints each one's table (and CSV rows) as
+   soon as it is measured, as the bench always has: a long run shows its
+   progress, and a crash keeps what came before.  0, or -1 when out of memory. */
+static int run_pairs(const struct options *o, struct results *res, FILE *csv, struct goal_worst *g)
 {
     res->sizes = o->quick ? sizes_quick : sizes_full;
     res->nsizes = o->quick ? COUNT(sizes_quick) : COUNT(sizes_full);
@@ -469,9 +475,12 @@ static int run_pairs(const struct options *o, struct results *res)
         res->npairs = 2;
     if (o->warmup_ms > 0)
         warm_up(res, o->warmup_ms);
-    for (size_t p = 0; p < res->npairs; p++)
+    for (size_t p = 0; p < res->npairs; p++) {
         if (res->pairs[p].have)
             measure_pair(&res->pairs[p], res, o, reps, sab, res->ns[p]);
+        report_pair(&res->pairs[p], res, res->ns[p], csv, g);
+        fflush(stdout);
+    }
     free(sab);
     return 0;
 }
@@ -537,12 +546,10 @@ static void report_pair(const struct pair *p, const struct results *res, const s
         }
 }
 
-/* Every pair's table (and CSV rows), then the goal; closes csv. */
-static void report(const struct results *res, FILE *csv)
+/* The goal, once every pair is reported; closes csv. */
+static void report_goal(const struct goal_worst *gw, FILE *csv)
 {
-    struct goal_worst g = {{-1e9, -1e9}, {-1e9, -1e9}};
-    for (size_t p = 0; p < res->npairs; p++)
-        report_pair(&res->pairs[p], res, res->ns[p], csv, &g);
+    const struct goal_worst g = *gw;
     printf("\ngoal (issue 5): at >= 256 B at most 5%% slower, below 256 B at most 2 ns more per call\n");
     static const char *const what[2] = {"altmem_copy_user vs altmem_memcpy", "altmem_clear_user vs altmem_memset"};
     for (int k = 0; k < 2; k++)
@@ -580,8 +587,9 @@ int main(int argc, char **argv)
     if (o.csv_path && !(csv = open_csv(o.csv_path)))
         return 2;
     static struct results res;
-    if (run_pairs(&o, &res) != 0)
+    struct goal_worst g = {{-1e9, -1e9}, {-1e9, -1e9}};
+    if (run_pairs(&o, &res, csv, &g) != 0)
         return 2;
-    report(&res, csv);
+    report_goal(&g, csv);
     return 0;
 }

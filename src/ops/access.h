@@ -75,11 +75,12 @@ OPS_INL size_t ops_fault(size_t done)
     return done;
 }
 
-/* One store of a size class into its k: if it faulted, the class returns its
-   progress, done, an expression of k (the bytes stored before it and by it). */
-#define OPS_STORE_OR_FAULT(store, done)                                                                        \
+/* One store of a size class, its result in k: if it faulted, the class
+   returns its progress, done, an expression of k (the bytes stored before it
+   and by it). */
+#define OPS_STORE_OR_FAULT(k, store, done)                                                                     \
     do {                                                                                                       \
-        if ((k = (store)) != OPS_OK)                                                                           \
+        if (((k) = (store)) != OPS_OK)                                                                         \
             return ops_fault(done);                                                                            \
     } while (0)
 

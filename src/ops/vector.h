@@ -74,9 +74,9 @@ OPS_INL size_t ops_vcopy_ht2(const enum ops_access acc, uintptr_t d, uintptr_t s
         return 0;
     if ((k = ops_vst(acc, d, 0, a)) != OPS_OK)
         return k;
-    OPS_STORE_OR_FAULT(ops_vst(acc, d, OPS_W, b), OPS_W + k);
-    OPS_STORE_OR_FAULT(ops_vst(acc, d, n - 2 * OPS_W, y), ops_max(2 * OPS_W, n - 2 * OPS_W + k));
-    OPS_STORE_OR_FAULT(ops_vst(acc, d, n - OPS_W, z), ops_max(2 * OPS_W, n - OPS_W + k));
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, d, OPS_W, b), OPS_W + k);
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, d, n - 2 * OPS_W, y), ops_max(2 * OPS_W, n - 2 * OPS_W + k));
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, d, n - OPS_W, z), ops_max(2 * OPS_W, n - OPS_W + k));
     return OPS_OK;
 }
 
@@ -93,11 +93,11 @@ OPS_INL size_t ops_vcopy_ht3(const enum ops_access acc, uintptr_t d, uintptr_t s
         return 0;
     if ((k = ops_vst(acc, d, 0, a)) != OPS_OK)
         return k;
-    OPS_STORE_OR_FAULT(ops_vst(acc, d, OPS_W, b), OPS_W + k);
-    OPS_STORE_OR_FAULT(ops_vst(acc, d, 2 * OPS_W, c), 2 * OPS_W + k);
-    OPS_STORE_OR_FAULT(ops_vst(acc, de, w3, x), ops_max(3 * OPS_W, n - 3 * OPS_W + k));
-    OPS_STORE_OR_FAULT(ops_vst(acc, de, w2, y), ops_max(3 * OPS_W, n - 2 * OPS_W + k));
-    OPS_STORE_OR_FAULT(ops_vst(acc, de, w1, z), ops_max(3 * OPS_W, n - OPS_W + k));
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, d, OPS_W, b), OPS_W + k);
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, d, 2 * OPS_W, c), 2 * OPS_W + k);
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, de, w3, x), ops_max(3 * OPS_W, n - 3 * OPS_W + k));
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, de, w2, y), ops_max(3 * OPS_W, n - 2 * OPS_W + k));
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, de, w1, z), ops_max(3 * OPS_W, n - OPS_W + k));
     return OPS_OK;
 }
 
@@ -115,13 +115,13 @@ OPS_INL size_t ops_vcopy_ht4(const enum ops_access acc, uintptr_t d, uintptr_t s
         return 0;
     if ((k = ops_vst(acc, d, 0, a)) != OPS_OK)
         return k;
-    OPS_STORE_OR_FAULT(ops_vst(acc, d, OPS_W, b), OPS_W + k);
-    OPS_STORE_OR_FAULT(ops_vst(acc, d, 2 * OPS_W, c), 2 * OPS_W + k);
-    OPS_STORE_OR_FAULT(ops_vst(acc, d, 3 * OPS_W, e), 3 * OPS_W + k);
-    OPS_STORE_OR_FAULT(ops_vst(acc, de, w4, w), ops_max(4 * OPS_W, n - 4 * OPS_W + k));
-    OPS_STORE_OR_FAULT(ops_vst(acc, de, w3, x), ops_max(4 * OPS_W, n - 3 * OPS_W + k));
-    OPS_STORE_OR_FAULT(ops_vst(acc, de, w2, y), ops_max(4 * OPS_W, n - 2 * OPS_W + k));
-    OPS_STORE_OR_FAULT(ops_vst(acc, de, w1, z), ops_max(4 * OPS_W, n - OPS_W + k));
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, d, OPS_W, b), OPS_W + k);
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, d, 2 * OPS_W, c), 2 * OPS_W + k);
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, d, 3 * OPS_W, e), 3 * OPS_W + k);
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, de, w4, w), ops_max(4 * OPS_W, n - 4 * OPS_W + k));
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, de, w3, x), ops_max(4 * OPS_W, n - 3 * OPS_W + k));
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, de, w2, y), ops_max(4 * OPS_W, n - 2 * OPS_W + k));
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, de, w1, z), ops_max(4 * OPS_W, n - OPS_W + k));
     return OPS_OK;
 }
 
@@ -142,13 +142,13 @@ OPS_INL size_t ops_vcopy_block4(const enum ops_access acc, const enum ops_store 
         return k;
     if (how == OPS_ALIGNED)
         OPS_STORE_ORDER();
-    OPS_STORE_OR_FAULT(ops_vstore(acc, how, d, OPS_W, b), OPS_W + k);
+    OPS_STORE_OR_FAULT(k, ops_vstore(acc, how, d, OPS_W, b), OPS_W + k);
     if (how == OPS_ALIGNED)
         OPS_STORE_ORDER();
-    OPS_STORE_OR_FAULT(ops_vstore(acc, how, d, 2 * OPS_W, c), 2 * OPS_W + k);
+    OPS_STORE_OR_FAULT(k, ops_vstore(acc, how, d, 2 * OPS_W, c), 2 * OPS_W + k);
     if (how == OPS_ALIGNED)
         OPS_STORE_ORDER();
-    OPS_STORE_OR_FAULT(ops_vstore(acc, how, d, 3 * OPS_W, e), 3 * OPS_W + k);
+    OPS_STORE_OR_FAULT(k, ops_vstore(acc, how, d, 3 * OPS_W, e), 3 * OPS_W + k);
     return OPS_OK;
 }
 
@@ -180,9 +180,9 @@ OPS_INL size_t ops_vset_ht2(const enum ops_access acc, uintptr_t d, ops_vec x, s
     size_t k;
     if ((k = ops_vst(acc, d, 0, x)) != OPS_OK)
         return k;
-    OPS_STORE_OR_FAULT(ops_vst(acc, d, OPS_W, x), OPS_W + k);
-    OPS_STORE_OR_FAULT(ops_vst(acc, d, n - 2 * OPS_W, x), ops_max(2 * OPS_W, n - 2 * OPS_W + k));
-    OPS_STORE_OR_FAULT(ops_vst(acc, d, n - OPS_W, x), ops_max(2 * OPS_W, n - OPS_W + k));
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, d, OPS_W, x), OPS_W + k);
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, d, n - 2 * OPS_W, x), ops_max(2 * OPS_W, n - 2 * OPS_W + k));
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, d, n - OPS_W, x), ops_max(2 * OPS_W, n - OPS_W + k));
     return OPS_OK;
 }
 
@@ -193,9 +193,9 @@ OPS_INL size_t ops_vset_block4(const enum ops_access acc, const enum ops_store h
     size_t k;
     if ((k = ops_vstore(acc, how, d, 0, x)) != OPS_OK)
         return k;
-    OPS_STORE_OR_FAULT(ops_vstore(acc, how, d, OPS_W, x), OPS_W + k);
-    OPS_STORE_OR_FAULT(ops_vstore(acc, how, d, 2 * OPS_W, x), 2 * OPS_W + k);
-    OPS_STORE_OR_FAULT(ops_vstore(acc, how, d, 3 * OPS_W, x), 3 * OPS_W + k);
+    OPS_STORE_OR_FAULT(k, ops_vstore(acc, how, d, OPS_W, x), OPS_W + k);
+    OPS_STORE_OR_FAULT(k, ops_vstore(acc, how, d, 2 * OPS_W, x), 2 * OPS_W + k);
+    OPS_STORE_OR_FAULT(k, ops_vstore(acc, how, d, 3 * OPS_W, x), 3 * OPS_W + k);
     return OPS_OK;
 }
 
@@ -204,10 +204,10 @@ OPS_INL size_t ops_vset_block4(const enum ops_access acc, const enum ops_store h
 OPS_INL size_t ops_vset_last4(const enum ops_access acc, uintptr_t de, ops_vec x, size_t n, size_t done)
 {
     size_t k;
-    OPS_STORE_OR_FAULT(ops_vst(acc, de, -(4 * OPS_W), x), ops_max(done, n - 4 * OPS_W + k));
-    OPS_STORE_OR_FAULT(ops_vst(acc, de, -(3 * OPS_W), x), ops_max(done, n - 3 * OPS_W + k));
-    OPS_STORE_OR_FAULT(ops_vst(acc, de, -(2 * OPS_W), x), ops_max(done, n - 2 * OPS_W + k));
-    OPS_STORE_OR_FAULT(ops_vst(acc, de, -OPS_W, x), ops_max(done, n - OPS_W + k));
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, de, -(4 * OPS_W), x), ops_max(done, n - 4 * OPS_W + k));
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, de, -(3 * OPS_W), x), ops_max(done, n - 3 * OPS_W + k));
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, de, -(2 * OPS_W), x), ops_max(done, n - 2 * OPS_W + k));
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, de, -OPS_W, x), ops_max(done, n - OPS_W + k));
     return OPS_OK;
 }
 
@@ -217,11 +217,11 @@ OPS_INL size_t ops_vset_ht3(const enum ops_access acc, uintptr_t d, ops_vec x, s
     size_t k;
     if ((k = ops_vst(acc, d, 0, x)) != OPS_OK)
         return k;
-    OPS_STORE_OR_FAULT(ops_vst(acc, d, OPS_W, x), OPS_W + k);
-    OPS_STORE_OR_FAULT(ops_vst(acc, d, 2 * OPS_W, x), 2 * OPS_W + k);
-    OPS_STORE_OR_FAULT(ops_vst(acc, d, n - 3 * OPS_W, x), ops_max(3 * OPS_W, n - 3 * OPS_W + k));
-    OPS_STORE_OR_FAULT(ops_vst(acc, d, n - 2 * OPS_W, x), ops_max(3 * OPS_W, n - 2 * OPS_W + k));
-    OPS_STORE_OR_FAULT(ops_vst(acc, d, n - OPS_W, x), ops_max(3 * OPS_W, n - OPS_W + k));
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, d, OPS_W, x), OPS_W + k);
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, d, 2 * OPS_W, x), 2 * OPS_W + k);
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, d, n - 3 * OPS_W, x), ops_max(3 * OPS_W, n - 3 * OPS_W + k));
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, d, n - 2 * OPS_W, x), ops_max(3 * OPS_W, n - 2 * OPS_W + k));
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, d, n - OPS_W, x), ops_max(3 * OPS_W, n - OPS_W + k));
     return OPS_OK;
 }
 
@@ -231,9 +231,9 @@ OPS_INL size_t ops_vset_ht4(const enum ops_access acc, uintptr_t d, ops_vec x, s
     size_t k;
     if ((k = ops_vst(acc, d, 0, x)) != OPS_OK)
         return k;
-    OPS_STORE_OR_FAULT(ops_vst(acc, d, OPS_W, x), OPS_W + k);
-    OPS_STORE_OR_FAULT(ops_vst(acc, d, 2 * OPS_W, x), 2 * OPS_W + k);
-    OPS_STORE_OR_FAULT(ops_vst(acc, d, 3 * OPS_W, x), 3 * OPS_W + k);
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, d, OPS_W, x), OPS_W + k);
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, d, 2 * OPS_W, x), 2 * OPS_W + k);
+    OPS_STORE_OR_FAULT(k, ops_vst(acc, d, 3 * OPS_W, x), 3 * OPS_W + k);
     return ops_vset_last4(acc, d + n, x, n, 4 * OPS_W);
 }
 
