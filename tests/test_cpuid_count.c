@@ -2,8 +2,9 @@
  * How many CPUID instructions x86_64 detection executes (issue 30: in a virtual
  * machine each exits to the hypervisor, 3.6-7.1 us).  Under glibc >= 2.33 the
  * leaves glibc keeps (1, 7.0, 7.1, 0x80000001, 0x80000007, 0x80000008) must come
- * from glibc, and on AMD with TOPOEXT 0x80000000 is not needed either; the CPU
- * description must be the same as with every leaf read by CPUID.
+ * from glibc, and on AMD with TOPOEXT 0x80000000 is not needed either, nor the
+ * L1i's subleaf of 0x8000001D; the CPU description must be the same as with
+ * every leaf read by CPUID.
  *
  *   test_cpuid_count            the check (exit 77 where the C library keeps no leaf)
  *   test_cpuid_count --control  detection told to ignore glibc's leaves: must fail
@@ -57,6 +58,18 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < altmem__cpuid_log.count && i < 32; i++)
         if (with.vendor == ALTMEM__VENDOR_AMD && topoext && altmem__cpuid_log.leaf[i] == 0x80000000u) {
             printf("FAIL: 0x80000000 read although TOPOEXT says 0x8000001D exists\n");
+            fail = 1;
+        }
+    /* The L1i (0x8000001D subleaf 1) is not needed when subleaf 2 is the L2. */
+    unsigned l2_at_2 = 0;
+    if (with.vendor == ALTMEM__VENDOR_AMD && topoext) {
+        unsigned a, b, c, d;
+        __asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x8000001du), "c"(2u));
+        l2_at_2 = (a & 0x1f) == 3 && ((a >> 5) & 7) == 2;
+    }
+    for (unsigned i = 0; l2_at_2 && i < altmem__cpuid_log.count && i < 32; i++)
+        if (altmem__cpuid_log.leaf[i] == 0x8000001du && altmem__cpuid_log.sub[i] == 1) {
+            printf("FAIL: 0x8000001D subleaf 1 (the L1i) read, although subleaf 2 is the L2\n");
             fail = 1;
         }
     if (with.features != without.features || with.l1d_bytes != without.l1d_bytes ||

@@ -51,13 +51,30 @@ static uint64_t xgetbv0(void)
    glibc_cache() reads of them is kept in raw (leaf 4's rows; 0x8000001D
    subleaf 3's EAX): in a virtual machine every CPUID exits to the hypervisor
    (about 10 us each on the 2-vCPU KVM guests measured, docs/dropin.md,
-   "Start-up cost"), so none is executed twice.  Returns the subleaves read. */
+   "Start-up cost"), so none is executed twice.  Returns one past the last
+   subleaf it reached (above 3: subleaf 3 is read). */
 static unsigned caches_from_leaf(unsigned leaf, struct altmem__cpu *out, struct altmem__x86_cache_raw *raw)
 {
-    unsigned sub;
+    unsigned sub, next[4] = {0, 0, 0, 0}, have_next = 0;
     for (sub = 0; sub < 16; sub++) {
         unsigned a, b, c, d;
-        cpuid(leaf, sub, &a, &b, &c, &d);
+        if (have_next && sub == 2) {
+            a = next[0], b = next[1], c = next[2], d = next[3];
+        } else if (leaf == 0x8000001du && sub == 1) {
+            /* AMD lists L1d, L1i, L2, L3 in that order (as Linux's AMD cacheinfo
+               numbers them): when subleaf 2 is the unified L2, the L1i, which
+               nothing here uses, is not read. */
+            cpuid(leaf, 2, &next[0], &next[1], &next[2], &next[3]);
+            if ((next[0] & 0x1f) == 3 && ((next[0] >> 5) & 7) == 2) {
+                sub = 2;
+                a = next[0], b = next[1], c = next[2], d = next[3];
+            } else {
+                have_next = 1;
+                cpuid(leaf, 1, &a, &b, &c, &d);
+            }
+        } else {
+            cpuid(leaf, sub, &a, &b, &c, &d);
+        }
         if (leaf == 4 && sub < 8) {
             raw->leaf4[sub][0] = a, raw->leaf4[sub][1] = b, raw->leaf4[sub][2] = c, raw->leaf4[sub][3] = d;
             raw->n_leaf4 = sub + 1;
