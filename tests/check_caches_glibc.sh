@@ -13,14 +13,16 @@
 # knows one fails.  Skipped (77) where the archive cannot be reached and no
 # cached copy exists.  --compare only compares (the control feeds it a
 # mismatch, which must fail).
-# --models: both programs under qemu-x86_64 (qemu-user) with each AMD model of
-# the list below, whose caches glibc 2.41 and altmem read from the same leaves:
-# 0x8000001D, and the legacy 0x80000005/6 where the model's highest extended
-# leaf (xlevel) stops short of it, as on a guest that hides it.  The Intel
-# models are printed, not checked: glibc takes the L2 from leaf 2's descriptors
-# before leaf 4, and qemu's descriptors (a 2 MiB L2) disagree with its own
-# leaf 4 (4 MiB), which altmem reads; real Intel CPUs since Core i7 answer
-# leaf 2 with 0xff, "see leaf 4" (docs/arch-notes.md).  --models-control: altmem
+# --models: both programs under qemu-x86_64 (qemu-user) with each model of the
+# list below, whose caches glibc 2.41 and altmem read from the same leaves:
+# AMD's 0x8000001D, and the legacy 0x80000005/6 where the model's highest
+# extended leaf (xlevel) stops short of it, as on a guest that hides it; Intel's
+# leaf 2 descriptors where the highest basic leaf (level) is below 4, as a BIOS's
+# "limit CPUID maxval" leaves it.  The Intel models with leaf 4 are printed, not
+# checked: glibc takes the L2 from leaf 2's descriptors before leaf 4, and qemu's
+# descriptors (a 2 MiB L2) disagree with its own leaf 4 (4 MiB), which altmem
+# reads there; real Intel CPUs since Core i7 answer leaf 2 with 0xff, "see leaf
+# 4" (docs/architecture.md, the x86_64 row of the detection table).  --models-control: altmem
 # under one model and glibc under another, with other caches: must fail.
 set -u
 compare() {     # "altmem's three" "glibc's three", in bytes (0: unknown)
@@ -70,7 +72,8 @@ bytes() {
                     printf "%d\n", n * m; exit }'
 }
 
-amd_models="EPYC EPYC-Rome EPYC-Milan EPYC-Milan,-topoext EPYC-Milan,xlevel=0x80000008 EPYC-Rome,xlevel=0x80000008"
+checked_models="EPYC EPYC-Rome EPYC-Milan EPYC-Milan,-topoext EPYC-Milan,xlevel=0x80000008 EPYC-Rome,xlevel=0x80000008
+                Cascadelake-Server,level=2 Icelake-Server,level=3 core2duo,level=2"
 intel_models="Cascadelake-Server Icelake-Server"
 case $mode in
 plain)
@@ -82,7 +85,7 @@ plain)
 models)
     command -v qemu-x86_64 >/dev/null || { echo "SKIPPED: no qemu-x86_64 (scripts/install-cross-deps.sh installs qemu-user)"; exit 77; }
     fail=0
-    for m in $amd_models; do
+    for m in $checked_models; do
         figures "qemu-x86_64 -cpu $m" "qemu-x86_64 -cpu $m"
         if compare "$ours" "$glibc" >/dev/null; then
             echo "ok: $m: $ours"

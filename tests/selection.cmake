@@ -9,10 +9,12 @@
 #   profile_cli             altmem tune --quick, then altmem info with that profile, edited, foreign, a FIFO
 #   decode                  LoongArch / RISC-V / AArch64 feature decoders; glibc 2.36's x86 cache figures
 #   glibc_nt                ... those figures computed on this machine against its ld.so --list-diagnostics
+#   glibc_nt_models         ... and under qemu-x86_64 for AMD and Intel models, leaf 4 or only leaf 2
 #   caches_glibc            altmem info's L1d/L2/L3 against the newest glibc's ld.so --list-diagnostics
 #   caches_glibc_control    ... and that comparison does fail on a mismatch
-#   caches_glibc_models     the same under qemu-x86_64 for each AMD CPU model of the script's
-#                           list, 0x8000001D present and hidden (xlevel); Intel models printed
+#   caches_glibc_models     the same under qemu-x86_64 for each CPU model of the script's list:
+#                           AMD with 0x8000001D present and hidden (xlevel), Intel without
+#                           leaf 4 (level=2, 3); Intel models with leaf 4 printed
 #   caches_glibc_models-control  altmem under one model, glibc under another: must fail
 #   info_*                  the real `altmem info` under ALTMEM_TUNABLES
 #   setuid                  AT_SECURE: a setuid copy ignores ALTMEM_TUNABLES (root only)
@@ -65,6 +67,14 @@ if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
   add_test(NAME glibc_nt COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_glibc_nt.sh $<TARGET_FILE:test_decode>)
   # ... and the comparison does fail on values that are not this machine's.
   add_test(NAME glibc_nt_control COMMAND test_decode --glibc-here 0x4040 0x4040)
+  # The same under qemu-x86_64, per CPU model (AMD with and without 0x8000001D,
+  # Intel with leaf 4 and with its highest basic leaf below 4).  Not in the
+  # sanitizer build: its programs do not run under qemu-user (the shadow memory).
+  if(NOT ALTMEM_SANITIZE)
+    add_test(NAME glibc_nt_models
+             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_glibc_nt.sh --models $<TARGET_FILE:test_decode>)
+    set_tests_properties(glibc_nt_models PROPERTIES LABELS "selection" SKIP_RETURN_CODE 77 TIMEOUT 300)
+  endif()
   set_tests_properties(glibc_nt_control PROPERTIES WILL_FAIL TRUE)
   set_tests_properties(glibc_nt glibc_nt_control PROPERTIES LABELS "selection" SKIP_RETURN_CODE 77)
 endif()
@@ -85,17 +95,24 @@ if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT CMAKE_CROSSCOMPILING_EMULATOR AND NOT A
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_caches_glibc.sh --compare "32768 1048576 0" "32768 1048576 33554432")
   set_tests_properties(caches_glibc_control PROPERTIES WILL_FAIL TRUE)
   set_tests_properties(caches_glibc caches_glibc_control PROPERTIES LABELS "selection" SKIP_RETURN_CODE 77 TIMEOUT 300)
-  # The same per CPU model under qemu-x86_64 (AMD's leaves with and without
-  # 0x8000001D), and its control (altmem and glibc under models whose caches differ).
-  foreach(_m models models-control)
+  # The same per CPU model under qemu-x86_64, and its control (altmem and glibc
+  # under models whose caches differ); not in the sanitizer build, whose programs
+  # do not run under qemu-user.
+  set(_cache_modes "")
+  if(NOT ALTMEM_SANITIZE)
+    set(_cache_modes models models-control)
+  endif()
+  foreach(_m IN LISTS _cache_modes)
     add_test(NAME caches_glibc_${_m}
              COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_caches_glibc.sh --${_m}
                      ${PROJECT_SOURCE_DIR}/scripts/newer-glibc.sh $<TARGET_FILE:altmem_cli> ${CMAKE_BINARY_DIR}/glibc-cache)
     set_tests_properties(caches_glibc_${_m} PROPERTIES LABELS "selection" SKIP_RETURN_CODE 77 TIMEOUT 300)
   endforeach()
   # One fetch into the build tree's cache at a time (bench_newer_glibc uses it too).
-  set_tests_properties(caches_glibc caches_glibc_models caches_glibc_models-control PROPERTIES
-                       RESOURCE_LOCK altmem_glibc_cache)
+  set_tests_properties(caches_glibc PROPERTIES RESOURCE_LOCK altmem_glibc_cache)
+  foreach(_m IN LISTS _cache_modes)
+    set_tests_properties(caches_glibc_${_m} PROPERTIES RESOURCE_LOCK altmem_glibc_cache)
+  endforeach()
 endif()
 
 # ---- The real library path: `altmem info` under ALTMEM_TUNABLES ---------------

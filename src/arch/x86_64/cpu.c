@@ -116,7 +116,7 @@ static void glibc_cache(struct altmem__cpu *out, struct altmem__x86_cache_raw *r
     r->model = out->model;
     r->max_leaf = max;
     r->erms = (out->features & ALTMEM_FEAT_ERMS) != 0;
-    if (max >= 4 && !amd) {
+    if (!amd) {                     /* leaf 4's sizes, or leaf 2's without it */
         r->intel_l2 = out->l2_bytes;
         r->intel_l3 = out->l3_bytes;
     }
@@ -231,6 +231,11 @@ void altmem__cpu_detect(struct altmem__cpu *out)
         cpuid(0x80000006u, 0, &a, &b, &raw.e6_ecx, &raw.e6_edx);
     if (!amd && max >= 4) {
         caches_from_leaf(4, out, &raw);
+    } else if (out->vendor == ALTMEM__VENDOR_INTEL && max >= 2) {
+        /* No leaf 4: the descriptors of leaf 2, as glibc reads them there. */
+        uint32_t l2regs[4];
+        cpuid(2, 0, &l2regs[0], &l2regs[1], &l2regs[2], &l2regs[3]);
+        altmem__decode_intel_leaf2(l2regs, family, model, &out->l1d_bytes, &out->l2_bytes, &out->l3_bytes);
     } else if (amd && maxext >= 0x8000001du) {
         amd_subleaves = caches_from_leaf(0x8000001du, out, &raw);
     }

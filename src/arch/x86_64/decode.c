@@ -1,6 +1,6 @@
 /*
- * The pure decoder of x86_64: glibc 2.36's cache figures from the CPUID values cpu.c gathers, and AMD's
- * legacy cache leaves (decode.h).
+ * The pure decoder of x86_64: glibc 2.36's cache figures from the CPUID values cpu.c gathers, AMD's
+ * legacy cache leaves and Intel's leaf 2 descriptors (decode.h).
  * No x86_64 instruction here: compiled on every host.
  */
 #include "cpu.h"
@@ -164,4 +164,65 @@ void altmem__decode_amd_legacy_caches(uint32_t e5_ecx, uint32_t e6_ecx, uint32_t
     *l1d = (size_t)(e5_ecx >> 24) << 10;
     *l2 = (size_t)(e6_ecx >> 16) << 10;
     *l3 = (size_t)(e6_edx >> 18) << 19;
+}
+
+/* ---- Intel's leaf 2 cache descriptors ------------------------------------------------
+   The data and unified caches glibc knows (sysdeps/x86/dl-cacheinfo.h,
+   intel_02_known; Intel SDM vol. 2A, CPUID, "Encoding of Cache and TLB
+   Descriptors"), sorted by descriptor, size in KiB.  Where the two differ
+   (0xdc-0xde: the SDM's 1.5, 3 and 6 MiB), glibc's figure, which is what
+   altmem must agree with. */
+static const struct {
+    uint8_t descriptor, level;
+    uint16_t kib;
+} intel_descriptors[] = {
+    {0x0a, 1, 8},     {0x0c, 1, 16},    {0x0d, 1, 16},    {0x0e, 1, 24},    {0x21, 2, 256},   {0x22, 3, 512},
+    {0x23, 3, 1024},  {0x25, 3, 2048},  {0x29, 3, 4096},  {0x2c, 1, 32},    {0x39, 2, 128},   {0x3a, 2, 192},
+    {0x3b, 2, 128},   {0x3c, 2, 256},   {0x3d, 2, 384},   {0x3e, 2, 512},   {0x3f, 2, 256},   {0x41, 2, 128},
+    {0x42, 2, 256},   {0x43, 2, 512},   {0x44, 2, 1024},  {0x45, 2, 2048},  {0x46, 3, 4096},  {0x47, 3, 8192},
+    {0x48, 2, 3072},  {0x49, 2, 4096},  {0x4a, 3, 6144},  {0x4b, 3, 8192},  {0x4c, 3, 12288}, {0x4d, 3, 16384},
+    {0x4e, 2, 6144},  {0x60, 1, 16},    {0x66, 1, 8},     {0x67, 1, 16},    {0x68, 1, 32},    {0x78, 2, 1024},
+    {0x79, 2, 128},   {0x7a, 2, 256},   {0x7b, 2, 512},   {0x7c, 2, 1024},  {0x7d, 2, 2048},  {0x7f, 2, 512},
+    {0x80, 2, 512},   {0x82, 2, 256},   {0x83, 2, 512},   {0x84, 2, 1024},  {0x85, 2, 2048},  {0x86, 2, 512},
+    {0x87, 2, 1024},  {0xd0, 3, 512},   {0xd1, 3, 1024},  {0xd2, 3, 2048},  {0xd6, 3, 1024},  {0xd7, 3, 2048},
+    {0xd8, 3, 4096},  {0xdc, 3, 2048},  {0xdd, 3, 4096},  {0xde, 3, 8192},  {0xe2, 3, 2048},  {0xe3, 3, 4096},
+    {0xe4, 3, 8192},  {0xea, 3, 12288}, {0xeb, 3, 18432}, {0xec, 3, 24576},
+};
+
+/* The size of the first descriptor of a level-`level` data or unified cache in
+   regs; 0 if none, or if leaf 4 is where to look (0xff). */
+static size_t intel_leaf2_cache(const uint32_t regs[4], unsigned level, int l3_is_0x49)
+{
+    for (int r = 0; r < 4; r++) {
+        uint32_t v = r == 0 ? regs[0] & 0xffffff00u : regs[r];
+        if (v & 0x80000000u)
+            continue;                       /* reserved */
+        for (; v; v >>= 8) {
+            unsigned byte = v & 0xff;
+            if (byte == 0x40 && level == 3)
+                break;                      /* "no L2 or L3": glibc looks no further in this register */
+            if (byte == 0xff)
+                return 0;                   /* the sizes are in leaf 4 */
+            unsigned want = byte == 0x49 && level == 3 && l3_is_0x49 ? 2 : level;
+            for (size_t i = 0; i < sizeof intel_descriptors / sizeof intel_descriptors[0]; i++)
+                if (intel_descriptors[i].descriptor == byte) {
+                    if (intel_descriptors[i].level == want)
+                        return (size_t)intel_descriptors[i].kib << 10;
+                    break;
+                }
+        }
+    }
+    return 0;
+}
+
+void altmem__decode_intel_leaf2(const uint32_t regs[4], unsigned family, unsigned model, size_t *l1d, size_t *l2,
+                                size_t *l3)
+{
+    *l1d = *l2 = *l3 = 0;
+    if ((regs[0] & 0xff) != 1)
+        return;                             /* glibc then reads leaf 4 */
+    int l3_is_0x49 = family == 15 && model == 6;
+    *l1d = intel_leaf2_cache(regs, 1, 0);
+    *l2 = intel_leaf2_cache(regs, 2, 0);
+    *l3 = intel_leaf2_cache(regs, 3, l3_is_0x49);
 }

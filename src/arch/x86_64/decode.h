@@ -43,6 +43,17 @@ void altmem__decode_glibc_cache(const struct altmem__x86_cache_raw *raw, struct 
 void altmem__decode_amd_legacy_caches(uint32_t e5_ecx, uint32_t e6_ecx, uint32_t e6_edx, size_t *l1d, size_t *l2,
                                       size_t *l3);
 
+/* Intel's cache descriptors, CPUID leaf 2, read where leaf 4 is missing (a
+   highest basic leaf below 4: an old CPU, or a BIOS's "limit CPUID maxval" or a
+   hypervisor that lowers it), as glibc reads them (handle_intel): the registers
+   in the order EAX (its low byte, the count, left out), EBX, ECX, EDX, one not
+   read when its bit 31 is set; in each, its bytes from the lowest; the first
+   descriptor of the wanted cache gives its size (0x49, an L2 elsewhere, is the
+   L3 of family 15 model 6).  Sizes in bytes, 0 where no descriptor gives one, or
+   where the count byte is not 1 or a 0xff descriptor says "see leaf 4". */
+void altmem__decode_intel_leaf2(const uint32_t regs[4], unsigned family, unsigned model, size_t *l1d, size_t *l2,
+                                size_t *l3);
+
 /* Detection's CPUID instructions (src/arch/x86_64/cpu.c), for the test that
    counts them (tests/test_cpuid_count.c): how many ran, and the first 32 as
    (leaf, subleaf).  altmem__cpuid_use_kept = 0 makes detection ignore the leaves
