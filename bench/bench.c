@@ -114,15 +114,6 @@ static int map_buffers(const struct options *o, struct buffers *b)
     return 0;
 }
 
-/* fn as read back from a volatile object: the compiler cannot know which
-   function the timing loop calls, so it can neither inline the C library's
-   routine nor turn the calls into its own expansion of a copy of known size. */
-static union altmem_routine_fn unseen(union altmem_routine_fn fn)
-{
-    volatile union altmem_routine_fn held = fn;
-    return held;
-}
-
 /* Implementations: the requested variants in table order, the byte loop, the
    C library (always: it is what the ratios are against) and the control, the
    C library's routine again under a second pointer (and timing loops of its
@@ -150,8 +141,8 @@ static void add_impls(struct run *run, const struct options *o, const char *libc
         if (list_has(o->impls, "byteloop"))
             add_impl(run, r, "byteloop", "byte loop", IMPL_BYTELOOP, 0, bench_byteloop(r));
         run->libc_i[r] = run->nimpl[r];
-        add_impl(run, r, libc, libc, IMPL_LIBC, 0, unseen(bench_routine_libc(r)));
-        add_impl(run, r, "control", "control", IMPL_CONTROL, 0, unseen(bench_routine_libc(r)));
+        add_impl(run, r, libc, libc, IMPL_LIBC, 0, bench_routine_libc(r));
+        add_impl(run, r, "control", "control", IMPL_CONTROL, 0, bench_routine_libc(r));
     }
 }
 

@@ -38,7 +38,8 @@ static int known(int r)
 
 union altmem_routine_fn bench_routine_libc(int r)
 {
-    return known(r) ? routines[r].libc : no_function;
+    volatile union altmem_routine_fn unseen = known(r) ? routines[r].libc : no_function;
+    return unseen;
 }
 
 union altmem_routine_fn bench_routine_entry(int r)

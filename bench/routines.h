@@ -10,8 +10,11 @@
 #include <stddef.h>
 
 /* r's counterpart in the C library (its memcpy for memcpy, ...), named by the
-   registry's libc_name: what `altmem bench` times altmem against.  Every
-   member null for copy_user, clear_user and out of range. */
+   registry's libc_name: what the benchmarks time altmem against.  Every member
+   null for copy_user, clear_user and out of range.  Read back from a volatile
+   object, so that no compiler, even over the whole program, knows which
+   function a timing loop calls through it: it can neither inline the C
+   library's routine nor replace the calls by its own copy of known size. */
 union altmem_routine_fn bench_routine_libc(int r);
 
 /* altmem's public entry for r (altmem_memcpy, ...); null out of range. */

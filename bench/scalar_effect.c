@@ -28,8 +28,6 @@
 #include "bench_run.h"
 #include "benchlib.h"
 
-static altmem_memcpy_fn *volatile libc_memcpy = memcpy;
-
 struct sc_impl {
     const char *name;
     altmem_memcpy_fn *fn; /* NULL: the scalar block alone */
@@ -218,7 +216,7 @@ static int prepare(struct scalar_effect *se)
 {
     se->nim = 0;
     se->ims[se->nim++] = (struct sc_impl){"alone", NULL};
-    se->ims[se->nim++] = (struct sc_impl){"glibc", libc_memcpy};
+    se->ims[se->nim++] = (struct sc_impl){"glibc", bench_routine_libc(ALTMEM_MEMCPY).memcpy};
     for (size_t i = 0; i < altmem_variant_count() && se->nim < 24; i++) {
         struct altmem_variant_info v;
         if (altmem_variant(i, &v) == 0 && v.routine == ALTMEM_MEMCPY && v.runnable &&

@@ -18,7 +18,7 @@
    ALTMEM_TUNABLES=bind=patch or bind=pointer hands out the stub instead. */
 #include "select.h"
 
-#define ROUTINE(routine, libc_name, access, reads)                                                                \
+#define ROUTINE(routine, libc_name, access, reads)                                                \
     extern char altmem__stub_##routine[] __attribute__((visibility("hidden")));                   \
     static altmem_##routine##_fn *resolve_##routine(void)                                          \
     {                                                                                              \
@@ -52,7 +52,7 @@ const char altmem__entry_binding[] = "pointer";
    resolver runs before constructors, so it initialises the library itself. */
 /* copy_user / clear_user too: their variants check the lazy installation of
    the fault handler themselves (src/uaccess/extable.h). */
-#define ROUTINE(routine, libc_name, access, reads)                                                                \
+#define ROUTINE(routine, libc_name, access, reads)                                                 \
     static altmem_##routine##_fn *resolve_##routine(void)                                          \
     {                                                                                              \
         altmem_init();                                                                             \
@@ -67,7 +67,7 @@ const char altmem__entry_binding[] = "pointer";
    pointers start at the generic variants, correct before altmem_init().  The
    copy_user / clear_user variants check the lazy installation of the fault
    handler themselves (src/uaccess/extable.h). */
-#define ROUTINE(routine, libc_name, access, reads)                                                                \
+#define ROUTINE(routine, libc_name, access, reads)                                                 \
     ALTMEM__RET_##routine altmem_##routine ALTMEM__PARAMS_##routine                                \
     {                                                                                              \
         return __atomic_load_n(&altmem__##routine##_impl, __ATOMIC_RELAXED) ALTMEM__ARGS_##routine; \

@@ -44,7 +44,7 @@ void altmem__bind(const struct altmem__state *st)
 {
     /* Before the pointers: a variant bound below reads them. */
     altmem__policy_install(&st->policy);
-#define ROUTINE(routine, libc_name, access, reads)                                                                  \
+#define ROUTINE(routine, libc_name, access, reads)                                                                    \
     __atomic_store_n(&altmem__##routine##_impl, altmem__variants[st->bound[ALTMEM__ID_##routine].variant].fn.routine, \
                      __ATOMIC_RELEASE);
 #include "registry.def"
@@ -206,7 +206,7 @@ void *altmem__ifunc_resolve(enum altmem_routine r, void *stub)
     if (altmem__global.tun.bind != ALTMEM__BIND_IFUNC)
         return stub;
     switch (r) {
-#define ROUTINE(routine, libc_name, access, reads)                                                                \
+#define ROUTINE(routine, libc_name, access, reads)                                                 \
     case ALTMEM__ID_##routine:                                                                     \
         return (void *)__atomic_load_n(&altmem__##routine##_impl, __ATOMIC_ACQUIRE);
 #include "registry.def"

@@ -16,17 +16,10 @@
 
 #include "benchlib.h"
 #include "dist.h"
+#include "routines.h"
 
 /* ---- Implementations ---------------------------------------------------- */
 
-/* The C library's routines through volatile pointers: neither inlined nor
-   expanded by the compiler, an indirect call like the variants'. */
-static void *(*volatile libc_memcpy)(void *, const void *, size_t) = memcpy;
-static void *(*volatile libc_memmove)(void *, const void *, size_t) = memmove;
-static void *(*volatile libc_memset)(void *, int, size_t) = memset;
-static void *(*volatile control_memcpy)(void *, const void *, size_t) = memcpy;
-static void *(*volatile control_memmove)(void *, const void *, size_t) = memmove;
-static void *(*volatile control_memset)(void *, int, size_t) = memset;
 
 static int find_variant(enum altmem_routine r, const char *name, struct altmem_variant_info *out)
 {
@@ -71,9 +64,10 @@ void index_set_libc(struct impl *im, const char *label, int control)
     im->label = control ? "control" : label;
     snprintf(im->variants, sizeof im->variants, "%s%s's memcpy, memmove, memset (and for copy_user, clear_user)",
              control ? "again, under a second name: " : "", label);
-    im->memcpy = (altmem_memcpy_fn *)(control ? control_memcpy : libc_memcpy);
-    im->memmove = control ? control_memmove : libc_memmove;
-    im->memset = control ? control_memset : libc_memset;
+    /* Unseen by the compiler (routines.h), an indirect call like the variants'. */
+    im->memcpy = bench_routine_libc(ALTMEM_MEMCPY).memcpy;
+    im->memmove = bench_routine_libc(ALTMEM_MEMMOVE).memmove;
+    im->memset = bench_routine_libc(ALTMEM_MEMSET).memset;
 }
 
 /* ---- Workloads ---------------------------------------------------------- */
