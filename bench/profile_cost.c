@@ -24,6 +24,7 @@ int main(int argc, char **argv)
         return 2;
     }
     altmem_init();
+    (void)altmem_nt_threshold();  /* settles: the cache sizes the cpu line names are read late */
     char why[256];
     size_t len = 0;
     double best_all = 1e18, best_parse = 1e18, best_absent = 1e18;

@@ -26,11 +26,27 @@ struct altmem__cpu {
     uint32_t zero_block;                  /* DC ZVA / cbo.zero block size; 0 = none */
     size_t glibc_nt;                      /* x86: glibc 2.36's non-temporal threshold here; 0 elsewhere */
     size_t glibc_movsb_stop;              /* x86: ... and where its rep movsb stops (AMD: the L2) */
+    int caches_late;                      /* the cache half of detection not yet run */
+    uint32_t arch_raw[4];                 /* what the first half keeps for the second */
     char notes[256];
 };
 
-/* Implemented once per architecture; the unknown-architecture one reports none. */
-void altmem__cpu_detect(struct altmem__cpu *out);
+/* Detection in two halves, implemented once per architecture (the
+   unknown-architecture one reports nothing): the identity and features, which
+   selection needs at start-up, then the cache sizes, which only the thresholds
+   of large calls need.  x86_64 runs the second half late, at the first call
+   that could use them (src/select.c, altmem__settle): in a virtual machine its
+   CPUID instructions exit to the hypervisor (docs/dropin.md, "Start-up cost").
+   detect_id sets caches_late where a second half remains; detect_caches clears it. */
+void altmem__cpu_detect_id(struct altmem__cpu *out);
+void altmem__cpu_detect_caches(struct altmem__cpu *out);
+
+/* Both halves. */
+static inline void altmem__cpu_detect(struct altmem__cpu *out)
+{
+    altmem__cpu_detect_id(out);
+    altmem__cpu_detect_caches(out);
+}
 
 /* The architectures' pure decoders, compiled on every host so that the tests
    run them anywhere (src/arch/<arch>/decode.h), write their notes with these

@@ -119,6 +119,27 @@ static unsigned policy_apply(struct altmem__policy *pol, const struct altmem__tu
     return set;
 }
 
+/* The profile's settings, parsed by altmem__decide_profile (not on the stack:
+   the constructor's may be small). */
+static struct altmem__tunables ptun;
+
+void altmem__decide_policy(struct altmem__state *out)
+{
+    /* The rules' policy for this CPU, then ALTMEM_TUNABLES setting by setting. */
+    /* The rules see the features selection uses: hwcaps=-ERMS is a CPU
+       without ERMS to them too (rule no-erms). */
+    uint64_t detected = out->cpu.features;
+    out->cpu.features = out->active;
+    altmem__policy_for(&out->cpu, &out->rules_policy);
+    out->cpu.features = detected;
+    struct altmem__policy *pol = &out->policy;
+    policy_copy(pol, &out->rules_policy);
+    /* The profile's settings, then the variable's over them. */
+    unsigned from_profile = out->prof.use ? policy_apply(pol, &ptun) : 0;
+    unsigned from_variable = policy_apply(pol, &out->tun);
+    out->prof.policy = from_profile & ~from_variable;
+}
+
 void altmem__decide_profile(const struct altmem__cpu *cpu, const char *tunables, const char *profile,
                             size_t profile_len, const char *path, int secure, struct altmem__state *out,
                             altmem__warn_fn *warn, void *ctx)
@@ -139,6 +160,9 @@ void altmem__decide_profile(const struct altmem__cpu *cpu, const char *tunables,
     out->cpu.zero_block = cpu->zero_block;
     out->cpu.glibc_nt = cpu->glibc_nt;
     out->cpu.glibc_movsb_stop = cpu->glibc_movsb_stop;
+    out->cpu.caches_late = cpu->caches_late;
+    for (size_t i = 0; i < 4; i++)
+        out->cpu.arch_raw[i] = cpu->arch_raw[i];
     for (size_t i = 0; i < sizeof out->cpu.notes; i++)
         out->cpu.notes[i] = cpu->notes[i];
     out->secure = secure;
@@ -158,7 +182,6 @@ void altmem__decide_profile(const struct altmem__cpu *cpu, const char *tunables,
     out->prof.policy = 0;
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++)
         out->prof.pin[r] = 0;
-    static struct altmem__tunables ptun; /* (not on the stack: the constructor's may be small) */
     int use_profile = 0;
     if (profile) {
         if (altmem__profile_parse(profile, profile_len, cpu, &ptun, out->prof.why, sizeof out->prof.why)) {
@@ -191,19 +214,9 @@ void altmem__decide_profile(const struct altmem__cpu *cpu, const char *tunables,
         out->tun.force &= ~bad;
     }
     out->active = (cpu->features & ~out->tun.mask) | out->tun.force;
-    /* The rules' policy for this CPU, then ALTMEM_TUNABLES setting by setting. */
-    /* The rules see the features selection uses: hwcaps=-ERMS is a CPU
-       without ERMS to them too (rule no-erms). */
-    uint64_t detected = out->cpu.features;
-    out->cpu.features = out->active;
-    altmem__policy_for(&out->cpu, &out->rules_policy);
-    out->cpu.features = detected;
+    out->prof.use = use_profile;
+    altmem__decide_policy(out);
     struct altmem__policy *pol = &out->policy;
-    policy_copy(pol, &out->rules_policy);
-    /* The profile's settings, then the variable's over them. */
-    unsigned from_profile = use_profile ? policy_apply(pol, &ptun) : 0;
-    unsigned from_variable = policy_apply(pol, &out->tun);
-    out->prof.policy = from_profile & ~from_variable;
 
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
         struct altmem__bound *b = &out->bound[r];

@@ -38,6 +38,7 @@ struct altmem__profile_state {
     size_t len;
     int pin[ALTMEM_ROUTINE_COUNT];        /* 1: this routine's pin came from it  */
     unsigned policy;                      /* ALTMEM_POLICY_* it set              */
+    int use;                              /* its settings apply                  */
 };
 
 struct altmem__state {
@@ -63,5 +64,9 @@ void altmem__decide(const struct altmem__cpu *cpu, const char *tunables, int sec
 void altmem__decide_profile(const struct altmem__cpu *cpu, const char *tunables, const char *profile,
                             size_t profile_len, const char *path, int secure, struct altmem__state *out,
                             altmem__warn_fn *warn, void *ctx);
+/* The policy part of that decision again, from out->cpu as it is now (its
+   cache sizes read late: src/select.c, altmem__settle), the profile and the
+   variable: out->rules_policy, out->policy, out->prof.policy. */
+void altmem__decide_policy(struct altmem__state *out);
 
 #endif

@@ -38,12 +38,17 @@ size_t altmem__movsb_short_distance = 63;
 size_t altmem__copy_split_loads_above = NEVER;
 size_t altmem__zero_block = 0;
 
-void altmem__policy_install(const struct altmem__policy *p)
+size_t altmem__settle_from = NEVER;
+
+static size_t at_most(size_t v, size_t cap) { return v < cap ? v : cap; }
+
+static void install(const struct altmem__policy *p, size_t cap)
 {
-    __atomic_store_n(&altmem__nt_threshold, p->nt_copy, __ATOMIC_RELEASE);
-    __atomic_store_n(&altmem__nt_threshold_16, p->nt_copy16_never ? NEVER : p->nt_copy, __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__nt_threshold, at_most(p->nt_copy, cap), __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__nt_threshold_16, at_most(p->nt_copy16_never ? NEVER : p->nt_copy, cap),
+                     __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__copy_nt_four_pages, (size_t)!p->nt_copy_linear, __ATOMIC_RELEASE);
-    __atomic_store_n(&altmem__memset_nt_threshold, p->nt_set, __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__memset_nt_threshold, at_most(p->nt_set, cap), __ATOMIC_RELEASE);
     for (int w = 0; w < 3; w++) {
         __atomic_store_n(&altmem__rep_movsb_start[w], p->movsb[w], __ATOMIC_RELEASE);
         __atomic_store_n(&altmem__rep_stosb_start[w], p->stosb[w], __ATOMIC_RELEASE);
@@ -52,7 +57,12 @@ void altmem__policy_install(const struct altmem__policy *p)
     __atomic_store_n(&altmem__movsb_short_distance, p->short_distance, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__copy_split_loads_above, p->split_loads_above, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__zero_block, p->zero_block, __ATOMIC_RELEASE);
+    /* Last: a call that sees the final value sees the final thresholds. */
+    __atomic_store_n(&altmem__settle_from, cap == NEVER ? NEVER : cap, __ATOMIC_RELEASE);
 }
+
+void altmem__policy_install(const struct altmem__policy *p) { install(p, NEVER); }
+void altmem__policy_install_early(const struct altmem__policy *p) { install(p, ALTMEM__SETTLE_FROM); }
 
 /* ---- The non-temporal threshold where glibc's is not known --------------- */
 
@@ -153,12 +163,14 @@ static int m_amd_zen(const struct altmem__cpu *c) { return is_amd(c) && c->famil
    every run idle and loaded. */
 static int m_amd_zen4(const struct altmem__cpu *c)
 {
-    return is_amd(c) && c->family == 0x19 && (c->features & ALTMEM_FEAT_SIMD512) && c->l3_bytes;
+    return is_amd(c) && c->family == 0x19 && (c->features & ALTMEM_FEAT_SIMD512);
 }
 static void a_amd_zen4(const struct altmem__cpu *c, struct altmem__policy *p)
 {
-    p->nt_copy = c->l3_bytes / 4 * 3;
-    p->nt_set = 8 * c->l3_bytes;
+    if (c->l3_bytes) {
+        p->nt_copy = c->l3_bytes / 4 * 3;
+        p->nt_set = 8 * c->l3_bytes;
+    }
     if (c->features & ALTMEM_FEAT_SIMD256)
         p->split_loads_above = 512;
     p->nt_copy16_never = 1;
@@ -247,8 +259,8 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
      "glibc sysdeps/x86/dl-cacheinfo.h (BZ 30994; rep_stosb_threshold SIZE_MAX on AMD); the distances: BZ 30994, "
      "rep movsb at 1.5-2.7 GB/s there on Zen 3",
      m_amd_zen, a_amd_zen_strings},
-    {"amd-zen4", "AMD family 0x19 with AVX-512 (Zen 4), L3 known",
-     "streaming copies from 3/4 of the L3 (glibc 2.41's threshold; never in the 16-byte copies), straight through, not four pages at a time; streaming memset from 8 times the L3, rep stosb from 2 KiB in the 16-byte memset; "
+    {"amd-zen4", "AMD family 0x19 with AVX-512 (Zen 4)",
+     "streaming copies from 3/4 of the L3 where it is known (glibc 2.41's threshold; never in the 16-byte copies), straight through, not four pages at a time; streaming memset from 8 times the L3 (known), rep stosb from 2 KiB in the 16-byte memset; "
      "above 512 B, src and dst apart mod 64, the 64-byte copies run the 32-byte variant",
      "measured, AMD family 25 model 17 (KVM), idle and under --load: docs/perf/amd-family25-model17.md",
      m_amd_zen4, a_amd_zen4},

@@ -84,6 +84,39 @@ extern const size_t altmem__policy_rule_count;
 void altmem__policy_for(const struct altmem__cpu *cpu, struct altmem__policy *out);
 /* Sets the variables above (altmem__bind does, before binding any variant). */
 void altmem__policy_install(const struct altmem__policy *p);
+/* The same while the cache sizes are not yet read (the policy was decided
+   without them): the streaming thresholds are held at most
+   ALTMEM__SETTLE_FROM, so that every call from that size leaves its variant's
+   common path, where ALTMEM_SETTLE reads the caches and installs the final
+   policy.  No threshold the rules derive from a cache size is below it (glibc's
+   smallest streaming threshold is 0x4040 bytes). */
+void altmem__policy_install_early(const struct altmem__policy *p);
+#define ALTMEM__SETTLE_FROM ((size_t)16 << 10)
+
+/* ALTMEM__SETTLE_FROM until the final policy is installed, then (size_t)-1. */
+extern size_t altmem__settle_from __attribute__((visibility("hidden")));
+/* Reads the cache sizes and installs the final policy (src/select.c): 1 if this
+   call did so, 0 if it was done already or is being done (by another thread,
+   or by the code this call interrupted), when the caller goes on with the
+   thresholds as they are. */
+int altmem__settle(void);
+/* In a variant's streaming branch: while the policy is not final, the call
+   (ALTMEM__SETTLE_FROM bytes or more) goes to settle_call, out of line, one of
+   the five below, and returns what it returns. */
+#define ALTMEM_SETTLE(n, settle_call)                                  \
+    do {                                                               \
+        if (__builtin_expect((n) >= altmem__settle_from, 0))           \
+            return settle_call;                                        \
+    } while (0)
+/* Each settles the policy and makes the call again through the routine's
+   pointer (the bound variant, deciding with the final thresholds), or, when
+   altmem__settle() returns 0, through the generic variant, which reads no
+   threshold (src/select.c). */
+void *altmem__settle_memcpy(void *__restrict dst, const void *__restrict src, size_t n);
+void *altmem__settle_memmove(void *dst, const void *src, size_t n);
+void *altmem__settle_memset(void *dst, int c, size_t n);
+size_t altmem__settle_copy_user(void *dst, const void *src, size_t n);
+size_t altmem__settle_clear_user(void *dst, size_t n);
 
 /* Size from which the SIMD variants use non-temporal stores, derived from the
    cache sizes, where glibc's own threshold for this CPU is not known (the

@@ -43,7 +43,10 @@ size_t altmem_nt_threshold(void)
 void altmem__bind(const struct altmem__state *st)
 {
     /* Before the pointers: a variant bound below reads them. */
-    altmem__policy_install(&st->policy);
+    if (st->cpu.caches_late)
+        altmem__policy_install_early(&st->policy);
+    else
+        altmem__policy_install(&st->policy);
 #define ROUTINE(routine, libc_name, access, reads)                                                                    \
     __atomic_store_n(&altmem__##routine##_impl, altmem__variants[st->bound[ALTMEM__ID_##routine].variant].fn.routine, \
                      __ATOMIC_RELEASE);
@@ -55,6 +58,7 @@ void altmem__bind(const struct altmem__state *st)
 
 struct altmem__state altmem__global;
 static int init_state;   /* 0 not started, 1 running, 2 done */
+static int settle_state; /* the caches: 0 to be read, 1 being read, 2 read */
 
 static void warn_to_stderr(const char *line, size_t len, void *ctx)
 {
@@ -137,7 +141,7 @@ void altmem_init(void)
     cpu.vendor = ALTMEM__VENDOR_UNKNOWN;   /* the x86 identity; other architectures leave it */
     cpu.family = cpu.model = cpu.stepping = 0;
     cpu.idflags = 0;
-    altmem__cpu_detect(&cpu);
+    altmem__cpu_detect_id(&cpu);
     int found;
     int secure = altmem__os_getauxval(23 /* AT_SECURE */, &found) != 0;
     const char *value = altmem__os_getenv(ALTMEM_TUNABLES_ENV);
@@ -150,6 +154,12 @@ void altmem_init(void)
         path = profile_path(secure);
         text = path ? read_profile(path, secure, &plen) : NULL;
     }
+    /* A profile's cpu line names the cache sizes; without one, only calls of
+       ALTMEM__SETTLE_FROM bytes or more need them (altmem__settle). */
+    if (text)
+        altmem__cpu_detect_caches(&cpu);
+    if (!cpu.caches_late)
+        __atomic_store_n(&settle_state, 2, __ATOMIC_RELAXED);
     altmem__decide_profile(&cpu, value, text, plen, path, secure, &altmem__global, warn_to_stderr, 0);
     altmem__bind(&altmem__global);
 #if ALTMEM_BIND_MODE == ALTMEM_BIND_PATCH
@@ -172,6 +182,34 @@ __attribute__((constructor)) static void altmem_constructor(void)
 {
     altmem_init();
 }
+
+/* The first call of ALTMEM__SETTLE_FROM bytes or more after altmem_init() left
+   the cache sizes unread (policy.h, ALTMEM_SETTLE): read them, decide the
+   policy again with them, install it.  Never waits: a call that finds it
+   under way, in another thread or in the code a signal interrupted, goes on
+   with the thresholds as they are, which are correct, only not final. */
+int altmem__settle(void)
+{
+    int expected = 0;
+    if (__atomic_load_n(&init_state, __ATOMIC_ACQUIRE) != 2 ||
+        !__atomic_compare_exchange_n(&settle_state, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        return 0;
+    altmem__cpu_detect_caches(&altmem__global.cpu);
+    altmem__decide_policy(&altmem__global);
+    altmem__policy_install(&altmem__global.policy);
+    __atomic_store_n(&settle_state, 2, __ATOMIC_RELEASE);
+    return 1;
+}
+
+#define ROUTINE(routine, libc_name, access, reads)                                                 \
+    __attribute__((cold)) ALTMEM__RET_##routine altmem__settle_##routine ALTMEM__PARAMS_##routine  \
+    {                                                                                              \
+        if (altmem__settle())                                                                      \
+            return __atomic_load_n(&altmem__##routine##_impl, __ATOMIC_ACQUIRE) ALTMEM__ARGS_##routine; \
+        return altmem_##routine##_generic ALTMEM__ARGS_##routine;                                  \
+    }
+#include "registry.def"
+#undef ROUTINE
 
 int altmem__selection_started(void)
 {
@@ -222,6 +260,10 @@ static void ensure_init(void)
 {
     if (__atomic_load_n(&init_state, __ATOMIC_ACQUIRE) != 2)
         altmem_init();
+    /* What is reported includes the cache sizes and the thresholds from them. */
+    if (__atomic_load_n(&settle_state, __ATOMIC_ACQUIRE) != 2 && !altmem__settle())
+        while (__atomic_load_n(&settle_state, __ATOMIC_ACQUIRE) != 2)
+            altmem__arch_cpu_relax();
 }
 
 void altmem_cpu(struct altmem_cpu_info *out)

@@ -87,6 +87,16 @@ if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT CMAKE_CROSSCOMPILING_EMULATOR AND NOT A
   set_tests_properties(cpuid_count_control PROPERTIES WILL_FAIL TRUE)
   set_tests_properties(cpuid_count cpuid_count_control PROPERTIES LABELS "selection" SKIP_RETURN_CODE 77)
 endif()
+# The cache leaves read late, by the first call that reaches a streaming branch
+# (issue 30): none at start-up, the final policy after that call, per variant.
+if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  altmem_test_exe(test_late_caches test_late_caches.c)
+  add_test(NAME late_caches COMMAND test_late_caches)
+  add_test(NAME late_caches_control COMMAND test_late_caches --control)
+  set_tests_properties(late_caches_control PROPERTIES WILL_FAIL TRUE)
+  set_tests_properties(late_caches late_caches_control PROPERTIES LABELS "selection"
+                       ENVIRONMENT "ALTMEM_PROFILE=none;ALTMEM_TUNABLES=")
+endif()
 if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT CMAKE_CROSSCOMPILING_EMULATOR AND NOT ALTMEM_MUSL AND TARGET altmem_cli)
   add_test(NAME caches_glibc
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_caches_glibc.sh ${PROJECT_SOURCE_DIR}/scripts/newer-glibc.sh

@@ -712,9 +712,10 @@ static void policy_rules(void)
            leaf and streams from 240 MiB: the rule takes the L3 of 0x8000001D */
         {"Zen 4 0x19/0x11 KVM", A, 0x19, 0x11, ALTMEM__ID_HYPERVISOR, x512, 1 * MB, 32 * MB, "avx512", 24 * MB,
          256 * MB, NEVER, NEVER, NEVER, 63, "defaults amd-zen-no-string amd-zen4", 240 * MB},
-        /* ... and with no L3 known: glibc 2.36's threshold stays */
+        /* ... and with no L3 known: the rule's thresholds from it do not apply (glibc
+           2.36's stays), the rest of the rule does */
         {"Zen 4, caches unknown", A, 0x19, 0x61, 0, x512, 0, 0, "avx512", 64 * MB, 64 * MB, NEVER, NEVER, NEVER,
-         63, "defaults amd-zen-no-string", 64 * MB},
+         63, "defaults amd-zen-no-string amd-zen4", 64 * MB},
         /* Zen 5: measured (docs/perf/amd-family26-model2.md) */
         {"Zen 5 0x1a/0x02", A, 0x1a, 0x02, ALTMEM__ID_AVX_VNNI | ALTMEM__ID_HYPERVISOR, x512, 1 * MB, 32 * MB,
          "avx512", NEVER, 32 * MB, 32 * KB, 32 * KB, 1 * MB, 0, "defaults amd-zen-no-string amd-zen5", 24 * MB},

@@ -4,8 +4,9 @@
 #include "cpu.h"
 #include "lib/text.h"
 
-void altmem__cpu_detect(struct altmem__cpu *out)
+void altmem__cpu_detect_id(struct altmem__cpu *out)
 {
+    out->caches_late = 0;
     out->arch = "unknown";
     out->features = 0;
     out->l1d_bytes = out->l2_bytes = out->l3_bytes = 0;
@@ -14,3 +15,6 @@ void altmem__cpu_detect(struct altmem__cpu *out)
     struct altmem__text t = {out->notes, sizeof out->notes, 0};
     altmem__text_puts(&t, "architecture not recognised: generic variants only");
 }
+
+/* Nothing is read late here. */
+void altmem__cpu_detect_caches(struct altmem__cpu *out) { out->caches_late = 0; }

@@ -486,6 +486,7 @@ static size_t pick_n(uint8_t sel, uint64_t x, uintptr_t d, uintptr_t s, int clea
 {
     /* Fixed sizes, and the per-CPU rules' thresholds (altmem_init()'s policy: the
        same for every input). */
+    (void)altmem_nt_threshold();  /* the final policy: the caches are read late (src/select.c) */
     const struct altmem__policy *rp = &altmem__global.policy;
     const size_t thresholds[] = {2048, 4096, 8192, 16384, 32768, 65536, rp->nt_copy, rp->nt_set,
                                  rp->movsb[0], rp->movsb[1], rp->movsb[2], rp->movsb_coaligned,

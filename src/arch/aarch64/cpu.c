@@ -5,8 +5,9 @@
 #include "decode.h"
 #include "os/os.h"
 
-void altmem__cpu_detect(struct altmem__cpu *out)
+void altmem__cpu_detect_id(struct altmem__cpu *out)
 {
+    out->caches_late = 0;
     struct altmem__aarch64_raw raw = {0};
     char release[65];
     raw.hwcap = altmem__os_getauxval(16 /* AT_HWCAP */, &raw.have_hwcap);
@@ -34,4 +35,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
         altmem__cpu_note(out->notes, sizeof out->notes, "SVE VL ", out->vector_bytes, " B");
     }
 }
+
+/* Nothing is read late here. */
+void altmem__cpu_detect_caches(struct altmem__cpu *out) { out->caches_late = 0; }
 #endif

@@ -4,8 +4,9 @@
 #include "decode.h"
 #include "os/os.h"
 
-void altmem__cpu_detect(struct altmem__cpu *out)
+void altmem__cpu_detect_id(struct altmem__cpu *out)
 {
+    out->caches_late = 0;
     uint32_t cfg1;
     __asm__ volatile("cpucfg %0, %1" : "=r"(cfg1) : "r"(1));
     int found;
@@ -17,4 +18,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
     out->notes[0] = '\0';
     out->features = altmem__decode_loongarch(cfg1, found, hwcap, out->notes, sizeof out->notes);
 }
+
+/* Nothing is read late here. */
+void altmem__cpu_detect_caches(struct altmem__cpu *out) { out->caches_late = 0; }
 #endif

@@ -18,8 +18,9 @@ struct hwprobe_pair {
 #define KEY_MISALIGNED_SCALAR_PERF 9
 #define AT_HWCAP_ 16
 
-void altmem__cpu_detect(struct altmem__cpu *out)
+void altmem__cpu_detect_id(struct altmem__cpu *out)
 {
+    out->caches_late = 0;
     struct hwprobe_pair q[4] = {
         {KEY_MISALIGNED_SCALAR_PERF, 0}, {KEY_CPUPERF_0, 0}, {KEY_IMA_EXT_0, 0}, {KEY_ZICBOZ_BLOCK_SIZE, 0}};
     struct altmem__riscv_raw raw;
@@ -48,4 +49,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
         altmem__cpu_note(out->notes, sizeof out->notes, "VLENB ", vlenb, " B");
     }
 }
+
+/* Nothing is read late here. */
+void altmem__cpu_detect_caches(struct altmem__cpu *out) { out->caches_late = 0; }
 #endif

@@ -107,11 +107,11 @@ static unsigned caches_from_leaf(unsigned leaf, struct altmem__cpu *out, struct 
    reads that one too), (AMD) CPUID 0x80000006 and, when amd_subleaves shows it
    read subleaf 3 of 0x8000001D, that one's EAX; the rest of r is zero. */
 static void glibc_cache(struct altmem__cpu *out, struct altmem__x86_cache_raw *r, unsigned max, unsigned maxext,
-                        int amd, unsigned amd_subleaves, const char *vendor)
+                        int amd, unsigned amd_subleaves, int zhaoxin)
 {
     unsigned a, b, c, d;
     r->vendor = amd ? ALTMEM__VENDOR_AMD : out->vendor;
-    r->zhaoxin = altmem__eq_nocase(vendor, 12, "CentaurHauls") || altmem__eq_nocase(vendor, 12, "  Shanghai  ");
+    r->zhaoxin = zhaoxin;
     r->family = out->family;
     r->model = out->model;
     r->max_leaf = max;
@@ -144,7 +144,12 @@ static void glibc_cache(struct altmem__cpu *out, struct altmem__x86_cache_raw *r
     out->glibc_movsb_stop = g.movsb_stop;
 }
 
-void altmem__cpu_detect(struct altmem__cpu *out)
+/* What the first half keeps in arch_raw for the second. */
+enum { RAW_MAX_LEAF, RAW_LEAF1_EBX, RAW_LEAF1_EDX, RAW_FLAGS };
+#define RAW_AMD     1u   /* AuthenticAMD or HygonGenuine: AMD's cache leaves */
+#define RAW_ZHAOXIN 2u   /* CentaurHauls or "  Shanghai  " (glibc's Zhaoxin decoding) */
+
+void altmem__cpu_detect_id(struct altmem__cpu *out)
 {
     out->arch = "x86_64";
     out->features = ALTMEM_FEAT_UAL;
@@ -155,12 +160,6 @@ void altmem__cpu_detect(struct altmem__cpu *out)
 
     unsigned max, a, b, c, d;
     char vendor[13];
-    struct altmem__x86_cache_raw raw;
-    /* Zeroed byte by byte through a volatile pointer: clang makes
-       __builtin_memset of a struct this size a call of memset, which the core
-       may not make (tests/check_nolibc.sh; its native clang build failed it). */
-    for (size_t i = 0; i < sizeof raw; i++)
-        ((volatile unsigned char *)&raw)[i] = 0;
     cpuid(0, 0, &max, &b, &c, &d);
     __builtin_memcpy(vendor, &b, 4);
     __builtin_memcpy(vendor + 4, &d, 4);
@@ -173,10 +172,17 @@ void altmem__cpu_detect(struct altmem__cpu *out)
                                                                   : ALTMEM__VENDOR_OTHER;
     out->idflags = 0;
     out->stepping = 0;
+    out->arch_raw[RAW_MAX_LEAF] = max;
+    out->arch_raw[RAW_LEAF1_EBX] = out->arch_raw[RAW_LEAF1_EDX] = 0;
+    out->arch_raw[RAW_FLAGS] =
+        (altmem__eq_nocase(vendor, 12, "AuthenticAMD") || altmem__eq_nocase(vendor, 12, "HygonGenuine") ? RAW_AMD
+                                                                                                         : 0) |
+        (altmem__eq_nocase(vendor, 12, "CentaurHauls") || altmem__eq_nocase(vendor, 12, "  Shanghai  ") ? RAW_ZHAOXIN
+                                                                                                         : 0);
     if (max >= 1) {
         cpuid(1, 0, &a, &b, &c, &d);
-        raw.leaf1_ebx = b;
-        raw.leaf1_edx = d;
+        out->arch_raw[RAW_LEAF1_EBX] = b;
+        out->arch_raw[RAW_LEAF1_EDX] = d;
         family = (a >> 8) & 0xf;
         model = (a >> 4) & 0xf;
         out->stepping = a & 0xf;
@@ -213,8 +219,34 @@ void altmem__cpu_detect(struct altmem__cpu *out)
             }
         }
     }
+    out->family = family;
+    out->model = model;
+    out->caches_late = 1;
+    struct altmem__text t = {out->notes, sizeof out->notes, 0};
+    altmem__text_puts(&t, vendor);
+    altmem__text_puts(&t, " family ");
+    altmem__text_putu(&t, family);
+    altmem__text_puts(&t, " model ");
+    altmem__text_putu(&t, model);
+}
 
-    int amd = altmem__eq_nocase(vendor, 12, "AuthenticAMD") || altmem__eq_nocase(vendor, 12, "HygonGenuine");
+/* The cache leaves, each once: only the streaming and (Zen 5) rep stosb
+   thresholds, the profile's cpu line and `altmem info` use what they give. */
+void altmem__cpu_detect_caches(struct altmem__cpu *out)
+{
+    if (!out->caches_late)
+        return;
+    unsigned a, b, c, d, max = out->arch_raw[RAW_MAX_LEAF];
+    struct altmem__x86_cache_raw raw;
+    /* Zeroed byte by byte through a volatile pointer: clang makes
+       __builtin_memset of a struct this size a call of memset, which the core
+       may not make (tests/check_nolibc.sh; its native clang build failed it). */
+    for (size_t i = 0; i < sizeof raw; i++)
+        ((volatile unsigned char *)&raw)[i] = 0;
+    raw.leaf1_ebx = out->arch_raw[RAW_LEAF1_EBX];
+    raw.leaf1_edx = out->arch_raw[RAW_LEAF1_EDX];
+
+    int amd = (out->arch_raw[RAW_FLAGS] & RAW_AMD) != 0;
     unsigned maxext = 0, e1, e2, e3, kept[4];
     /* The extended leaves are read only for AMD's caches (and glibc's).  TOPOEXT
        (0x80000001 ECX bit 22, kept by glibc) promises 0x8000001D, so the highest
@@ -235,7 +267,8 @@ void altmem__cpu_detect(struct altmem__cpu *out)
         /* No leaf 4: the descriptors of leaf 2, as glibc reads them there. */
         uint32_t l2regs[4];
         cpuid(2, 0, &l2regs[0], &l2regs[1], &l2regs[2], &l2regs[3]);
-        altmem__decode_intel_leaf2(l2regs, family, model, &out->l1d_bytes, &out->l2_bytes, &out->l3_bytes);
+        altmem__decode_intel_leaf2(l2regs, out->family, out->model, &out->l1d_bytes, &out->l2_bytes,
+                                   &out->l3_bytes);
     } else if (amd && maxext >= 0x8000001du) {
         amd_subleaves = caches_from_leaf(0x8000001du, out, &raw);
     }
@@ -246,15 +279,7 @@ void altmem__cpu_detect(struct altmem__cpu *out)
         altmem__decode_amd_legacy_caches(c, raw.e6_ecx, raw.e6_edx, &out->l1d_bytes, &out->l2_bytes,
                                          &out->l3_bytes);
     }
-
-    out->family = family;
-    out->model = model;
-    glibc_cache(out, &raw, max, maxext, amd, amd_subleaves, vendor);
-    struct altmem__text t = {out->notes, sizeof out->notes, 0};
-    altmem__text_puts(&t, vendor);
-    altmem__text_puts(&t, " family ");
-    altmem__text_putu(&t, family);
-    altmem__text_puts(&t, " model ");
-    altmem__text_putu(&t, model);
+    glibc_cache(out, &raw, max, maxext, amd, amd_subleaves, (out->arch_raw[RAW_FLAGS] & RAW_ZHAOXIN) != 0);
+    out->caches_late = 0;
 }
 #endif

@@ -291,10 +291,13 @@ OPS_INL void *vmove_large(unsigned char *d, const unsigned char *s, size_t n, co
     int back = fwd < n || (bwd >= n && n < *erms_min && alias_4k_ahead(d, s));
     if (back && (n < COPY_NT_THRESHOLD || fwd < 4096))
         return vcopy_bwd(d, s, n);      /* dst inside (src, src+n), or the 4 KiB alias: backward */
-    else if (back)
+    else if (back) {
+        ALTMEM_SETTLE(n, altmem__settle_memmove(d, s, n)); /* the first streaming call: the caches */
         vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src or apart: backward, streaming */
-    else if (n >= COPY_NT_THRESHOLD && bwd >= NT_MIN_AHEAD)
+    } else if (n >= COPY_NT_THRESHOLD && bwd >= NT_MIN_AHEAD) {
+        ALTMEM_SETTLE(n, altmem__settle_memmove(d, s, n));
         vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
+    }
     else if (bwd < 64 || n < *erms_min || movsb_short_distance((uintptr_t)d, (uintptr_t)s))
         return vcopy_fwd(d, s, n);      /* src < 64 B ahead, below the start, short distance */
     else
@@ -315,8 +318,10 @@ OPS_INL void *vcopy_large(unsigned char *d, const unsigned char *s, size_t n, co
 {
     if (__builtin_expect(n < *erms_min && n < COPY_NT_THRESHOLD, 1) && !alias_4k_ahead(d, s))
         return vcopy_fwd(d, s, n);      /* (8W, *erms_min): 4W loop           */
-    else if (n >= COPY_NT_THRESHOLD)
+    else if (n >= COPY_NT_THRESHOLD) {
+        ALTMEM_SETTLE(n, altmem__settle_memcpy(d, s, n)); /* the first streaming call: the caches */
         vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
+    }
     else if (n >= *erms_min && !movsb_short_distance((uintptr_t)d, (uintptr_t)s))
         rep_movsb(d, s, n);             /* [*erms_min, nt): rep movsb         */
     else if (n < *erms_min)

@@ -230,8 +230,10 @@ OPS_INL void *vset_large(unsigned char *d, int c, size_t n, const size_t *erms_m
         ops_vset_loop(OPS_PLAIN, (uintptr_t)d, vspread(x), n);  /* (8W, *erms_min): 4W loop */
     } else if (n < altmem__memset_nt_threshold)
         rep_stosb(d, c, n);             /* [*erms_min, nt): rep stosb         */
-    else
+    else {
+        ALTMEM_SETTLE(n, altmem__settle_memset(d, c, n)); /* the first streaming call: the caches */
         vset_nt(OPS_PLAIN, (uintptr_t)d, vspread(x), n);        /* [nt, ...): streaming stores */
+    }
     return d;
 }
 

@@ -175,8 +175,10 @@ OPS_INL size_t cu_large_body(uintptr_t d, uintptr_t s, size_t n, int erms, int p
 #if UA_W == 32
     vec a;
 #endif
-    if (!nt && n >= altmem__nt_threshold)
+    if (!nt && n >= altmem__nt_threshold) {
+        ALTMEM_SETTLE(n, altmem__settle_copy_user((void *)d, (const void *)s, n)); /* the first streaming call */
         return cu_nt(d, s, n);
+    }
     if (!nt && erms && n >= UA_COPY_ERMS_MIN && !movsb_short_distance(d, s))
         return cu_rep(d, s, n);
 /* Head: the first 64 bytes unaligned; then dst is 64-aligned at i (1..64). */
@@ -365,8 +367,10 @@ NOINL size_t cl_nt(uintptr_t d, size_t n)
    4W), rep stosb, or the non-temporal loop. */
 OPS_INL size_t cl_large_body(uintptr_t d, size_t n, int erms)
 {
-    if (n >= altmem__memset_nt_threshold)
+    if (n >= altmem__memset_nt_threshold) {
+        ALTMEM_SETTLE(n, altmem__settle_clear_user((void *)d, n)); /* the first streaming call */
         return cl_nt(d, n);
+    }
     if (erms && n >= UA_CLEAR_ERMS_MIN)
         return cl_rep(d, n);
     CL_TRY(ops_vset_loop(OPS_FAULT, d, vzero(), n));

@@ -52,10 +52,13 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     int back = fwd < n || (bwd >= n && n < erms_min(d, s) && alias_4k_ahead(d, s));
     if (back && (n < altmem__nt_threshold || fwd < 4096))
         return vcopy_bwd(d, s, n);      /* dst inside (src, src+n), or the 4 KiB alias: backward */
-    else if (back)
+    else if (back) {
+        ALTMEM_SETTLE(n, altmem__settle_memmove(dst, src, n)); /* the first streaming call: the caches */
         vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src or apart: backward, streaming */
-    else if (n >= altmem__nt_threshold && bwd >= NT_MIN_AHEAD)
+    } else if (n >= altmem__nt_threshold && bwd >= NT_MIN_AHEAD) {
+        ALTMEM_SETTLE(n, altmem__settle_memmove(dst, src, n));
         vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
+    }
     else if (bwd < 64 || n < erms_min(d, s) || movsb_short_distance((uintptr_t)d, (uintptr_t)s))
         return vcopy_fwd(d, s, n);      /* dst < src within a page, (512, 16/32 KiB), short distance */
     else
