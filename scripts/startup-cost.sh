@@ -14,6 +14,11 @@
 #                           with -z now), against the same program not linked with it
 #   static glibc            a static program linked with libaltmem.a, against the same
 #                           program without it
+#   static musl             a musl-gcc -static program linked with the musl build's
+#                           libaltmem-libc.a (whole: it is the program's memcpy), against
+#                           the same program without it; where musl-gcc is installed and
+#                           MUSL_BUILD (default BUILD_DIR/cross-musl, the build the test
+#                           cross.musl makes) is a configured musl build
 # Then, for the preload, the counts public tools give: strace -c (system calls),
 # perf stat (page faults), LD_DEBUG=statistics (relocations).
 set -euo pipefail
@@ -48,6 +53,14 @@ EOF
 "$cc" -O2 -DWITH_ALTMEM -I"$src/include" "$tmp/prog.c" -o "$tmp/prog-shared" -L"$build/src" -Wl,--no-as-needed \
     -laltmem -Wl,-rpath,"$build/src" -Wl,-z,now
 static_ok=1
+musl_build=${MUSL_BUILD:-$build/cross-musl}
+musl_ok=0
+if command -v musl-gcc >/dev/null && [ -f "$musl_build/CMakeCache.txt" ] &&
+    cmake --build "$musl_build" -j "$(nproc)" --target altmem_libc >/dev/null 2>&1; then
+    musl-gcc -O2 -static "$tmp/prog.c" -o "$tmp/prog-musl-plain" 2>/dev/null &&
+        musl-gcc -O2 -static "$tmp/prog.c" -o "$tmp/prog-musl" -Wl,--whole-archive \
+            "$musl_build/src/preload/libaltmem-libc.a" -Wl,--no-whole-archive 2>/dev/null && musl_ok=1
+fi
 "$cc" -O2 -static "$tmp/prog.c" -o "$tmp/prog-static-plain" 2>/dev/null || static_ok=0
 "$cc" -O2 -static -DWITH_ALTMEM -I"$src/include" "$tmp/prog.c" -o "$tmp/prog-static" "$build/src/libaltmem.a" \
     2>/dev/null || static_ok=0
@@ -87,6 +100,13 @@ if [ $static_ok = 1 ]; then
     st=$(loop static "$tmp/prog-static 8")
     stp=$(loop static-plain "$tmp/prog-static-plain 8")
     cost "$stp" "$st" "static glibc, libaltmem.a vs not"
+fi
+if [ $musl_ok = 1 ]; then
+    mu=$(loop musl "$tmp/prog-musl 8")
+    mup=$(loop musl-plain "$tmp/prog-musl-plain 8")
+    cost "$mup" "$mu" "static musl, libaltmem-libc.a (whole) vs not"
+else
+    echo "| static musl | (not measured: no musl-gcc, or no musl build at $musl_build) | | | |"
 fi
 echo
 echo "libaltmem-preload.so, system calls of one /bin/true (strace -c, beyond the empty preload's):"

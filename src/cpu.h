@@ -12,7 +12,7 @@
 
 /* x86_64 identity, for the per-CPU rules (src/policy.c); zero elsewhere. */
 enum altmem__vendor { ALTMEM__VENDOR_UNKNOWN, ALTMEM__VENDOR_INTEL, ALTMEM__VENDOR_AMD, ALTMEM__VENDOR_OTHER };
-#define ALTMEM__ID_AVX_VNNI   (1u << 0) /* CPUID.(7,1):EAX[4], the VEX-encoded AVX-VNNI */
+#define ALTMEM__ID_AVX_VNNI   (1u << 0) /* CPUID.(7,1):EAX[4], the VEX-encoded AVX-VNNI (read on Intel with AVX-512 only) */
 #define ALTMEM__ID_HYPERVISOR (1u << 1) /* CPUID.1:ECX[31]                               */
 
 struct altmem__cpu {

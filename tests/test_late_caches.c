@@ -178,6 +178,12 @@ int main(int argc, char **argv)
             pid_t pid = fork();
             if (pid == 0) {
                 int bad = call(v, shapes[k], control ? ALTMEM__SETTLE_FROM - 1 : BIG);
+                if (checked == 0) {
+                    printf("after %s, %u CPUID instructions in all:", what, altmem__cpuid_log.count);
+                    for (unsigned j = 0; j < altmem__cpuid_log.count && j < 32; j++)
+                        printf(" %#x.%u", altmem__cpuid_log.leaf[j], altmem__cpuid_log.sub[j]);
+                    printf("\n");
+                }
                 if (bad)
                     printf("FAIL: %s: wrong bytes\n", what);
                 bad |= check_settled(what);

@@ -211,7 +211,10 @@ void altmem__cpu_detect_id(struct altmem__cpu *out)
                 out->features |= ALTMEM_FEAT_ERMS;
             if (d & (1u << 4))
                 out->features |= ALTMEM_FEAT_FSRM;
-            if (a >= 1) {       /* a: leaf 7's highest subleaf */
+            /* a: leaf 7's highest subleaf.  AVX-VNNI only tells Intel AVX-512
+               cores apart (the rule intel-avx512-no-vnni): elsewhere the leaf
+               is not read (a CPUID where the C library keeps none, musl). */
+            if (a >= 1 && out->vendor == ALTMEM__VENDOR_INTEL && (out->features & ALTMEM_FEAT_SIMD512)) {
                 unsigned a1, b1, c1, d1;
                 cpuid(7, 1, &a1, &b1, &c1, &d1);
                 if (ymm_ok && (a1 & (1u << 4)))
