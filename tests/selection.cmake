@@ -58,7 +58,7 @@ set_tests_properties(profile profile_selftest PROPERTIES LABELS "selection;profi
 add_test(NAME profile_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_profile_cli.sh $<TARGET_FILE:altmem_cli>
                                    $<TARGET_FILE:altmem_profile_cost>)
 set_tests_properties(profile_cli PROPERTIES LABELS "selection;profile" TIMEOUT 300 SKIP_RETURN_CODE 77)
-altmem_test_exe(test_decode test_decode.c)
+altmem_test_exe(test_decode test_decode.c ${ALTMEM_ALL_DECODERS})   # every architecture's, on any host
 add_test(NAME decode COMMAND test_decode)
 set_tests_properties(select decode PROPERTIES LABELS "selection")
 # Native x86_64 only: the value is the CPU's and glibc 2.36's, whatever C library
