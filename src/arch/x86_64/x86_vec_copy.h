@@ -274,6 +274,50 @@ OPS_INL int movsb_short_distance(uintptr_t d, uintptr_t s)
 #define COPY_NT_THRESHOLD altmem__nt_threshold
 #endif
 
+/* (8W, 16W]: k vectors from each end (k = 8 above 12W, 6 above 10W, else 5: 8 at
+   192 B moved 256, 0.79-0.84x glibc 2.41's sse2 copies on Zen 4), all loaded
+   before the first store (memmove-safe; the 16 xmm registers of the sse2
+   copies, where glibc's loop runs one round at 129-256 bytes).  Only with dst W-aligned: with dst
+   misaligned its 16 unaligned stores cross a line twice per 64 bytes, and the
+   loop (dst aligned first) wins: at 160-256 B dst+3 0.68-0.84x glibc here,
+   0.87-0.96x through the loop; aligned, 1.2-1.5x glibc here against ~1.0x
+   through the loop (Intel 6/167, docs/perf/intel-family6-model167.md). */
+OPS_INL void vcopy_htk(unsigned char *d, const unsigned char *s, size_t n, const int k)
+{
+    vec a[8], b[8];
+    for (int i = 0; i < k; i++)
+        a[i] = vld(s + i * W);
+    for (int i = 0; i < k; i++)
+        b[i] = vld(s + n - k * W + i * W);
+    for (int i = 0; i < k; i++)
+        vst(d + i * W, a[i]);
+    for (int i = 0; i < k; i++)
+        vst(d + n - k * W + i * W, b[i]);
+}
+
+#if VEC_BITS == 256
+/* The 32-byte copies' (8W, 16W] with dst aligned, k as the 16-byte copies' entry
+   takes them, but from their large paths, first: in the entry the 32-byte
+   copies lost 15-20% at 0-3 B and 96-128 B to the moved code.  Before, they
+   looped there (backward at an aligned 4 KiB alias): 0.63-0.88x glibc 2.41's
+   avx2 memmove at 288-384 B 0/0 on Zen 4; now 0.83-1.17x, and k = 7 rather
+   than 8 at (12W, 14W] 0.82 -> 0.93x at 416 B (docs/perf/amd-family25-model17.md,
+   "The 32-byte copies at 257-512 B"). */
+OPS_INL int vcopy_htk_fits(const unsigned char *d, size_t n) { return n <= 16 * W && !((uintptr_t)d & (W - 1)); }
+OPS_INL void *vcopy_htk_classes(unsigned char *d, const unsigned char *s, size_t n)
+{
+    if (n <= 10 * W)
+        vcopy_htk(d, s, n, 5);          /* (8W, 10W]: 5 x W from each end  */
+    else if (n <= 12 * W)
+        vcopy_htk(d, s, n, 6);          /* (10W, 12W]: 6 x W from each end */
+    else if (n <= 14 * W)
+        vcopy_htk(d, s, n, 7);          /* (12W, 14W]: 7 x W from each end */
+    else
+        vcopy_htk(d, s, n, 8);          /* (14W, 16W]: 8 x W from each end */
+    return d;
+}
+#endif
+
 #if VEC_BITS < 512
 /* memmove above the classes, for the 16- and 32-byte widths (memmove_avx512 has
    its own: the co-aligned rep movsb start).  The common case first, falling
@@ -284,6 +328,10 @@ OPS_INL int movsb_short_distance(uintptr_t d, uintptr_t s)
    was 0.96-1.09x (docs/perf/intel-family6-model167.md). */
 OPS_INL void *vmove_large(unsigned char *d, const unsigned char *s, size_t n, const size_t *erms_min)
 {
+#if VEC_BITS == 256
+    if (vcopy_htk_fits(d, n))
+        return vcopy_htk_classes(d, s, n); /* (8W, 16W], dst aligned: all loaded, then stored */
+#endif
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
     if (__builtin_expect(fwd >= n && n < *erms_min && n < COPY_NT_THRESHOLD, 1) &&
         !alias_4k_ahead(d, s))
@@ -316,6 +364,10 @@ OPS_INL void *vmove_large(unsigned char *d, const unsigned char *s, size_t n, co
 #if VEC_BITS < 512
 OPS_INL void *vcopy_large(unsigned char *d, const unsigned char *s, size_t n, const size_t *erms_min)
 {
+#if VEC_BITS == 256
+    if (vcopy_htk_fits(d, n))
+        return vcopy_htk_classes(d, s, n); /* (8W, 16W], dst aligned: all loaded, then stored */
+#endif
     if (__builtin_expect(n < *erms_min && n < COPY_NT_THRESHOLD, 1) && !alias_4k_ahead(d, s))
         return vcopy_fwd(d, s, n);      /* (8W, *erms_min): 4W loop           */
     else if (n >= COPY_NT_THRESHOLD) {

@@ -283,27 +283,6 @@ OPS_INL void vset_ht8(unsigned char *d, vec x, size_t n)
         vst(u + i * W, x);
 }
 
-/* (8W, 16W]: k vectors from each end (k = 8 above 12W, 6 above 10W, else 5: 8 at
-   192 B moved 256, 0.79-0.84x glibc 2.41's sse2 copies on Zen 4), all loaded
-   before the first store (memmove-safe; the 16 xmm registers of the sse2
-   copies, where glibc's loop runs one round at 129-256 bytes).  Only with dst W-aligned: with dst
-   misaligned its 16 unaligned stores cross a line twice per 64 bytes, and the
-   loop (dst aligned first) wins: at 160-256 B dst+3 0.68-0.84x glibc here,
-   0.87-0.96x through the loop; aligned, 1.2-1.5x glibc here against ~1.0x
-   through the loop (Intel 6/167, docs/perf/intel-family6-model167.md). */
-OPS_INL void vcopy_htk(unsigned char *d, const unsigned char *s, size_t n, const int k)
-{
-    vec a[8], b[8];
-    for (int i = 0; i < k; i++)
-        a[i] = vld(s + i * W);
-    for (int i = 0; i < k; i++)
-        b[i] = vld(s + n - k * W + i * W);
-    for (int i = 0; i < k; i++)
-        vst(d + i * W, a[i]);
-    for (int i = 0; i < k; i++)
-        vst(d + n - k * W + i * W, b[i]);
-}
-
 /* n < 4, as glibc's: 2-3 falls through, 0 and 1 are one taken jump away; the
    first byte is loaded before the tail's two are stored (memmove-safe). */
 OPS_INL void copy_lt4(unsigned char *d, const unsigned char *s, size_t n)
