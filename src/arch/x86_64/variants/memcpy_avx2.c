@@ -6,7 +6,7 @@
  *     this file only; the rest of the library stays baseline x86_64.
  *   - Unaligned loads and stores are single, fast instructions (UAL).
  *   - The building blocks (x86_vec.h) load every byte of a size class up to
- *     256 before storing any, and the loops store 32-aligned.
+ *     256 (512 with dst 32-aligned) before storing any, and the loops store 32-aligned.
  *   - Layout (built -fno-reorder-blocks, x86_vec.h vcopy_entry): no size class
  *     takes more taken jumps than glibc 2.36's avx2 variant (scripts/small-cost.sh
  *     --width avx2).

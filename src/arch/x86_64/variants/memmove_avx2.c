@@ -5,8 +5,9 @@
  *   - AVX2, with the OS saving the YMM state (SIMD256).  Built with -mavx2:
  *     this file only; the rest of the library stays baseline x86_64.
  *   - Unaligned loads and stores are single, fast instructions (UAL).
- *   - Up to 256 bytes every byte is loaded before any is stored (x86_vec.h), so
- *     overlap needs no test; above, the direction follows the overlap, and each
+ *   - Up to 256 bytes (512 with dst 32-aligned) every byte is loaded before any
+ *     is stored (x86_vec.h), so overlap needs no test; above, the direction
+ *     follows the overlap, and each
  *     128-byte block is loaded before it is stored.
  *   - rep movsb as memcpy_avx2, for forward moves whose source is apart from or
  *     at least 64 bytes ahead of the destination (src/policy.c): rep movsb
