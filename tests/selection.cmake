@@ -91,6 +91,7 @@ endif()
 # (issue 30): none at start-up, the final policy after that call, per variant.
 if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
   altmem_test_exe(test_late_caches test_late_caches.c)
+  target_link_libraries(test_late_caches PRIVATE Threads::Threads)
   add_test(NAME late_caches COMMAND test_late_caches)
   add_test(NAME late_caches_control COMMAND test_late_caches --control)
   set_tests_properties(late_caches_control PROPERTIES WILL_FAIL TRUE)

@@ -9,9 +9,14 @@
  * of their own.  Runs with ALTMEM_PROFILE=none (a profile names the caches, so
  * with one they are read at start-up).
  *
+ * Then, in one more child, eight threads make their first large copies at once
+ * through the public entries (one settles, the others go on: the generic
+ * variant, or the final policy), every byte checked.
+ *
  *   test_late_caches            the check
  *   test_late_caches --control  the children's calls stay below ALTMEM__SETTLE_FROM: must fail
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +147,55 @@ static int call(const struct altmem__variant *v, const char *how, size_t n)
     return memcmp(want, buf, 4 * BIG) != 0;
 }
 
+#define THREADS 8
+static pthread_barrier_t start_line;
+static int thread_bad[THREADS];
+
+static void *first_large_call(void *arg)
+{
+    int t = (int)(intptr_t)arg;
+    size_t n = BIG + (size_t)t * 4096;
+    unsigned char *src = malloc(n), *dst = malloc(n + 64);
+    if (!src || !dst) {
+        thread_bad[t] = 1;
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        src[i] = (unsigned char)(i * 13 + (size_t)t);
+    pthread_barrier_wait(&start_line);
+    if (t % 3 == 0)
+        altmem_memcpy(dst + t, src, n);
+    else if (t % 3 == 1)
+        altmem_memmove(dst + t, src, n);
+    else {
+        altmem_memset(dst + t, 0x33, n);
+        for (size_t i = 0; i < n; i++)
+            src[i] = 0x33;
+    }
+    thread_bad[t] = memcmp(dst + t, src, n) != 0;
+    free(src);
+    free(dst);
+    return NULL;
+}
+
+/* In a child of its own: eight first large calls at once. */
+static int threads_at_once(void)
+{
+    pthread_t th[THREADS];
+    pthread_barrier_init(&start_line, NULL, THREADS);
+    for (int t = 0; t < THREADS; t++)
+        if (pthread_create(&th[t], NULL, first_large_call, (void *)(intptr_t)t) != 0)
+            return 1;
+    int bad = 0;
+    for (int t = 0; t < THREADS; t++) {
+        pthread_join(th[t], NULL);
+        if (thread_bad[t])
+            printf("FAIL: thread %d: wrong bytes\n", t);
+        bad |= thread_bad[t];
+    }
+    return bad | check_settled("eight threads at once");
+}
+
 int main(int argc, char **argv)
 {
     int control = argc == 2 && !strcmp(argv[1], "--control");
@@ -196,7 +250,16 @@ int main(int argc, char **argv)
             checked++;
         }
     }
-    printf("%u first large calls checked, each in its own process\n", checked);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(threads_at_once());
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        printf("FAIL: eight threads' first large calls at once\n");
+        fail = 1;
+    }
+    printf("%u first large calls checked, each in its own process, and eight threads at once\n", checked);
     printf("%s\n", fail ? "FAILED" : "ok: one CPUID at most at start-up, caches read by the first large call");
     return fail;
 }
