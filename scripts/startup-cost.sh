@@ -49,7 +49,11 @@ cat >"$tmp/prog.c" <<'EOF'
 static char a[64], b[64];
 int main(int argc, char **argv) { (void)argv; COPY(a, b, (size_t)argc); return a[0]; }
 EOF
-"$cc" -O2 "$tmp/prog.c" -o "$tmp/prog-plain"
+# The same run path as the linked program: the loader searches a run path's
+# glibc-hwcaps/ and tls/ directories for every library, libc.so.6 included (13
+# failed openat + newfstatat here), a cost of running from the build tree, which an
+# installed libaltmem.so (found through ld.so.cache) does not pay.
+"$cc" -O2 "$tmp/prog.c" -o "$tmp/prog-plain" -Wl,-rpath,"$build/src" -Wl,-z,now
 "$cc" -O2 -DWITH_ALTMEM -I"$src/include" "$tmp/prog.c" -o "$tmp/prog-shared" -L"$build/src" -Wl,--no-as-needed \
     -laltmem -Wl,-rpath,"$build/src" -Wl,-z,now
 static_ok=1
