@@ -97,8 +97,7 @@ void altmem__policy_install_early(const struct altmem__policy *p);
 extern size_t altmem__settle_from __attribute__((visibility("hidden")));
 /* Reads the cache sizes and installs the final policy (src/select.c): 1 if this
    call did so, 0 if it was done already or is being done (by another thread,
-   or by the code this call interrupted), when the caller goes on with the
-   thresholds as they are. */
+   or by the code this call interrupted). */
 int altmem__settle(void);
 /* In a variant's streaming branch: while the policy is not final, the call
    (ALTMEM__SETTLE_FROM bytes or more) goes to settle_call, out of line, one of

@@ -185,9 +185,9 @@ __attribute__((constructor)) static void altmem_constructor(void)
 
 /* The first call of ALTMEM__SETTLE_FROM bytes or more after altmem_init() left
    the cache sizes unread (policy.h, ALTMEM_SETTLE): read them, decide the
-   policy again with them, install it.  Never waits: a call that finds it
-   under way, in another thread or in the code a signal interrupted, goes on
-   with the thresholds as they are, which are correct, only not final. */
+   policy again with them, install it.  Never waits: 0 to a call that finds it
+   under way, in another thread or in the code a signal interrupted (which then
+   takes the generic variant, below), or done. */
 int altmem__settle(void)
 {
     int expected = 0;
