@@ -296,24 +296,52 @@ OPS_INL void vcopy_htk(unsigned char *d, const unsigned char *s, size_t n, const
 }
 
 #if VEC_BITS == 256
-/* The 32-byte copies' (8W, 16W] with dst aligned, k as the 16-byte copies' entry
-   takes them, but from their large paths, first: in the entry the 32-byte
+/* The 32-byte copies' (8W, 16W] with dst aligned, all loaded before any store
+   as the 16-byte copies' entry takes them, but as many vectors as n needs
+   (9 for 288 B: 5 from the start, 4 from the end; with k from each end 10, and
+   288 B memcpy 0/0 ran at 0.91x glibc 2.41 against 1.00x, 416 B 0.93 against
+   1.00x), and from their large paths, first: in the entry the 32-byte
    copies lost 15-20% at 0-3 B and 96-128 B to the moved code.  Before, they
    looped there (backward at an aligned 4 KiB alias): 0.63-0.88x glibc 2.41's
-   avx2 memmove at 288-384 B 0/0 on Zen 4; now 0.83-1.17x, and k = 7 rather
-   than 8 at (12W, 14W] 0.82 -> 0.93x at 416 B (docs/perf/amd-family25-model17.md,
-   "The 32-byte copies at 257-512 B"). */
+   avx2 memmove at 288-384 B 0/0 on Zen 4; now 0.83-1.27x
+   (docs/perf/amd-family25-model17.md, "The 32-byte copies at 257-512 B"). */
 OPS_INL int vcopy_htk_fits(const unsigned char *d, size_t n) { return n <= 16 * W && !((uintptr_t)d & (W - 1)); }
+/* h vectors from the start, t from the end (h + t covering n), all loaded first. */
+OPS_INL void vcopy_hk(unsigned char *d, const unsigned char *s, size_t n, const int h, const int t)
+{
+    vec a[8], b[8];
+    for (int i = 0; i < h; i++)
+        a[i] = vld(s + i * W);
+    for (int i = 0; i < t; i++)
+        b[i] = vld(s + n - t * W + i * W);
+    for (int i = 0; i < h; i++)
+        vst(d + i * W, a[i]);
+    for (int i = 0; i < t; i++)
+        vst(d + n - t * W + i * W, b[i]);
+}
 OPS_INL void *vcopy_htk_classes(unsigned char *d, const unsigned char *s, size_t n)
 {
-    if (n <= 10 * W)
-        vcopy_htk(d, s, n, 5);          /* (8W, 10W]: 5 x W from each end  */
-    else if (n <= 12 * W)
-        vcopy_htk(d, s, n, 6);          /* (10W, 12W]: 6 x W from each end */
-    else if (n <= 14 * W)
-        vcopy_htk(d, s, n, 7);          /* (12W, 14W]: 7 x W from each end */
-    else
-        vcopy_htk(d, s, n, 8);          /* (14W, 16W]: 8 x W from each end */
+    if (n <= 12 * W) {
+        if (n <= 10 * W) {
+            if (n <= 9 * W)
+                vcopy_hk(d, s, n, 5, 4);        /* (8W, 9W]   */
+            else
+                vcopy_hk(d, s, n, 5, 5);        /* (9W, 10W]  */
+        } else if (n <= 11 * W) {
+            vcopy_hk(d, s, n, 6, 5);            /* (10W, 11W] */
+        } else {
+            vcopy_hk(d, s, n, 6, 6);            /* (11W, 12W] */
+        }
+    } else if (n <= 14 * W) {
+        if (n <= 13 * W)
+            vcopy_hk(d, s, n, 7, 6);            /* (12W, 13W] */
+        else
+            vcopy_hk(d, s, n, 7, 7);            /* (13W, 14W] */
+    } else if (n <= 15 * W) {
+        vcopy_hk(d, s, n, 8, 7);                /* (14W, 15W] */
+    } else {
+        vcopy_hk(d, s, n, 8, 8);                /* (15W, 16W] */
+    }
     return d;
 }
 #endif
