@@ -62,6 +62,7 @@ static void policy_copy(struct altmem__policy *d, const struct altmem__policy *s
         d->stosb[w] = s->stosb[w];
     }
     d->movsb_coaligned = s->movsb_coaligned;
+    d->stosb_stop16 = s->stosb_stop16;
     d->short_distance = s->short_distance;
     d->split_loads_above = s->split_loads_above;
     d->nt_copy16_never = s->nt_copy16_never;
@@ -110,6 +111,7 @@ static unsigned policy_apply(struct altmem__policy *pol, const struct altmem__tu
     }
     if (t->stosb_set) {
         pol->stosb[0] = pol->stosb[1] = pol->stosb[2] = t->stosb;
+        pol->stosb_stop16 = (size_t)-1;  /* the setting is every width's, up to streaming */
         set |= ALTMEM_POLICY_STOSB;
     }
     if (t->short_set) {

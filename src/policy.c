@@ -34,6 +34,7 @@ size_t altmem__memset_nt_threshold = NEVER;
 size_t altmem__rep_movsb_start[3] = {2 * K, 4 * K, 32 * K};
 size_t altmem__rep_movsb_start_coaligned = 16 * K;
 size_t altmem__rep_stosb_start[3] = {2 * K, 4 * K, 4 * K};
+size_t altmem__rep_stosb_stop_16 = NEVER;
 size_t altmem__movsb_short_distance = 63;
 size_t altmem__copy_split_loads_above = NEVER;
 size_t altmem__zero_block = 0;
@@ -53,6 +54,7 @@ static void install(const struct altmem__policy *p, size_t cap)
         __atomic_store_n(&altmem__rep_movsb_start[w], p->movsb[w], __ATOMIC_RELEASE);
         __atomic_store_n(&altmem__rep_stosb_start[w], p->stosb[w], __ATOMIC_RELEASE);
     }
+    __atomic_store_n(&altmem__rep_stosb_stop_16, p->stosb_stop16, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__rep_movsb_start_coaligned, p->movsb_coaligned, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__movsb_short_distance, p->short_distance, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__copy_split_loads_above, p->split_loads_above, __ATOMIC_RELEASE);
@@ -104,6 +106,7 @@ static void a_defaults(const struct altmem__cpu *c, struct altmem__policy *p)
     p->movsb_coaligned = 16 * K;
     p->stosb[0] = 2 * K;
     p->stosb[1] = p->stosb[2] = 4 * K;
+    p->stosb_stop16 = NEVER;
     p->short_distance = 0;
     p->split_loads_above = NEVER;
     p->nt_copy16_never = 0;
@@ -153,7 +156,10 @@ static int m_amd_zen(const struct altmem__cpu *c) { return is_amd(c) && c->famil
    four-page loop was measured on Intel 6/167).  The 16-byte memset takes rep
    stosb from 2 KiB (its 16-byte stores run at half the speed: rep stosb
    1.4-1.98x its loop at 2 KiB-16 MiB, idle and loaded; glibc 2.36's sse2
-   memset does the same, 2.41's does not).  The 512-bit variants stay bound,
+   memset does the same, 2.41's does not), up to 3/4 of the L3: above, rep stosb
+   lost to the 16-byte loop, 0.78-0.96x glibc 2.41's sse2 loop at 32-64 MiB, against
+   1.06-1.08x at 24 MiB and 1.3-1.7x at 1-16 MiB (docs/perf/amd-family25-model17.md,
+   "rep stosb in the 16-byte memset").  The 512-bit variants stay bound,
    measured against the 256-bit ones the same way (Zen 4 runs a 512-bit access as
    two halves): copies 0.986-0.992x, memset 1.028-1.029x the avx2 variants'
    speed over the grid (avx512 ahead 6-11% up to 128 B, behind 5-8% from 129 B:
@@ -170,6 +176,7 @@ static void a_amd_zen4(const struct altmem__cpu *c, struct altmem__policy *p)
     if (c->l3_bytes) {
         p->nt_copy = c->l3_bytes / 4 * 3;
         p->nt_set = 8 * c->l3_bytes;
+        p->stosb_stop16 = c->l3_bytes / 4 * 3;
     }
     if (c->features & ALTMEM_FEAT_SIMD256)
         p->split_loads_above = 512;
@@ -260,7 +267,7 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
      "rep movsb at 1.5-2.7 GB/s there on Zen 3",
      m_amd_zen, a_amd_zen_strings},
     {"amd-zen4", "AMD family 0x19 with AVX-512 (Zen 4)",
-     "streaming copies from 3/4 of the L3 where it is known (glibc 2.41's threshold; never in the 16-byte copies), straight through, not four pages at a time; streaming memset from 8 times the L3 (known), rep stosb from 2 KiB in the 16-byte memset; "
+     "streaming copies from 3/4 of the L3 where it is known (glibc 2.41's threshold; never in the 16-byte copies), straight through, not four pages at a time; streaming memset from 8 times the L3 (known), rep stosb from 2 KiB to 3/4 of the L3 (known) in the 16-byte memset; "
      "above 512 B, src and dst apart mod 64, the 64-byte copies run the 32-byte variant",
      "measured, AMD family 25 model 17 (KVM), idle and under --load: docs/perf/amd-family25-model17.md",
      m_amd_zen4, a_amd_zen4},

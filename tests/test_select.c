@@ -763,6 +763,10 @@ static void policy_rules(void)
               p.nt_copy_linear);
         CHECK(!strstr(k->rules, "amd-zen4") || p.stosb[0] == 2 * KB, "%s: 16-byte rep stosb from %zu, expected 2 KiB",
               k->what, p.stosb[0]);
+        /* ... up to 3/4 of the L3 where it is known; no stop anywhere else. */
+        size_t stop16 = strstr(k->rules, "amd-zen4") && k->l3 ? k->l3 / 4 * 3 : NEVER;
+        CHECK(p.stosb_stop16 == stop16, "%s: 16-byte rep stosb up to %zu, expected %zu", k->what, p.stosb_stop16,
+              stop16);
         CHECK(p.split_loads_above == split, "%s: split loads above %zu, expected %zu", k->what, p.split_loads_above,
               split);
         char names[200] = "";

@@ -217,19 +217,27 @@ static __attribute__((noinline, cold)) void *vset_pieces(unsigned char *d, vec x
     return d;
 }
 
+/* Above this the 16-byte memset loops again instead of rep stosb (src/policy.c:
+   amd-zen4); the wider ones have no such stop, and the test folds away. */
+#if VEC_BITS == 128
+#define STOSB_STOP altmem__rep_stosb_stop_16
+#else
+#define STOSB_STOP ((size_t)-1)
+#endif
+
 /* memset above the classes, every width: the loop below *erms_min (vset_pieces
-   where its ends would cross a page: a tail call, no frame on the common path),
-   rep stosb up to the streaming threshold, streaming from it
-   (memset_nt_threshold=0: every loop streams). */
+   where its ends would cross a page: a tail call, no frame on the common path)
+   and above the width's rep stosb stop, rep stosb between, up to the streaming
+   threshold, streaming from it (memset_nt_threshold=0: every loop streams). */
 OPS_INL void *vset_large(unsigned char *d, int c, size_t n, const size_t *erms_min)
 {
     __m128i x = set_c(c);
-    if (likely(n < *erms_min) && n < altmem__memset_nt_threshold) {
+    if (likely(n < *erms_min || n > STOSB_STOP) && n < altmem__memset_nt_threshold) {
         if (unlikely(set_ends_cross_page((uintptr_t)d, (uintptr_t)d + n)))
             return vset_pieces(d, vspread(x), n);               /* ... its ends across a page */
-        ops_vset_loop(OPS_PLAIN, (uintptr_t)d, vspread(x), n);  /* (8W, *erms_min): 4W loop */
+        ops_vset_loop(OPS_PLAIN, (uintptr_t)d, vspread(x), n);  /* (8W, *erms_min), (stop, nt): 4W loop */
     } else if (n < altmem__memset_nt_threshold)
-        rep_stosb(d, c, n);             /* [*erms_min, nt): rep stosb         */
+        rep_stosb(d, c, n);             /* [*erms_min, stop]: rep stosb       */
     else {
         ALTMEM_SETTLE(n, altmem__settle_memset(d, c, n)); /* the first streaming call: the caches */
         vset_nt(OPS_PLAIN, (uintptr_t)d, vspread(x), n);        /* [nt, ...): streaming stores */

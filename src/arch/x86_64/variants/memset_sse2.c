@@ -9,8 +9,9 @@
  *     vector and unaligned last 64.  2 and 3 bytes are stored from the byte
  *     itself.  Layout as glibc's sse2 memset (-fno-reorder-blocks, x86_vec.h
  *     vset_entry: no class takes more taken jumps, scripts/small-cost.sh).
- *   - rep stosb from the policy's 16-byte start up to memset's non-temporal
- *     threshold (src/policy.c: the per-CPU rules, ALTMEM_TUNABLES
+ *   - rep stosb from the policy's 16-byte start up to its 16-byte stop (3/4 of
+ *     the L3 on Zen 4) or memset's non-temporal threshold, the loop between
+ *     them (src/policy.c: the per-CPU rules, ALTMEM_TUNABLES
  *     rep_stosb_threshold; never on a CPU without ERMS).
  */
 #define VEC_BITS 128
