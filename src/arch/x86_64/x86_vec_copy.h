@@ -282,30 +282,6 @@ OPS_INL int movsb_short_distance(uintptr_t d, uintptr_t s)
    loop (dst aligned first) wins: at 160-256 B dst+3 0.68-0.84x glibc here,
    0.87-0.96x through the loop; aligned, 1.2-1.5x glibc here against ~1.0x
    through the loop (Intel 6/167, docs/perf/intel-family6-model167.md). */
-OPS_INL void vcopy_htk(unsigned char *d, const unsigned char *s, size_t n, const int k)
-{
-    vec a[8], b[8];
-    for (int i = 0; i < k; i++)
-        a[i] = vld(s + i * W);
-    for (int i = 0; i < k; i++)
-        b[i] = vld(s + n - k * W + i * W);
-    for (int i = 0; i < k; i++)
-        vst(d + i * W, a[i]);
-    for (int i = 0; i < k; i++)
-        vst(d + n - k * W + i * W, b[i]);
-}
-
-#if VEC_BITS == 256
-/* The 32-byte copies' (8W, 16W] with dst aligned, all loaded before any store
-   as the 16-byte copies' entry takes them, but as many vectors as n needs
-   (9 for 288 B: 5 from the start, 4 from the end; with k from each end 10, and
-   288 B memcpy 0/0 ran at 0.91x glibc 2.41 against 1.00x, 416 B 0.93 against
-   1.00x), and from their large paths, first: in the entry the 32-byte
-   copies lost 15-20% at 0-3 B and 96-128 B to the moved code.  Before, they
-   looped there (backward at an aligned 4 KiB alias): 0.63-0.88x glibc 2.41's
-   avx2 memmove at 288-384 B 0/0 on Zen 4; now 0.83-1.27x
-   (docs/perf/amd-family25-model17.md, "The 32-byte copies at 257-512 B"). */
-OPS_INL int vcopy_htk_fits(const unsigned char *d, size_t n) { return n <= 16 * W && !((uintptr_t)d & (W - 1)); }
 /* h vectors from the start, t from the end (h + t covering n), all loaded first. */
 OPS_INL void vcopy_hk(unsigned char *d, const unsigned char *s, size_t n, const int h, const int t)
 {
@@ -319,6 +295,19 @@ OPS_INL void vcopy_hk(unsigned char *d, const unsigned char *s, size_t n, const 
     for (int i = 0; i < t; i++)
         vst(d + n - t * W + i * W, b[i]);
 }
+OPS_INL void vcopy_htk(unsigned char *d, const unsigned char *s, size_t n, const int k) { vcopy_hk(d, s, n, k, k); }
+
+#if VEC_BITS == 256
+/* The 32-byte copies' (8W, 16W] with dst aligned, all loaded before any store
+   as the 16-byte copies' entry takes them, but as many vectors as n needs
+   (9 for 288 B: 5 from the start, 4 from the end; with k from each end 10, and
+   288 B memcpy 0/0 ran at 0.91x glibc 2.41 against 1.00x, 416 B 0.93 against
+   1.00x), and from their large paths, first: in the entry the 32-byte
+   copies lost 15-20% at 0-3 B and 96-128 B to the moved code.  Before, they
+   looped there (backward at an aligned 4 KiB alias): 0.63-0.88x glibc 2.41's
+   avx2 memmove at 288-384 B 0/0 on Zen 4; now 0.83-1.27x
+   (docs/perf/amd-family25-model17.md, "The 32-byte copies at 257-512 B"). */
+OPS_INL int vcopy_htk_fits(const unsigned char *d, size_t n) { return n <= 16 * W && !((uintptr_t)d & (W - 1)); }
 OPS_INL void *vcopy_htk_classes(unsigned char *d, const unsigned char *s, size_t n)
 {
     if (n <= 12 * W) {
