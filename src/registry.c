@@ -48,9 +48,12 @@ const char *altmem_feature_name(unsigned bit)
 void altmem__text_features(struct altmem__text *t, uint64_t mask, const char *sep)
 {
     int any = 0;
-    /* The set bits only: this runs at start-up, for every routine's reason. */
-    for (uint64_t m = mask; m; m &= m - 1) {
-        unsigned b = (unsigned)__builtin_ctzll(m);
+    /* Up to the highest set bit only: this runs at start-up, for every routine's
+       reason (no __builtin_ctzll: without Zbb, riscv64 makes it a libgcc call,
+       which the core may not make, tests/check_nolibc.sh). */
+    for (unsigned b = 0; b < 64 && (mask >> b); b++) {
+        if (!(mask >> b & 1))
+            continue;
         if (any)
             altmem__text_puts(t, sep);
         const char *name = altmem_feature_name(b);
