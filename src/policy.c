@@ -60,7 +60,7 @@ static void install(const struct altmem__policy *p, size_t cap)
     __atomic_store_n(&altmem__copy_split_loads_above, p->split_loads_above, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__zero_block, p->zero_block, __ATOMIC_RELEASE);
     /* Last: a call that sees the final value sees the final thresholds. */
-    __atomic_store_n(&altmem__settle_from, cap == NEVER ? NEVER : cap, __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__settle_from, cap, __ATOMIC_RELEASE);
 }
 
 void altmem__policy_install(const struct altmem__policy *p) { install(p, NEVER); }
