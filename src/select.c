@@ -127,6 +127,43 @@ static void print_bindings(const struct altmem__state *st)
     }
 }
 
+#if ALTMEM_BIND_MODE == ALTMEM_BIND_PATCH
+/* The preload's PLT slots given the variants (src/preload/plt_bind.c). */
+static int plt_bound;
+
+static int plt_bind(struct altmem__text *note)
+{
+    const void *variant[ALTMEM_ROUTINE_COUNT];
+#define ROUTINE(routine, libc_name, access, reads) \
+    variant[ALTMEM__ID_##routine] = (const void *)altmem__##routine##_impl;
+#include "registry.def"
+#undef ROUTINE
+    struct altmem__plt_report rep;
+    if (altmem__plt_bind(variant, &rep) != 0)
+        return -1;
+    unsigned slots = 0;
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++)
+        slots += rep.slots[r];
+    altmem__text_putu(note, slots);
+    altmem__text_puts(note, slots == 1 ? " PLT slot in " : " PLT slots in ");
+    altmem__text_putu(note, rep.objects);
+    altmem__text_puts(note, rep.objects == 1 ? " object" : " objects");
+    if (rep.relro_rounds) {
+        altmem__text_puts(note, " (");
+        altmem__text_putu(note, rep.relro_rounds);
+        altmem__text_puts(note, " read-only)");
+    }
+    if (rep.refused) {
+        altmem__text_puts(note, ", ");
+        altmem__text_putu(note, rep.refused);
+        altmem__text_puts(note, " read-only refused");
+    }
+    altmem__text_puts(note, "; other calls: stub, pointer");
+    plt_bound = 1;
+    return 0;
+}
+#endif
+
 void altmem_init(void)
 {
     int expected = 0;
@@ -169,6 +206,8 @@ void altmem_init(void)
         altmem__text_puts(&note, "bind=pointer in " ALTMEM_TUNABLES_ENV);
     else if (altmem__ifunc_entries && altmem__global.tun.bind == ALTMEM__BIND_IFUNC)
         ; /* callers reach the variants through their GOT; no code to rewrite */
+    else if (altmem__plt_bind && altmem__global.tun.bind == ALTMEM__BIND_IFUNC && plt_bind(&note) == 0)
+        ; /* the preload: its callers' PLT slots hold the variants */
     else
         altmem__patch_sites(__start_altmem_patch_sites, __stop_altmem_patch_sites, altmem__global.tun.debug,
                             altmem__global.patch_note, sizeof altmem__global.patch_note);
@@ -378,6 +417,8 @@ static const char *bound_by(enum altmem_routine r)
 #if ALTMEM_BIND_MODE == ALTMEM_BIND_PATCH
     if (altmem__ifunc_entries && altmem__global.tun.bind == ALTMEM__BIND_IFUNC)
         return "ifunc";
+    if (plt_bound)
+        return "PLT slots";
     if (altmem__site_target(__start_altmem_patch_sites, __stop_altmem_patch_sites, slots[r]))
         return "patched branch";
     return "pointer";

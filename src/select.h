@@ -28,4 +28,17 @@ void *altmem__ifunc_resolve(enum altmem_routine r, void *stub);
 /* 1 when this library has IFUNC entries (src/entry.c defines it so; else 0). */
 extern int altmem__ifunc_entries;
 
+/* The preload's binding (src/preload/plt_bind.c, linked into
+   libaltmem-preload.so only; elsewhere the weak reference is null): gives the
+   callers' PLT slots of each routine's names the variant variant[r].  Returns
+   0 and what it did, or -1 when it must not run (the loader was asked to
+   audit, profile or not bind), and then the stubs are patched. */
+struct altmem__plt_report {
+    unsigned slots[ALTMEM_ROUTINE_COUNT]; /* slots given the variant, per routine */
+    unsigned objects;                     /* objects that had any               */
+    unsigned relro_rounds;                /* read-only spans opened and closed  */
+    unsigned refused;                     /* spans mprotect refused to open     */
+};
+int altmem__plt_bind(const void *const *variant, struct altmem__plt_report *out) __attribute__((weak));
+
 #endif

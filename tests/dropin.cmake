@@ -19,6 +19,14 @@
 #   dropin.fallback_pointer ALTMEM_TUNABLES=bind=pointer        } `altmem info` says pointer and why,
 #   dropin.deny_write       mprotect(PROT_WRITE) refused (seccomp) } the probe, dlopen and all
 #   dropin.deny_exec        mprotect(PROT_EXEC) refused (seccomp)  } programs still give equal output
+#   dropin.plt_slots[_now,_nopie]  under the preload, the program's and its linked library's
+#                           PLT slots hold the bound variant (lazy, BIND_NOW with the RELRO
+#                           page read-only again, non-PIE), a dlopen()ed library's the stub;
+#                           calls through each at 0-600 B x 8 alignments right
+#   dropin.plt_slots_own    a program that exports its own memcpy keeps it for its libraries
+#   dropin.plt_slots_patch  bind=patch: the slots hold the stub (patched), calls right
+#   dropin.plt_slots_refused  BIND_NOW under mprotect(PROT_WRITE) refused: stub, note says so
+#   dropin.plt_slots_control  bind=pointer checked as "variant" must fail
 #   dropin.static_glibc     gcc -static with libaltmem-libc.a: memcpy is altmem_memcpy, patched
 #   dropin.static_musl      musl-gcc -static, the same (+ negative controls with libaltmem.a)
 #   dropin.readme_musl      the README's "static musl program" recipe, run as written
@@ -43,10 +51,15 @@ set(_dropin ${CMAKE_CURRENT_SOURCE_DIR}/dropin)
 set(_dropin_work ${CMAKE_CURRENT_BINARY_DIR}/dropin)
 if(ALTMEM_BIND_MODE EQUAL 1)
   set(_dropin_bound "patched branch")
+  # The preload gives its callers' PLT slots the variants (src/preload/plt_bind.c).
+  set(_dropin_preload_bound "PLT slots")
 elseif(ALTMEM_BIND_MODE EQUAL 3)
   set(_dropin_bound "ifunc")
 else()
   set(_dropin_bound "pointer")
+endif()
+if(NOT DEFINED _dropin_preload_bound)
+  set(_dropin_preload_bound "${_dropin_bound}")
 endif()
 
 # libaltmem.so itself (dlopen_threads): its IFUNC entries in the default build;
@@ -121,7 +134,7 @@ if(ALTMEM_SANITIZE)
 else()
   altmem_dropin_test(dropin.run_status COMMAND sh ${_dropin}/run_cli.sh status ${_altmem})
 endif()
-altmem_dropin_test(dropin.probe COMMAND sh ${_dropin}/run_cli.sh probe ${_altmem} ${_probe} "${_dropin_bound}")
+altmem_dropin_test(dropin.probe COMMAND sh ${_dropin}/run_cli.sh probe ${_altmem} ${_probe} "${_dropin_preload_bound}")
 
 foreach(prog cp tar sort gzip python git)
   altmem_dropin_test(dropin.${prog} COMMAND
@@ -155,6 +168,48 @@ if(ALTMEM_BIND_MODE EQUAL 1)
   endforeach()
 endif()
 
+# The preload's PLT slots (src/preload/plt_bind.c): a program linked as distributions
+# link them (lazy PIE), BIND_NOW with RELRO, non-PIE, and one that defines memcpy.
+if(ALTMEM_BIND_MODE EQUAL 1)
+  foreach(lib plt-lib plt-late)
+    string(REPLACE "-" "_" _t dropin_${lib})
+    add_library(${_t} SHARED dropin/plt_lib.c)
+    target_compile_options(${_t} PRIVATE ${_dropin_flags})
+    set_target_properties(${_t} PROPERTIES OUTPUT_NAME altmem-${lib})
+  endforeach()
+  foreach(form lazy now nopie own)
+    add_executable(dropin_plt_slots_${form} dropin/plt_slots.c)
+    target_compile_options(dropin_plt_slots_${form} PRIVATE ${_dropin_flags})
+    target_include_directories(dropin_plt_slots_${form} PRIVATE ${PROJECT_SOURCE_DIR}/include)
+    target_link_libraries(dropin_plt_slots_${form} PRIVATE dropin_plt_lib ${CMAKE_DL_LIBS})
+  endforeach()
+  target_link_options(dropin_plt_slots_lazy PRIVATE -Wl,-z,lazy)
+  target_link_options(dropin_plt_slots_now PRIVATE -Wl,-z,now -Wl,-z,relro)
+  set_target_properties(dropin_plt_slots_nopie PROPERTIES POSITION_INDEPENDENT_CODE OFF)
+  target_compile_options(dropin_plt_slots_nopie PRIVATE -fno-pie)
+  target_link_options(dropin_plt_slots_nopie PRIVATE -no-pie -Wl,-z,lazy)
+  target_compile_definitions(dropin_plt_slots_own PRIVATE OWN_MEMCPY)
+  target_link_options(dropin_plt_slots_own PRIVATE -rdynamic -Wl,-z,lazy)
+  set(_late $<TARGET_FILE:dropin_plt_late>)
+  set(_pre LD_PRELOAD=$<TARGET_FILE:altmem_preload>)
+  foreach(t "plt_slots|lazy|variant|" "plt_slots_now|now|variant|" "plt_slots_nopie|nopie|variant|"
+            "plt_slots_own|own|own|" "plt_slots_patch|now|stub|ALTMEM_TUNABLES=bind=patch"
+            "plt_slots_control|lazy|variant|ALTMEM_TUNABLES=bind=pointer")
+    string(REPLACE "|" ";" t "${t}")
+    list(GET t 0 name)
+    list(GET t 1 form)
+    list(GET t 2 expect)
+    list(GET t 3 extra)
+    altmem_dropin_test(dropin.${name} COMMAND env ${_pre} ${extra}
+      $<TARGET_FILE:dropin_plt_slots_${form}> ${expect} ${_late})
+  endforeach()
+  if(NOT ALTMEM_SANITIZE)
+    set_tests_properties(dropin.plt_slots_control PROPERTIES WILL_FAIL TRUE)
+  endif()
+  altmem_dropin_test(dropin.plt_slots_refused COMMAND $<TARGET_FILE:dropin_deny_mprotect> write
+    env ${_pre} $<TARGET_FILE:dropin_plt_slots_now> refused ${_late})
+endif()
+
 foreach(flavour glibc musl)
   altmem_dropin_test(dropin.static_${flavour} COMMAND
     sh ${_dropin}/static.sh ${flavour} ${CMAKE_C_COMPILER} ${_dropin} ${PROJECT_SOURCE_DIR}/include
@@ -171,6 +226,6 @@ altmem_dropin_test(dropin.readme_musl COMMAND
 if(TEST build.install)
   altmem_dropin_test(dropin.installed_run COMMAND
     sh ${_dropin}/run_cli.sh installed ${CMAKE_BINARY_DIR}/install-test/prefix ${CMAKE_INSTALL_BINDIR}
-       ${_probe} "${_dropin_bound}")
+       ${_probe} "${_dropin_preload_bound}")
   set_tests_properties(dropin.installed_run PROPERTIES FIXTURES_REQUIRED altmem_prefix)
 endif()

@@ -140,6 +140,9 @@ static const char *binding_legend(const char *bound_by)
     if (!strcmp(bound_by, "ifunc"))
         return "the dynamic loader wrote each variant's address into its callers' GOT "
                "(libaltmem.so's IFUNC entries; ALTMEM_TUNABLES=bind=patch for the stubs)";
+    if (!strcmp(bound_by, "PLT slots"))
+        return "each caller's PLT slot was given the variant's address at start-up "
+               "(libaltmem-preload.so); other calls reach the stub, which jumps through the pointer";
     if (!strcmp(bound_by, "patched branch"))
         return "each entry stub's jump was rewritten to the variant at start-up "
                "(static links and the preload, which have no IFUNC entries, or bind=patch)";
@@ -191,7 +194,10 @@ static int print_info(void)
         printf("%-10s %-11s %-11s %-15s %s\n", altmem_routine_name((enum altmem_routine)r), b.variant,
                reason_word(b.reason), b.bound_by, b.why);
         if (r == ALTMEM_ROUTINE_COUNT - 1 && b.bound_note && b.bound_note[0])
-            printf("%s: %s\n", strcmp(b.bound_by, "ifunc") ? "not patched" : "ifunc", b.bound_note);
+            printf("%s: %s\n",
+                   !strcmp(b.bound_by, "pointer") || !strcmp(b.bound_by, "patched branch") ? "not patched"
+                                                                                            : b.bound_by,
+                   b.bound_note);
         if (r == ALTMEM_ROUTINE_COUNT - 1)
             printf("bound by %s: %s\n", b.bound_by, binding_legend(b.bound_by));
     }

@@ -2,9 +2,10 @@
  * The C library's other names for copying and filling memory, in terms of
  * altmem's three routines, for libaltmem-preload.so (LD_PRELOAD) and
  * libaltmem-libc.a (static links).  memcpy, memmove and memset themselves are
- * the entry stubs' aliases (src/arch/<arch>/entry.S built with ALTMEM_PRELOAD),
- * so the program's memcpy *is* the patched branch; what is here is one call
- * away from it.
+ * the entry stubs' aliases (src/arch/<arch>/entry.S built with ALTMEM_PRELOAD);
+ * in the preload, the callers' PLT slots for them are then given the variants
+ * themselves (plt_bind.c).  What is here reaches the variant in one jump,
+ * through the routine's pointer.
  *
  * Which names: those glibc exports for these operations and that programs on a
  * Debian system really import (`nm -D --undefined-only`: cp, ls and tar import
@@ -43,21 +44,30 @@ static void chk_fail(void)
     __builtin_trap();
 }
 
+/* The routines' pointers (src/select.c), which hold the bound variants: the
+   forms below jump to the variant through them, one jump, where a call of
+   altmem_memcpy would take the stub's jump first. */
+#define POINTER(routine) extern altmem_##routine##_fn *altmem__##routine##_impl __attribute__((visibility("hidden")));
+POINTER(memcpy)
+POINTER(memmove)
+POINTER(memset)
+#undef POINTER
+
 #ifndef ALTMEM_PRELOAD_STUBS
 /* Builds without patch stubs (ALTMEM_BINDING=pointer or ifunc, or an
-   architecture without src/arch/<arch>/entry.S): the C names forward to the
-   entry points, a tail call each. */
+   architecture without src/arch/<arch>/entry.S): the C names jump through
+   the pointers, a tail call each. */
 EXPORT void *memcpy(void *__restrict dst, const void *__restrict src, size_t n)
 {
-    return altmem_memcpy(dst, src, n);
+    return altmem__memcpy_impl(dst, src, n);
 }
 EXPORT void *memmove(void *dst, const void *src, size_t n)
 {
-    return altmem_memmove(dst, src, n);
+    return altmem__memmove_impl(dst, src, n);
 }
 EXPORT void *memset(void *dst, int c, size_t n)
 {
-    return altmem_memset(dst, c, n);
+    return altmem__memset_impl(dst, c, n);
 }
 #endif
 
@@ -65,26 +75,26 @@ EXPORT void *memset(void *dst, int c, size_t n)
 
 EXPORT void *mempcpy(void *__restrict dst, const void *__restrict src, size_t n)
 {
-    return (unsigned char *)altmem_memcpy(dst, src, n) + n;
+    return (unsigned char *)altmem__memcpy_impl(dst, src, n) + n;
 }
 /* glibc's internal spelling, exported too and called by some older binaries. */
 EXPORT void *__mempcpy(void *__restrict dst, const void *__restrict src, size_t n)
 {
-    return (unsigned char *)altmem_memcpy(dst, src, n) + n;
+    return (unsigned char *)altmem__memcpy_impl(dst, src, n) + n;
 }
 
 EXPORT void bcopy(const void *src, void *dst, size_t n)
 {
-    altmem_memmove(dst, src, n);
+    altmem__memmove_impl(dst, src, n);
 }
 
 EXPORT void bzero(void *dst, size_t n)
 {
-    altmem_memset(dst, 0, n);
+    altmem__memset_impl(dst, 0, n);
 }
 EXPORT void __bzero(void *dst, size_t n)
 {
-    altmem_memset(dst, 0, n);
+    altmem__memset_impl(dst, 0, n);
 }
 
 /* The point of explicit_bzero is that the stores happen even when the buffer
@@ -93,7 +103,7 @@ EXPORT void __bzero(void *dst, size_t n)
    buffer through memory makes the stores observable in any case. */
 EXPORT void explicit_bzero(void *dst, size_t n)
 {
-    altmem_memset(dst, 0, n);
+    altmem__memset_impl(dst, 0, n);
     __asm__ __volatile__("" : : "r"(dst) : "memory");
 }
 
@@ -104,28 +114,28 @@ EXPORT void *__memcpy_chk(void *__restrict dst, const void *__restrict src, size
 {
     if (__builtin_expect(dstlen < n, 0))
         chk_fail();
-    return altmem_memcpy(dst, src, n);
+    return altmem__memcpy_impl(dst, src, n);
 }
 
 EXPORT void *__memmove_chk(void *dst, const void *src, size_t n, size_t dstlen)
 {
     if (__builtin_expect(dstlen < n, 0))
         chk_fail();
-    return altmem_memmove(dst, src, n);
+    return altmem__memmove_impl(dst, src, n);
 }
 
 EXPORT void *__mempcpy_chk(void *__restrict dst, const void *__restrict src, size_t n, size_t dstlen)
 {
     if (__builtin_expect(dstlen < n, 0))
         chk_fail();
-    return (unsigned char *)altmem_memcpy(dst, src, n) + n;
+    return (unsigned char *)altmem__memcpy_impl(dst, src, n) + n;
 }
 
 EXPORT void *__memset_chk(void *dst, int c, size_t n, size_t dstlen)
 {
     if (__builtin_expect(dstlen < n, 0))
         chk_fail();
-    return altmem_memset(dst, c, n);
+    return altmem__memset_impl(dst, c, n);
 }
 
 EXPORT void __explicit_bzero_chk(void *dst, size_t n, size_t dstlen)
@@ -142,17 +152,17 @@ EXPORT void __explicit_bzero_chk(void *dst, size_t n, size_t dstlen)
 
 EXPORT altmem_wchar *wmemcpy(altmem_wchar *__restrict dst, const altmem_wchar *__restrict src, size_t n)
 {
-    return altmem_memcpy(dst, src, n * sizeof(altmem_wchar));
+    return altmem__memcpy_impl(dst, src, n * sizeof(altmem_wchar));
 }
 
 EXPORT altmem_wchar *wmemmove(altmem_wchar *dst, const altmem_wchar *src, size_t n)
 {
-    return altmem_memmove(dst, src, n * sizeof(altmem_wchar));
+    return altmem__memmove_impl(dst, src, n * sizeof(altmem_wchar));
 }
 
 EXPORT altmem_wchar *wmempcpy(altmem_wchar *__restrict dst, const altmem_wchar *__restrict src, size_t n)
 {
-    altmem_memcpy(dst, src, n * sizeof(altmem_wchar));
+    altmem__memcpy_impl(dst, src, n * sizeof(altmem_wchar));
     return dst + n;
 }
 
@@ -168,7 +178,7 @@ EXPORT altmem_wchar *wmemset(altmem_wchar *dst, altmem_wchar c, size_t n)
     for (size_t i = 1; i < sizeof u.b; i++)
         same &= u.b[i] == u.b[0];
     if (same)
-        return altmem_memset(dst, u.b[0], n * sizeof(altmem_wchar));
+        return altmem__memset_impl(dst, u.b[0], n * sizeof(altmem_wchar));
     for (size_t i = 0; i < n; i++)
         dst[i] = c;
     return dst;

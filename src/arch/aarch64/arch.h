@@ -11,4 +11,7 @@ static inline void altmem__arch_cpu_relax(void)
 {
 }
 
+/* R_AARCH64_JUMP_SLOT: the relocation of a PLT slot, which the preload rewrites. */
+#define ALTMEM__ARCH_PLT_SLOT_RELOC 1026
+
 #endif
