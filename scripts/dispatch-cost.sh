@@ -38,6 +38,11 @@
 #   shared-patch  shared-noplt under ALTMEM_TUNABLES=bind=patch: the stub again
 #   static-pointer  static, against the variant called through a pointer (the call
 #                 an IFUNC would give a static program: is the stub's jump dearer?)
+#   preload       the shared program under LD_PRELOAD=libaltmem-preload.so, whose
+#                 altmem_memcpy it then calls (as a program's memcpy): `call @PLT`, the
+#                 slot the preload gave the variant (src/preload/plt_bind.c); direct:
+#                 `call *reg` to the preload's variant
+#   preload-patch the same under ALTMEM_TUNABLES=bind=patch: the slot holds the stub
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -51,7 +56,7 @@ if [ "$rounds" = --widths ]; then
     shift $(($# < 3 ? $# : 3))
     linkages=${*:-static shared shared-noplt shared-patch}
     cmake --build "$build" -j "$(nproc)" --target altmem_dispatch altmem_dispatch_shared altmem_dispatch_noplt \
-        altmem_cli >/dev/null
+        altmem_cli altmem_preload >/dev/null
     widths=$("$build/tools/altmem" info | awk '$1 == "memcpy" && $3 ~ /^needs/ && $0 ~ / runnable / { print $2 }' |
              grep -E '^(sse2|avx2|avx512)$' | tr '\n' ' ')
     sizes="0 8 16 32 64 256 1024 4096"
@@ -62,14 +67,17 @@ if [ "$rounds" = --widths ]; then
     echo "| linkage | width | routine | $(echo $sizes | sed 's/\([0-9]*\)/\1 B/g; s/ B /\ B | /g') | direct ns at 0 / 8 / 32 B | control (direct / direct), by size |"
     echo "|---|---|---|$(for s in $sizes; do printf -- '---:|'; done)---|---|"
     for linkage in $linkages; do
-      extra=""
+      extra="" pre=()
       case $linkage in
       static) drv=$build/bench/dispatch/altmem-dispatch ;;
       shared) drv=$build/bench/dispatch/altmem-dispatch-shared ;;
       shared-noplt) drv=$build/bench/dispatch/altmem-dispatch-noplt ;;
       shared-patch) drv=$build/bench/dispatch/altmem-dispatch-noplt extra=:bind=patch ;;
       static-pointer) drv=$build/bench/dispatch/altmem-dispatch ;;
-      *) echo "dispatch-cost.sh: no linkage '$linkage' (static, shared, shared-noplt, shared-patch, static-pointer)" >&2
+      preload | preload-patch)
+          drv=$build/bench/dispatch/altmem-dispatch-shared pre=(env "LD_PRELOAD=$build/src/preload/libaltmem-preload.so")
+          [ $linkage = preload-patch ] && extra=:bind=patch ;;
+      *) echo "dispatch-cost.sh: no linkage '$linkage' (static, shared, shared-noplt, shared-patch, static-pointer, preload, preload-patch)" >&2
          exit 2 ;;
       esac
       for w in $widths; do
@@ -83,7 +91,7 @@ if [ "$rounds" = --widths ]; then
                 for ((k = 0; k < rounds; k++)); do
                     via=()
                     [ "$linkage" = static-pointer ] && via=(--direct pointer)
-                    line=$(ALTMEM_TUNABLES=$r=$w$extra "$drv" --routine $r --variant "$w" --size $size --reps 15 \
+                    line=$(ALTMEM_TUNABLES=$r=$w$extra "${pre[@]}" "$drv" --routine $r --variant "$w" --size $size --reps 15 \
                            --calls $calls "${via[@]}")
                     case $line in *"variant=$w "*) ;; *) echo "dispatch-cost.sh: not bound to $w: $line" >&2; exit 1 ;; esac
                     rs+=("$(sed -E 's/.*ratio=([0-9.]+).*/\1/' <<<"$line")")

@@ -21,7 +21,8 @@ struct altmem__tunables {
     int debug;                            /* print every patched site           */
     enum altmem__bind {                   /* bind=                              */
         ALTMEM__BIND_IFUNC,               /* the default: IFUNC entries where the
-                                             library has them, else patch       */
+                                             library has them, the callers' PLT
+                                             slots in the preload, else patch   */
         ALTMEM__BIND_PATCH,               /* the patched stubs even there       */
         ALTMEM__BIND_POINTER              /* leave sites alone                  */
     } bind;
