@@ -24,6 +24,7 @@
 #                           page read-only again, non-PIE), a dlopen()ed library's the stub;
 #                           calls through each at 0-600 B x 8 alignments right
 #   dropin.plt_slots_own    a program that exports its own memcpy keeps it for its libraries
+#   dropin.plt_slots_dlopened  the preload dlopen()ed, not preloaded, writes no slot
 #   dropin.plt_slots_patch  bind=patch: the slots hold the stub (patched), calls right
 #   dropin.plt_slots_refused  BIND_NOW under mprotect(PROT_WRITE) refused: stub, note says so
 #   dropin.plt_slots_control  bind=pointer checked as "variant" must fail
@@ -206,6 +207,8 @@ if(ALTMEM_BIND_MODE EQUAL 1)
   if(NOT ALTMEM_SANITIZE)
     set_tests_properties(dropin.plt_slots_control PROPERTIES WILL_FAIL TRUE)
   endif()
+  altmem_dropin_test(dropin.plt_slots_dlopened COMMAND
+    $<TARGET_FILE:dropin_plt_slots_lazy> dlopened $<TARGET_FILE:altmem_preload>)
   altmem_dropin_test(dropin.plt_slots_refused COMMAND $<TARGET_FILE:dropin_deny_mprotect> write
     env ${_pre} $<TARGET_FILE:dropin_plt_slots_now> refused ${_late})
 endif()

@@ -16,8 +16,8 @@
  * - a lazy slot not yet resolved (it holds an address inside its own object's
  *   PLT): the loader would resolve it to whatever dlsym(RTLD_DEFAULT) finds
  *   for its name, so it is given the variant only when that is this library's
- *   stub (not when the program, an earlier preload, or nothing defines it
- *   first, nor when this library was dlopen()ed);
+ *   stub (not when the program or an earlier preload defines it first, nor
+ *   when this library was dlopen()ed);
  * - nothing else: a slot of an object that defines the name itself, a slot
  *   bound elsewhere, the other relocation types.  GLOB_DAT slots (-fno-plt
  *   calls, and function pointers) stay too: they are also a function's
@@ -48,7 +48,8 @@ struct plt_name {
     const char *name;
     int routine;
     void *stub;        /* this library's definition: the stub             */
-    int lookup;        /* dlsym(RTLD_DEFAULT) said it is ours: 1, not: -1, not asked: 0 */
+    int lazy;          /* a lazy slot asks for it: look it up              */
+    int ours;          /* dlsym(RTLD_DEFAULT) finds the stub               */
 };
 
 #define ROUTINE(routine, libc_name, access, reads) +2
@@ -58,6 +59,7 @@ enum { NAME_COUNT = 0
 #undef ROUTINE
 
 struct plt_bind {
+    int writing;                               /* 0: only note the lazy slots' names */
     struct plt_name names[NAME_COUNT];
     int count;
     void *variant[ALTMEM_ROUTINE_COUNT];
@@ -83,13 +85,6 @@ static long segment_flags(const struct dl_phdr_info *info, uintptr_t addr)
             return (long)ph->p_flags;
     }
     return -1;
-}
-
-static int is_ours(struct plt_name *n)
-{
-    if (!n->lookup)
-        n->lookup = dlsym(RTLD_DEFAULT, n->name) == n->stub ? 1 : -1;
-    return n->lookup > 0;
 }
 
 /* One object's PLT relocations: which of its slots to give which variant. */
@@ -155,7 +150,11 @@ static int bind_object(struct dl_phdr_info *info, size_t size, void *data)
         if (flags < 0 || !(flags & PF_W) || ((uintptr_t)slot & (sizeof *slot - 1)))
             continue;
         void *now = __atomic_load_n(slot, __ATOMIC_RELAXED);
-        if (now != n->stub && !(segment_flags(info, (uintptr_t)now) >= 0 && is_ours(n)))
+        if (now != n->stub && segment_flags(info, (uintptr_t)now) < 0)
+            continue; /* bound elsewhere */
+        if (now != n->stub && !b->writing)
+            n->lazy = 1; /* not yet resolved: where would the loader bind it? */
+        if (!b->writing || (now != n->stub && !n->ours))
             continue;
         uintptr_t page = (uintptr_t)slot & ~(uintptr_t)4095;
         if (page >= relro_start && page < relro_end && !opened) {
@@ -195,13 +194,21 @@ int altmem__plt_bind(const void *const *variant, struct altmem__plt_report *out)
     int r = 0;
 #define ROUTINE(routine, libc_name, access, reads)                                                 \
     b.variant[r] = (void *)variant[r];                                                                \
-    b.names[b.count++] = (struct plt_name){"altmem_" #routine, r, (void *)altmem_##routine, 0};    \
+    b.names[b.count++] = (struct plt_name){"altmem_" #routine, r, (void *)altmem_##routine, 0, 0}; \
     if (!same_name(#libc_name, "none"))                                                            \
-        b.names[b.count++] = (struct plt_name){#libc_name, r, (void *)altmem_##routine, 0};        \
+        b.names[b.count++] = (struct plt_name){#libc_name, r, (void *)altmem_##routine, 0, 0};     \
     r++;
 #include "registry.def"
 #undef ROUTINE
     b.self = (const void *)altmem__plt_bind;
+    /* First which names lazy slots ask for, then the lookups, outside
+       dl_iterate_phdr: it holds a loader lock that dlopen takes after the one
+       dlsym takes, so dlsym inside its callback could deadlock against a
+       dlopen in another thread. */
+    dl_iterate_phdr(bind_object, &b);
+    for (int k = 0; k < b.count; k++)
+        b.names[k].ours = b.names[k].lazy && dlsym(RTLD_DEFAULT, b.names[k].name) == b.names[k].stub;
+    b.writing = 1;
     dl_iterate_phdr(bind_object, &b);
     for (int i = 0; i < ALTMEM_ROUTINE_COUNT; i++)
         out->slots[i] = b.slots[i];

@@ -14,6 +14,9 @@
  *          refused   the program is BIND_NOW and mprotect(PROT_WRITE) is
  *                    refused: its read-only slots keep the stub, the (lazy)
  *                    library's hold the variant, the note says "refused";
+ *          dlopened  LATE_LIB is libaltmem-preload.so itself, dlopen()ed
+ *                    (RTLD_GLOBAL) before any call: it must write no slot,
+ *                    every slot resolves to the C library's routines;
  *          own       the program defines memcpy itself (built with
  *                    -DOWN_MEMCPY -rdynamic): the library's memcpy slot must
  *                    reach the program's, never a variant, and the calls
@@ -205,13 +208,49 @@ static void sweep(const char *who, copy_fn *cpy, copy_fn *mov, set_fn *set)
     CHECK(!bad, "%s: calls wrong (bits %#x: 1/4/16/64 return value, 2/8/32/128 bytes or sentinels)", who, bad);
 }
 
+/* The preload dlopen()ed (RTLD_GLOBAL), not preloaded: the C library's memcpy
+   stays first in the global scope, so no lazy slot may be given a variant. */
+static int dlopened(const char *preload)
+{
+    void *h = dlopen(preload, RTLD_NOW | RTLD_GLOBAL);
+    if (!h) {
+        printf("FAIL: dlopen %s: %s\n", preload, dlerror());
+        return 1;
+    }
+    __typeof__(altmem_binding) *binding = (__typeof__(altmem_binding) *)dlsym(h, "altmem_binding");
+    struct altmem_binding_info info;
+    CHECK(binding && binding(ALTMEM_MEMCPY, &info) == 0, "no altmem_binding in %s", preload);
+    static unsigned char a[64], b[64];
+    main_copy(a, b, 8), main_move(a, b, 8), main_set(a, 0, 8);
+    plt_lib_copy(a, b, 8), plt_lib_move(a, b, 8), plt_lib_set(a, 0, 8);
+    static const char *const names[3] = {"memcpy", "memmove", "memset"};
+    for (int r = 0; r < 3; r++) {
+        void *libc = dlsym(RTLD_DEFAULT, names[r]);
+        struct slot_query in_main = slot_of((const void *)main_copy, names[r]);
+        struct slot_query in_lib = slot_of((const void *)plt_lib_copy, names[r]);
+        void *m = in_main.slot ? *in_main.slot : NULL, *l = in_lib.slot ? *in_lib.slot : NULL;
+        printf("%-8s %s: global %p (%s); slots: program %p, library %p\n", names[r], binding ? info.bound_note : "-",
+               libc, libc == dlsym(h, names[r]) ? "the preload's" : "not the preload's", m, l);
+        CHECK(libc != dlsym(h, names[r]), "%s: the global scope finds the dlopened preload first", names[r]);
+        CHECK(m == libc && l == libc, "%s: a slot is not the C library's", names[r]);
+    }
+    if (binding)
+        CHECK(!strncmp(info.bound_note, "0 PLT slots", 11), "the dlopened preload wrote slots: %s", info.bound_note);
+    sweep("program", main_copy, main_move, main_set);
+    sweep("library", plt_lib_copy, plt_lib_move, plt_lib_set);
+    printf("plt_slots dlopened: %s\n", failures ? "FAILED" : "passed");
+    return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: plt_slots variant|stub|refused|own LATE_LIB\n");
+        fprintf(stderr, "usage: plt_slots variant|stub|refused|own|dlopened LATE_LIB\n");
         return 2;
     }
     const char *expect = argv[1];
+    if (!strcmp(expect, "dlopened"))
+        return dlopened(argv[2]);
     __typeof__(altmem_binding) *binding = (__typeof__(altmem_binding) *)dlsym(RTLD_DEFAULT, "altmem_binding");
     __typeof__(altmem_variant) *variant = (__typeof__(altmem_variant) *)dlsym(RTLD_DEFAULT, "altmem_variant");
     __typeof__(altmem_variant_count) *count =
