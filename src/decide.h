@@ -47,7 +47,7 @@ struct altmem__state {
     uint64_t active;
     int secure;
     struct altmem__bound bound[ALTMEM_ROUTINE_COUNT];
-    char patch_note[120];                 /* why sites were not patched, or ""  */
+    char patch_note[200];                 /* why sites were not patched, or ""  */
     struct altmem__policy policy;         /* the rules' choice, then ALTMEM_TUNABLES */
     struct altmem__policy rules_policy;   /* the rules' choice alone            */
     struct altmem__profile_state prof;

@@ -158,8 +158,22 @@ static int plt_bind(struct altmem__text *note)
         altmem__text_putu(note, rep.refused);
         altmem__text_puts(note, " read-only refused");
     }
-    altmem__text_puts(note, "; other calls: stub, pointer");
     plt_bound = 1;
+    if (rep.other_refs) {
+        /* -fno-plt calls or function pointers reach the stubs: patch them too. */
+        altmem__text_puts(note, "; stubs patched too: GOT references");
+        char patched[sizeof altmem__global.patch_note];
+        patched[0] = '\0';
+        altmem__patch_sites(__start_altmem_patch_sites, __stop_altmem_patch_sites, altmem__global.tun.debug,
+                            patched, sizeof patched);
+        if (patched[0]) {
+            altmem__text_puts(note, " (not: ");
+            altmem__text_puts(note, patched);
+            altmem__text_puts(note, ")");
+        }
+    } else {
+        altmem__text_puts(note, "; other calls: stub, pointer");
+    }
     return 0;
 }
 #endif

@@ -32,12 +32,17 @@ extern int altmem__ifunc_entries;
    libaltmem-preload.so only; elsewhere the weak reference is null): gives the
    callers' PLT slots of each routine's names the variant variant[r].  Returns
    0 and what it did, or -1 when it must not run (the loader was asked to
-   audit, profile or not bind), and then the stubs are patched. */
+   audit, profile or not bind), and then the stubs are patched; they are
+   patched too when other_refs says calls reach them. */
 struct altmem__plt_report {
     unsigned slots[ALTMEM_ROUTINE_COUNT]; /* slots given the variant, per routine */
     unsigned objects;                     /* objects that had any               */
     unsigned relro_rounds;                /* read-only spans opened and closed  */
     unsigned refused;                     /* spans mprotect refused to open     */
+    unsigned other_refs;                  /* names bound here that relocations
+                                             outside the PLT refer to (GOT slots
+                                             of -fno-plt calls, function
+                                             pointers): calls through the stub */
 };
 int altmem__plt_bind(const void *const *variant, struct altmem__plt_report *out) __attribute__((weak));
 

@@ -24,6 +24,7 @@
 #                           page read-only again, non-PIE), a dlopen()ed library's the stub;
 #                           calls through each at 0-600 B x 8 alignments right
 #   dropin.plt_slots_own    a program that exports its own memcpy keeps it for its libraries
+#   dropin.plt_slots_noplt  a -fno-plt program: its GOT slots keep the stub, which is patched
 #   dropin.plt_slots_dlopened  the preload dlopen()ed, not preloaded, writes no slot
 #   dropin.plt_slots_patch  bind=patch: the slots hold the stub (patched), calls right
 #   dropin.plt_slots_refused  BIND_NOW under mprotect(PROT_WRITE) refused: stub, note says so
@@ -178,7 +179,7 @@ if(ALTMEM_BIND_MODE EQUAL 1)
     target_compile_options(${_t} PRIVATE ${_dropin_flags})
     set_target_properties(${_t} PROPERTIES OUTPUT_NAME altmem-${lib})
   endforeach()
-  foreach(form lazy now nopie own)
+  foreach(form lazy now nopie own noplt)
     add_executable(dropin_plt_slots_${form} dropin/plt_slots.c)
     target_compile_options(dropin_plt_slots_${form} PRIVATE ${_dropin_flags})
     target_include_directories(dropin_plt_slots_${form} PRIVATE ${PROJECT_SOURCE_DIR}/include)
@@ -190,11 +191,12 @@ if(ALTMEM_BIND_MODE EQUAL 1)
   target_compile_options(dropin_plt_slots_nopie PRIVATE -fno-pie)
   target_link_options(dropin_plt_slots_nopie PRIVATE -no-pie -Wl,-z,lazy)
   target_compile_definitions(dropin_plt_slots_own PRIVATE OWN_MEMCPY)
+  target_compile_options(dropin_plt_slots_noplt PRIVATE -fno-plt)
   target_link_options(dropin_plt_slots_own PRIVATE -rdynamic -Wl,-z,lazy)
   set(_late $<TARGET_FILE:dropin_plt_late>)
   set(_pre LD_PRELOAD=$<TARGET_FILE:altmem_preload>)
   foreach(t "plt_slots|lazy|variant|" "plt_slots_now|now|variant|" "plt_slots_nopie|nopie|variant|"
-            "plt_slots_own|own|own|" "plt_slots_patch|now|stub|ALTMEM_TUNABLES=bind=patch"
+            "plt_slots_own|own|own|" "plt_slots_noplt|noplt|noplt|" "plt_slots_patch|now|stub|ALTMEM_TUNABLES=bind=patch"
             "plt_slots_control|lazy|variant|ALTMEM_TUNABLES=bind=pointer")
     string(REPLACE "|" ";" t "${t}")
     list(GET t 0 name)

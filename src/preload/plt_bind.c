@@ -49,6 +49,7 @@ struct plt_name {
     int routine;
     void *stub;        /* this library's definition: the stub             */
     int lazy;          /* a lazy slot asks for it: look it up              */
+    int other;         /* a relocation outside the PLT names it            */
     int ours;          /* dlsym(RTLD_DEFAULT) finds the stub               */
 };
 
@@ -87,7 +88,24 @@ static long segment_flags(const struct dl_phdr_info *info, uintptr_t addr)
     return -1;
 }
 
-/* One object's PLT relocations: which of its slots to give which variant. */
+/* The name a relocation refers to, when it is one of ours and undefined in
+   the object (an object's own definition may be bound to itself), or NULL. */
+static struct plt_name *our_name(struct plt_bind *b, const ElfW(Sym) *symtab, const char *strtab, uint64_t info)
+{
+    const ElfW(Sym) *sym = &symtab[ELF64_R_SYM(info)];
+    if (!ELF64_R_SYM(info) || sym->st_shndx != SHN_UNDEF)
+        return NULL;
+    const char *name = strtab + sym->st_name;
+    if (name[0] != 'm' && name[0] != 'a')
+        return NULL;
+    for (int k = 0; k < b->count; k++)
+        if (same_name(b->names[k].name, name))
+            return &b->names[k];
+    return NULL;
+}
+
+/* One object's relocations: which of its PLT slots to give which variant, and
+   (first pass) whether anything else in it refers to our names. */
 static int bind_object(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
@@ -106,43 +124,50 @@ static int bind_object(struct dl_phdr_info *info, size_t size, void *data)
     }
     if (!dyn || segment_flags(info, (uintptr_t)b->self) >= 0)
         return 0;
-    const ElfW(Rela) *rel = NULL;
-    const ElfW(Sym) *symtab = NULL;
-    const char *strtab = NULL;
-    size_t relsz = 0;
+    uintptr_t jmprel = 0, rela = 0, symtab_at = 0, strtab_at = 0;
+    size_t jmprelsz = 0, relasz = 0, relacount = 0;
     long pltrel = 0;
     for (; dyn->d_tag != DT_NULL; dyn++) {
         switch (dyn->d_tag) {
-        case DT_JMPREL: rel = (const ElfW(Rela) *)dyn->d_un.d_ptr; break;
-        case DT_PLTRELSZ: relsz = dyn->d_un.d_val; break;
+        case DT_JMPREL: jmprel = dyn->d_un.d_ptr; break;
+        case DT_PLTRELSZ: jmprelsz = dyn->d_un.d_val; break;
         case DT_PLTREL: pltrel = (long)dyn->d_un.d_val; break;
-        case DT_SYMTAB: symtab = (const ElfW(Sym) *)dyn->d_un.d_ptr; break;
-        case DT_STRTAB: strtab = (const char *)dyn->d_un.d_ptr; break;
+        case DT_RELA: rela = dyn->d_un.d_ptr; break;
+        case DT_RELASZ: relasz = dyn->d_un.d_val; break;
+        case DT_RELACOUNT: relacount = dyn->d_un.d_val; break;
+        case DT_SYMTAB: symtab_at = dyn->d_un.d_ptr; break;
+        case DT_STRTAB: strtab_at = dyn->d_un.d_ptr; break;
         }
     }
-    if (!rel || !symtab || !strtab || pltrel != DT_RELA)
+    if (!symtab_at || !strtab_at)
         return 0;
     /* glibc relocates these entries to run-time addresses where the dynamic
        section is writable; musl, and glibc where it is read-only (riscv64),
        leave them as link-time addresses, which lie below the load address. */
-    if ((uintptr_t)rel < info->dlpi_addr) {
-        rel = (const ElfW(Rela) *)((uintptr_t)rel + info->dlpi_addr);
-        symtab = (const ElfW(Sym) *)((uintptr_t)symtab + info->dlpi_addr);
-        strtab += info->dlpi_addr;
-    }
+    uintptr_t bias = symtab_at < info->dlpi_addr ? info->dlpi_addr : 0;
+    const ElfW(Sym) *symtab = (const ElfW(Sym) *)(symtab_at + bias);
+    const char *strtab = (const char *)(strtab_at + bias);
 
+    /* First pass: the relocations outside the PLT that name ours (GOT slots of
+       -fno-plt calls, function pointers) reach the stub, which the caller then
+       patches; the RELATIVE ones at the front (DT_RELACOUNT) name nothing. */
+    if (!b->writing && rela) {
+        const ElfW(Rela) *r = (const ElfW(Rela) *)(rela + bias);
+        for (size_t i = relacount; i < relasz / sizeof *r; i++) {
+            struct plt_name *n;
+            if (ELF64_R_TYPE(r[i].r_info) != ALTMEM__ARCH_PLT_SLOT_RELOC &&
+                (n = our_name(b, symtab, strtab, r[i].r_info)))
+                n->other = 1;
+        }
+    }
+    if (!jmprel || pltrel != DT_RELA)
+        return 0;
+    const ElfW(Rela) *rel = (const ElfW(Rela) *)(jmprel + bias);
     int opened = 0, refused = 0, bound = 0;
-    for (size_t i = 0; i < relsz / sizeof *rel; i++) {
+    for (size_t i = 0; i < jmprelsz / sizeof *rel; i++) {
         if (ELF64_R_TYPE(rel[i].r_info) != ALTMEM__ARCH_PLT_SLOT_RELOC)
             continue;
-        const ElfW(Sym) *sym = &symtab[ELF64_R_SYM(rel[i].r_info)];
-        if (sym->st_shndx != SHN_UNDEF)
-            continue; /* the object's own definition may be bound to itself */
-        const char *name = strtab + sym->st_name;
-        struct plt_name *n = NULL;
-        for (int k = 0; k < b->count && !n; k++)
-            if (same_name(b->names[k].name, name))
-                n = &b->names[k];
+        struct plt_name *n = our_name(b, symtab, strtab, rel[i].r_info);
         if (!n)
             continue;
         void **slot = (void **)(info->dlpi_addr + rel[i].r_offset);
@@ -194,9 +219,9 @@ int altmem__plt_bind(const void *const *variant, struct altmem__plt_report *out)
     int r = 0;
 #define ROUTINE(routine, libc_name, access, reads)                                                 \
     b.variant[r] = (void *)variant[r];                                                                \
-    b.names[b.count++] = (struct plt_name){"altmem_" #routine, r, (void *)altmem_##routine, 0, 0}; \
+    b.names[b.count++] = (struct plt_name){"altmem_" #routine, r, (void *)altmem_##routine, 0, 0, 0}; \
     if (!same_name(#libc_name, "none"))                                                            \
-        b.names[b.count++] = (struct plt_name){#libc_name, r, (void *)altmem_##routine, 0, 0};     \
+        b.names[b.count++] = (struct plt_name){#libc_name, r, (void *)altmem_##routine, 0, 0, 0};  \
     r++;
 #include "registry.def"
 #undef ROUTINE
@@ -206,8 +231,12 @@ int altmem__plt_bind(const void *const *variant, struct altmem__plt_report *out)
        dlsym takes, so dlsym inside its callback could deadlock against a
        dlopen in another thread. */
     dl_iterate_phdr(bind_object, &b);
-    for (int k = 0; k < b.count; k++)
-        b.names[k].ours = b.names[k].lazy && dlsym(RTLD_DEFAULT, b.names[k].name) == b.names[k].stub;
+    out->other_refs = 0;
+    for (int k = 0; k < b.count; k++) {
+        struct plt_name *n = &b.names[k];
+        n->ours = (n->lazy || n->other) && dlsym(RTLD_DEFAULT, n->name) == n->stub;
+        out->other_refs += n->other && n->ours;
+    }
     b.writing = 1;
     dl_iterate_phdr(bind_object, &b);
     for (int i = 0; i < ALTMEM_ROUTINE_COUNT; i++)

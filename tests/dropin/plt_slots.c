@@ -14,6 +14,10 @@
  *          refused   the program is BIND_NOW and mprotect(PROT_WRITE) is
  *                    refused: its read-only slots keep the stub, the (lazy)
  *                    library's hold the variant, the note says "refused";
+ *          noplt     the program is built with -fno-plt: no PLT slots of its own,
+ *                    its GOT slots keep the stub, so the stubs must be patched
+ *                    to the variant (x86_64: the jmp read back), the library's
+ *                    PLT slots still hold the variant;
  *          dlopened  LATE_LIB is libaltmem-preload.so itself, dlopen()ed
  *                    (RTLD_GLOBAL) before any call: it must write no slot,
  *                    every slot resolves to the C library's routines;
@@ -245,7 +249,7 @@ static int dlopened(const char *preload)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: plt_slots variant|stub|refused|own|dlopened LATE_LIB\n");
+        fprintf(stderr, "usage: plt_slots variant|stub|refused|own|noplt|dlopened LATE_LIB\n");
         return 2;
     }
     const char *expect = argv[1];
@@ -314,6 +318,20 @@ int main(int argc, char **argv)
             CHECK(m == stub, "%s: the program's read-only slot is not the stub", names[r]);
             CHECK(want_variant && l == want_variant, "%s: the library's slot is not the variant", names[r]);
             CHECK(strstr(info.bound_note, "refused"), "%s: the note does not say refused", names[r]);
+        } else if (!strcmp(expect, "noplt")) {
+            /* Built with -fno-plt: its calls go through GOT slots, which keep
+               the stub (a function's address), so the stubs are patched too. */
+            CHECK(!in_main.slot, "%s: the -fno-plt program has a PLT slot for it", names[r]);
+            CHECK(want_variant && l == want_variant, "%s: the library's slot is not the variant", names[r]);
+            CHECK(strstr(info.bound_note, "stubs patched too"), "%s: the note does not say the stubs were patched",
+                  names[r]);
+#if defined(__x86_64__)
+            const unsigned char *st = stub;
+            int32_t rel32;
+            memcpy(&rel32, st + 1, 4);
+            CHECK(st[0] == 0xe9 && (void *)(st + 5 + rel32) == want_variant,
+                  "%s: the stub is not a jmp to the variant (%02x)", names[r], st[0]);
+#endif
         } else if (!strcmp(expect, "own")) {
 #ifdef OWN_MEMCPY
             if (r == 0) {
