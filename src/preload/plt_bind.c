@@ -61,6 +61,8 @@ enum { NAME_COUNT = 0
 
 struct plt_bind {
     int writing;                               /* 0: only note the lazy slots' names */
+    unsigned object;                           /* the callback's object number      */
+    uint64_t to_write;                         /* objects 0-63 with slots to write  */
     struct plt_name names[NAME_COUNT];
     int count;
     void *variant[ALTMEM_ROUTINE_COUNT];
@@ -110,6 +112,10 @@ static int bind_object(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
     struct plt_bind *b = data;
+    unsigned object = b->object++;
+    uint64_t bit = object < 64 ? (uint64_t)1 << object : 0;
+    if (b->writing && bit && !(b->to_write & bit))
+        return 0; /* the first pass found nothing to write here */
     const ElfW(Dyn) *dyn = NULL;
     uintptr_t relro_start = 0, relro_end = 0;
     for (int i = 0; i < info->dlpi_phnum; i++) {
@@ -177,9 +183,13 @@ static int bind_object(struct dl_phdr_info *info, size_t size, void *data)
         void *now = __atomic_load_n(slot, __ATOMIC_RELAXED);
         if (now != n->stub && segment_flags(info, (uintptr_t)now) < 0)
             continue; /* bound elsewhere */
-        if (now != n->stub && !b->writing)
-            n->lazy = 1; /* not yet resolved: where would the loader bind it? */
-        if (!b->writing || (now != n->stub && !n->ours))
+        if (!b->writing) {
+            if (now != n->stub)
+                n->lazy = 1; /* not yet resolved: where would the loader bind it? */
+            b->to_write |= bit;
+            continue;
+        }
+        if (now != n->stub && !n->ours)
             continue;
         uintptr_t page = (uintptr_t)slot & ~(uintptr_t)4095;
         if (page >= relro_start && page < relro_end && !opened) {
@@ -238,7 +248,9 @@ int altmem__plt_bind(const void *const *variant, struct altmem__plt_report *out)
         out->other_refs += n->other && n->ours;
     }
     b.writing = 1;
-    dl_iterate_phdr(bind_object, &b);
+    b.object = 0;
+    if (b.to_write)
+        dl_iterate_phdr(bind_object, &b);
     for (int i = 0; i < ALTMEM_ROUTINE_COUNT; i++)
         out->slots[i] = b.slots[i];
     out->objects = b.objects;
