@@ -139,7 +139,7 @@ static int plt_bind(struct altmem__text *note)
 #include "registry.def"
 #undef ROUTINE
     struct altmem__plt_report rep;
-    if (altmem__plt_bind(variant, &rep) != 0)
+    if (altmem__plt_bind(variant, altmem__global.tun.debug, &rep) != 0)
         return -1;
     unsigned slots = 0;
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++)

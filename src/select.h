@@ -30,7 +30,8 @@ extern int altmem__ifunc_entries;
 
 /* The preload's binding (src/preload/plt_bind.c, linked into
    libaltmem-preload.so only; elsewhere the weak reference is null): gives the
-   callers' PLT slots of each routine's names the variant variant[r].  Returns
+   callers' PLT slots of each routine's names the variant variant[r] (with
+   debug, a line on stderr per slot).  Returns
    0 and what it did, or -1 when it must not run (the loader was asked to
    audit, profile or not bind), and then the stubs are patched; they are
    patched too when other_refs says calls reach them. */
@@ -44,6 +45,6 @@ struct altmem__plt_report {
                                              of -fno-plt calls, function
                                              pointers): calls through the stub */
 };
-int altmem__plt_bind(const void *const *variant, struct altmem__plt_report *out) __attribute__((weak));
+int altmem__plt_bind(const void *const *variant, int debug, struct altmem__plt_report *out) __attribute__((weak));
 
 #endif

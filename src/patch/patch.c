@@ -30,19 +30,6 @@ static size_t page_size(void)
     return found && p ? (size_t)p : 4096;
 }
 
-static void put_hex(struct altmem__text *t, uintptr_t v)
-{
-    char d[2 + 16];
-    int n = 0;
-    do {
-        d[n++] = "0123456789abcdef"[v & 15];
-        v >>= 4;
-    } while (v);
-    altmem__text_puts(t, "0x");
-    while (n)
-        altmem__text_putn(t, &d[--n], 1);
-}
-
 static void put_bytes(struct altmem__text *t, const unsigned char *b, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -70,12 +57,12 @@ static void debug_site(const struct altmem__site *s, uintptr_t site, uintptr_t o
     altmem__text_puts(&t, "altmem: patch ");
     altmem__text_puts(&t, (const char *)ALTMEM_SITE_FIELD(s, name));
     altmem__text_puts(&t, " at ");
-    put_hex(&t, site);
+    altmem__text_puthex(&t, site);
     altmem__text_puts(&t, ": branch ");
-    put_hex(&t, old_target);
+    altmem__text_puthex(&t, old_target);
     altmem__text_puts(&t, old_target == dispatch ? " (dispatch)" : "");
     altmem__text_puts(&t, " -> ");
-    put_hex(&t, new_target);
+    altmem__text_puthex(&t, new_target);
     altmem__text_puts(&t, " [");
     put_bytes(&t, old_code, altmem__arch_site_len);
     altmem__text_puts(&t, " -> ");

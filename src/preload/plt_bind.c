@@ -61,6 +61,7 @@ enum { NAME_COUNT = 0
 
 struct plt_bind {
     int writing;                               /* 0: only note the lazy slots' names */
+    int debug;                                 /* a line per slot written (debug=1)  */
     unsigned object;                           /* the callback's object number      */
     uint64_t to_write;                         /* objects 0-63 with slots to write  */
     struct plt_name names[NAME_COUNT];
@@ -104,6 +105,26 @@ static struct plt_name *our_name(struct plt_bind *b, const ElfW(Sym) *symtab, co
         if (same_name(b->names[k].name, name))
             return &b->names[k];
     return NULL;
+}
+
+static void debug_slot(const struct dl_phdr_info *info, const struct plt_name *n, void **slot, void *now,
+                       void *variant)
+{
+    char line[400];
+    struct altmem__text t = {line, sizeof line, 0};
+    altmem__text_puts(&t, "altmem: PLT slot ");
+    altmem__text_puts(&t, n->name);
+    altmem__text_puts(&t, " in ");
+    altmem__text_puts(&t, info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : "(the program)");
+    altmem__text_puts(&t, " at ");
+    altmem__text_puthex(&t, (uintptr_t)slot);
+    altmem__text_puts(&t, ": ");
+    altmem__text_puthex(&t, (uintptr_t)now);
+    altmem__text_puts(&t, now == n->stub ? " (the stub)" : " (not yet resolved)");
+    altmem__text_puts(&t, " -> ");
+    altmem__text_puthex(&t, (uintptr_t)variant);
+    altmem__text_puts(&t, "\n");
+    altmem__os_write_err(t.buf, t.len);
 }
 
 /* One object's relocations: which of its PLT slots to give which variant, and
@@ -205,6 +226,8 @@ static int bind_object(struct dl_phdr_info *info, size_t size, void *data)
             opened = 1;
             b->relro_rounds++;
         }
+        if (b->debug)
+            debug_slot(info, n, slot, now, b->variant[n->routine]);
         __atomic_store_n(slot, b->variant[n->routine], __ATOMIC_RELAXED);
         b->slots[n->routine]++;
         bound = 1;
@@ -221,11 +244,11 @@ static int is_set(const char *name)
     return v && v[0];
 }
 
-int altmem__plt_bind(const void *const *variant, struct altmem__plt_report *out)
+int altmem__plt_bind(const void *const *variant, int debug, struct altmem__plt_report *out)
 {
     if (is_set("LD_AUDIT") || is_set("LD_PROFILE") || is_set("LD_BIND_NOT"))
         return -1;
-    struct plt_bind b = {.count = 0};
+    struct plt_bind b = {.count = 0, .debug = debug};
     int r = 0;
 #define ROUTINE(routine, libc_name, access, reads)                                                 \
     b.variant[r] = (void *)variant[r];                                                                \
