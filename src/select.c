@@ -111,6 +111,8 @@ static const char *read_profile(const char *path, int secure, size_t *len)
     return NULL;
 }
 
+static const char *bound_by(enum altmem_routine r);
+
 static void print_bindings(const struct altmem__state *st)
 {
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
@@ -123,6 +125,18 @@ static void print_bindings(const struct altmem__state *st)
         altmem__text_puts(&t, " (");
         altmem__text_puts(&t, st->bound[r].why);
         altmem__text_puts(&t, ")\n");
+        altmem__os_write_err(t.buf, t.len);
+    }
+    /* How calls reach them, where that is worth a line: the preload's PLT slots
+       (how many), or why nothing was patched. */
+    if (st->patch_note[0]) {
+        char line[320];
+        struct altmem__text t = {line, sizeof line, 0};
+        altmem__text_puts(&t, "altmem: bound by ");
+        altmem__text_puts(&t, bound_by(ALTMEM_MEMCPY));
+        altmem__text_puts(&t, ": ");
+        altmem__text_puts(&t, st->patch_note);
+        altmem__text_puts(&t, "\n");
         altmem__os_write_err(t.buf, t.len);
     }
 }
