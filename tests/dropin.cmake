@@ -30,7 +30,7 @@
 #   dropin.plt_slots_refused  BIND_NOW under mprotect(PROT_WRITE) refused: stub, note says so
 #   dropin.plt_slots_control  bind=pointer checked as "variant" must fail
 #   dropin.plt_slots_debug  debug=1 prints a line per slot written
-#   dropin.plt_slots_verbose  verbose ends with "bound by PLT slots: 6 PLT slots in 2 objects"
+#   dropin.plt_slots_verbose  verbose ends with "bound by PLT slots: N PLT slots in M objects"
 #   dropin.static_glibc     gcc -static with libaltmem-libc.a: memcpy is altmem_memcpy, patched
 #   dropin.static_musl      musl-gcc -static, the same (+ negative controls with libaltmem.a)
 #   dropin.readme_musl      the README's "static musl program" recipe, run as written
@@ -216,7 +216,7 @@ if(ALTMEM_BIND_MODE EQUAL 1)
     $<TARGET_FILE:dropin_plt_slots_lazy> variant ${_late})
   if(NOT ALTMEM_SANITIZE)
     set_tests_properties(dropin.plt_slots_verbose PROPERTIES PASS_REGULAR_EXPRESSION
-      "altmem: clear_user -> [a-z0-9_]+ [^\n]*\naltmem: bound by PLT slots: 6 PLT slots in 2 objects; other calls: stub, pointer\n.*plt_slots variant: passed")
+      "altmem: clear_user -> [a-z0-9_]+ [^\n]*\naltmem: bound by PLT slots: [1-9][0-9]* PLT slots? in [1-9][0-9]* objects?; other calls: stub, pointer\n.*plt_slots variant: passed")
     set_tests_properties(dropin.plt_slots_control PROPERTIES WILL_FAIL TRUE)
     set_tests_properties(dropin.plt_slots_debug PROPERTIES PASS_REGULAR_EXPRESSION
       "altmem: PLT slot memcpy in \\(the program\\) at 0x[0-9a-f]+: 0x[0-9a-f]+ \\(not yet resolved\\) -> 0x[0-9a-f]+\n.*plt_slots variant: passed")
