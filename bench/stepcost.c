@@ -14,6 +14,7 @@
  *
  *   altmem-stepcost WIDTH [SIZE...]   (sse2, avx2, evex, avx512; sizes up to 8 KiB,
  *                                      the class bounds up to 256 B by default)
+ *   STEPCOST_ALIGN=0/0|s+1/d+3|d+63     the layout, as altmem bench's cells (default 0/0)
  */
 #include <altmem.h>
 #include <stdio.h>
@@ -94,8 +95,19 @@ int main(int argc, char **argv)
     void *(*volatile s_fn[3])(void *, int, size_t) = {stepcost_nop_set, variant[ALTMEM_MEMSET].memset, memset};
     static const char *const impl[3] = {"nop", "altmem", "libc"};
     /* 64-aligned, (dst - src) mod 4096 = 0, as altmem bench's 0/0 cells (the
-       loops of both libraries take the 4 KiB-alias path there). */
-    unsigned char *src = buf + 64, *dst = buf + STEP_MAX_SIZE + 4096 + 64;
+       loops of both libraries take the 4 KiB-alias path there); STEPCOST_ALIGN
+       s+1/d+3 or d+63 offsets them as the bench's cells of those names. */
+    const char *align = getenv("STEPCOST_ALIGN");
+    size_t s_off = 0, d_off = 0;
+    if (align && !strcmp(align, "s+1/d+3"))
+        s_off = 1, d_off = 3;
+    else if (align && !strcmp(align, "d+63"))
+        d_off = 63;
+    else if (align && *align && strcmp(align, "0/0")) {
+        fprintf(stderr, "altmem-stepcost: STEPCOST_ALIGN is 0/0, s+1/d+3 or d+63, not '%s'\n", align);
+        return 2;
+    }
+    unsigned char *src = buf + 64 + s_off, *dst = buf + STEP_MAX_SIZE + 4096 + 64 + d_off;
     char tag[64];
     for (size_t si = 0; si < nsizes; si++) {
         size_t n = sizes[si];

@@ -13,7 +13,7 @@
 # missing.  Note: valgrind presents a CPU without AVX-512 (it cannot run it), so
 # glibc picks its AVX2 routines and altmem its avx2 variants here.
 #
-#   scripts/small-cost.sh [BUILD_DIR] --width W [--mask M]
+#   scripts/small-cost.sh [BUILD_DIR] --width W [--mask M] [--align 0/0|s+1/d+3|d+63]
 #
 # Per vector width W (sse2, avx2, evex, avx512): altmem's variant of that width,
 # called directly, against glibc's variant of the same width (selected by the
@@ -22,7 +22,8 @@
 # jumps and GPR <-> vector transfers per call (and GPR -> opmask moves), counted by
 # single-stepping under gdb (bench/stepcost.c, scripts/stepcost.py): the same
 # counts on any CPU that can run the width.  Exit status 77 without gdb or where
-# this CPU cannot run W.
+# this CPU cannot run W.  --align: the buffers' layout, as altmem bench's cells
+# of that name (default 0/0).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -33,10 +34,16 @@ unset MAKEFLAGS MFLAGS MAKELEVEL
 
 if [ "${2:-}" = --width ]; then
     width=${3:?--width needs sse2, avx2, evex or avx512}
-    mask=
-    if [ "${4:-}" = --mask ]; then
-        mask=${5-}
-    else
+    mask= have_mask=0
+    shift 3
+    while [ $# -gt 0 ]; do
+        case $1 in
+        --mask) mask=${2-}; have_mask=1; shift 2 ;;
+        --align) export STEPCOST_ALIGN=${2:?--align needs 0/0, s+1/d+3 or d+63}; shift 2 ;;
+        *) echo "small-cost.sh: unknown option $1" >&2; exit 2 ;;
+        esac
+    done
+    if [ $have_mask = 0 ]; then
         # The mask altmem bench --libc-width finds for this width here.
         mask=$("$build/tools/altmem" bench --libc-width "$width" --sizes 0 --align 0/0 --reps 1 \
                    --min-sample-ms 0.01 --routine memcpy 2>/dev/null |
@@ -52,7 +59,7 @@ if [ "${2:-}" = --width ]; then
     gdb -q -batch -x "$here/stepcost.py" --args "$drv" "$width" >"$out" 2>&1 || true
     grep -q '^altmem-stepcost: altmem' "$out" || { cat "$out" >&2; exit 77; }
     sed -n 's/^altmem-stepcost: //p' "$out"
-    echo "GLIBC_TUNABLES=${GLIBC_TUNABLES:-(unset)}; counts per call, the routine's own (its ret included), by single-stepping"
+    echo "GLIBC_TUNABLES=${GLIBC_TUNABLES:-(unset)}; layout ${STEPCOST_ALIGN:-0/0}; counts per call, the routine's own (its ret included), by single-stepping"
     awk '$1 == "COST" { k = $2 " " $3 " " $4; i[k] = $5; t[k] = $6; x[k] = $7; m[k] = $8;
                         if (!($2 in seen)) { seen[$2] = 1; rs[++nr] = $2 }
                         if (!(($2, $4) in sz)) { sz[$2, $4] = 1; ns[$2]++; szs[$2, ns[$2]] = $4 } }

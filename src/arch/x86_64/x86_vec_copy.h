@@ -350,9 +350,14 @@ OPS_INL void *vmove_large(unsigned char *d, const unsigned char *s, size_t n, co
         return vcopy_htk_classes(d, s, n); /* (8W, 16W], dst aligned: all loaded, then stored */
 #endif
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
-    if (__builtin_expect(fwd >= n && n < *erms_min && n < COPY_NT_THRESHOLD, 1) &&
-        !alias_4k_ahead(d, s))
+    if (__builtin_expect(fwd >= n && n < *erms_min && n < COPY_NT_THRESHOLD, 1)) {
+        /* dst not inside the source, below the rep movsb and streaming starts:
+           backward at the 4 KiB alias (regions apart), falling straight into
+           its loop, else forward. */
+        if (alias_4k_ahead(d, s) && bwd >= n)
+            return vcopy_bwd(d, s, n);
         return vcopy_fwd(d, s, n);
+    }
     int back = fwd < n || (bwd >= n && n < *erms_min && alias_4k_ahead(d, s));
     if (back && (n < COPY_NT_THRESHOLD || fwd < 4096))
         return vcopy_bwd(d, s, n);      /* dst inside (src, src+n), or the 4 KiB alias: backward */
