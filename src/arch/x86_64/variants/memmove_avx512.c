@@ -43,10 +43,13 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
     /* The common case first, every test on the fall-through path (a taken
        branch here costs time at 600 B-1 KiB, docs/perf/variant-figures.md): forward-safe, below the
-       streaming and rep movsb sizes, not the 4 KiB alias. */
-    if (likely(fwd >= n) && likely(n < altmem__nt_threshold) && likely(n < MOVSB_MIN_COALIGNED || n < erms_min(d, s)) &&
-        !alias_4k_ahead(d, s))
+       streaming and rep movsb sizes; inside it the 4 KiB alias (regions
+       apart) falls straight into the backward loop. */
+    if (likely(fwd >= n) && likely(n < altmem__nt_threshold) && likely(n < MOVSB_MIN_COALIGNED || n < erms_min(d, s))) {
+        if (alias_4k_ahead(d, s) && bwd >= n)
+            return vcopy_bwd(d, s, n);  /* dst just above src mod 4 KiB: backward */
         return vcopy_fwd(d, s, n);      /* (512, 16/32 KiB): 256 B loop, dst 64-aligned */
+    }
     /* Backward when dst lies inside the source, or, apart and in the loop's
        range, when dst is just above src mod 4 KiB (alias_4k_ahead). */
     int back = fwd < n || (bwd >= n && n < erms_min(d, s) && alias_4k_ahead(d, s));
