@@ -62,6 +62,7 @@ enum { NAME_COUNT = 0
 struct plt_bind {
     int writing;                               /* 0: only note the lazy slots' names */
     int debug;                                 /* a line per slot written (debug=1)  */
+    uintptr_t page_size;                       /* the loader's RELRO granule: AT_PAGESZ */
     unsigned object;                           /* the callback's object number      */
     uint64_t to_write;                         /* objects 0-63 with slots to write  */
     struct plt_name names[NAME_COUNT];
@@ -145,8 +146,8 @@ static int bind_object(struct dl_phdr_info *info, size_t size, void *data)
             dyn = (const ElfW(Dyn) *)(info->dlpi_addr + ph->p_vaddr);
         if (ph->p_type == PT_GNU_RELRO) {
             /* What the loader protects: whole pages, the last partial one not. */
-            relro_start = (info->dlpi_addr + ph->p_vaddr) & ~(uintptr_t)4095;
-            relro_end = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz) & ~(uintptr_t)4095;
+            relro_start = (info->dlpi_addr + ph->p_vaddr) & ~(b->page_size - 1);
+            relro_end = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz) & ~(b->page_size - 1);
         }
     }
     if (!dyn || segment_flags(info, (uintptr_t)b->self) >= 0)
@@ -212,7 +213,7 @@ static int bind_object(struct dl_phdr_info *info, size_t size, void *data)
         }
         if (now != n->stub && !n->ours)
             continue;
-        uintptr_t page = (uintptr_t)slot & ~(uintptr_t)4095;
+        uintptr_t page = (uintptr_t)slot & ~(b->page_size - 1);
         if (page >= relro_start && page < relro_end && !opened) {
             /* One round for all the object's read-only slots: the loader
                left its RELRO span read-only as a whole. */
@@ -249,6 +250,10 @@ int altmem__plt_bind(const void *const *variant, int debug, struct altmem__plt_r
     if (is_set("LD_AUDIT") || is_set("LD_PROFILE") || is_set("LD_BIND_NOT"))
         return -1;
     struct plt_bind b = {.count = 0, .debug = debug};
+    int found;
+    unsigned long page = altmem__os_getauxval(6 /* AT_PAGESZ */, &found);
+    /* 4 KiB on x86_64; 4, 16 or 64 KiB on aarch64 kernels. */
+    b.page_size = found && page && !(page & (page - 1)) ? page : 4096;
     int r = 0;
 #define ROUTINE(routine, libc_name, access, reads)                                                 \
     b.variant[r] = (void *)variant[r];                                                                \
