@@ -8,8 +8,10 @@
  *   EXPECT variant   the program's slots and those of libaltmem-plt-lib.so
  *                    (linked) hold the bound variant; the slots of LATE_LIB,
  *                    dlopen()ed now, are resolved by the loader to the stub;
- *                    altmem_binding says "PLT slots".  In a BIND_NOW build
- *                    the slots' page must be read-only again.
+ *                    altmem_binding says "PLT slots".  Where the program's
+ *                    slot lies in its RELRO span (BIND_NOW on x86_64 and
+ *                    aarch64; riscv64's linker leaves the GOT after it), its
+ *                    page must be read-only again.
  *          stub      every slot holds the stub (bind=patch, bind=pointer);
  *          refused   the program is BIND_NOW and mprotect(PROT_WRITE) is
  *                    refused: its read-only slots keep the stub, the (lazy)
@@ -37,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void *plt_lib_copy(void *dst, const void *src, size_t n);
 void *plt_lib_move(void *dst, const void *src, size_t n);
@@ -71,7 +74,7 @@ struct slot_query {
     uintptr_t inside;
     const char *name;
     void **slot;
-    int bind_now;
+    int in_relro; /* the slot's page lies in what the loader made read-only */
 };
 
 static int find_slot(struct dl_phdr_info *info, size_t size, void *data)
@@ -80,6 +83,7 @@ static int find_slot(struct dl_phdr_info *info, size_t size, void *data)
     struct slot_query *q = data;
     int mine = 0;
     const ElfW(Dyn) *dyn = NULL;
+    uintptr_t relro_lo = 0, relro_hi = 0, page = (uintptr_t)sysconf(_SC_PAGESIZE);
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
@@ -87,6 +91,10 @@ static int find_slot(struct dl_phdr_info *info, size_t size, void *data)
             mine = 1;
         if (ph->p_type == PT_DYNAMIC)
             dyn = (const ElfW(Dyn) *)(info->dlpi_addr + ph->p_vaddr);
+        if (ph->p_type == PT_GNU_RELRO) {
+            relro_lo = lo & ~(page - 1);
+            relro_hi = (lo + ph->p_memsz) & ~(page - 1);
+        }
     }
     if (!mine || !dyn)
         return 0;
@@ -101,9 +109,6 @@ static int find_slot(struct dl_phdr_info *info, size_t size, void *data)
             symtab = dyn->d_un.d_ptr;
         else if (dyn->d_tag == DT_STRTAB)
             strtab = dyn->d_un.d_ptr;
-        else if ((dyn->d_tag == DT_FLAGS && (dyn->d_un.d_val & DF_BIND_NOW)) ||
-                 (dyn->d_tag == DT_FLAGS_1 && (dyn->d_un.d_val & DF_1_NOW)))
-            q->bind_now = 1;
     }
     if (jmprel < info->dlpi_addr) { /* not relocated by this loader */
         jmprel += info->dlpi_addr;
@@ -115,6 +120,8 @@ static int find_slot(struct dl_phdr_info *info, size_t size, void *data)
     for (size_t i = 0; i < relsz / sizeof *rel; i++)
         if (!strcmp((const char *)strtab + sym[ELF64_R_SYM(rel[i].r_info)].st_name, q->name))
             q->slot = (void **)(info->dlpi_addr + rel[i].r_offset);
+    uintptr_t slot_page = (uintptr_t)q->slot & ~(page - 1);
+    q->in_relro = q->slot && slot_page >= relro_lo && slot_page < relro_hi;
     return 1;
 }
 
@@ -305,7 +312,7 @@ int main(int argc, char **argv)
             CHECK(!strcmp(info.bound_by, "PLT slots"), "%s: bound by %s, not PLT slots", names[r], info.bound_by);
             CHECK(want_variant && m == want_variant, "%s: the program's slot is not the variant", names[r]);
             CHECK(want_variant && l == want_variant, "%s: the library's slot is not the variant", names[r]);
-            if (in_main.bind_now) {
+            if (in_main.in_relro) {
                 char perms[5];
                 page_perms(in_main.slot, perms);
                 CHECK(perms[1] == '-', "%s: the program's slot page is %s after binding, not read-only", names[r],
