@@ -66,7 +66,6 @@ static inline void altmem__text_putu(struct altmem__text *t, unsigned long long 
         altmem__text_putn(t, &d[--n], 1);
 }
 
-/* Appends the names of the bits in mask, separated by sep ("none" if empty). */
 /* v in hexadecimal, "0x" first. */
 static inline void altmem__text_puthex(struct altmem__text *t, uintptr_t v)
 {
@@ -81,6 +80,7 @@ static inline void altmem__text_puthex(struct altmem__text *t, uintptr_t v)
         altmem__text_putn(t, &d[--n], 1);
 }
 
+/* Appends the names of the bits in mask, separated by sep ("none" if empty). */
 void altmem__text_features(struct altmem__text *t, uint64_t mask, const char *sep);
 /* s[0..n) quoted, at most 40 characters, unprintable bytes as '?'. */
 void altmem__text_quoted(struct altmem__text *t, const char *s, size_t n);

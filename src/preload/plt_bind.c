@@ -67,7 +67,8 @@ struct plt_bind {
     uint64_t to_write;                         /* objects 0-63 with slots to write  */
     struct plt_name names[NAME_COUNT];
     int count;
-    void *variant[ALTMEM_ROUTINE_COUNT];
+    uint32_t first_letters;                    /* bit (c & 31) for each name's first c */
+    const void *const *variant;                /* per routine, the bound variant  */
     const void *self;                          /* an address inside this library */
     unsigned slots[ALTMEM_ROUTINE_COUNT];      /* slots given the variant         */
     unsigned objects, relro_rounds, refused;
@@ -100,8 +101,8 @@ static struct plt_name *our_name(struct plt_bind *b, const ElfW(Sym) *symtab, co
     if (!ELF64_R_SYM(info) || sym->st_shndx != SHN_UNDEF)
         return NULL;
     const char *name = strtab + sym->st_name;
-    if (name[0] != 'm' && name[0] != 'a')
-        return NULL;
+    if (!(b->first_letters >> (name[0] & 31) & 1))
+        return NULL; /* most names: no string compared */
     for (int k = 0; k < b->count; k++)
         if (same_name(b->names[k].name, name))
             return &b->names[k];
@@ -109,7 +110,7 @@ static struct plt_name *our_name(struct plt_bind *b, const ElfW(Sym) *symtab, co
 }
 
 static void debug_slot(const struct dl_phdr_info *info, const struct plt_name *n, void **slot, void *now,
-                       void *variant)
+                       const void *variant)
 {
     char line[400];
     struct altmem__text t = {line, sizeof line, 0};
@@ -229,7 +230,7 @@ static int bind_object(struct dl_phdr_info *info, size_t size, void *data)
         }
         if (b->debug)
             debug_slot(info, n, slot, now, b->variant[n->routine]);
-        __atomic_store_n(slot, b->variant[n->routine], __ATOMIC_RELAXED);
+        __atomic_store_n(slot, (void *)b->variant[n->routine], __ATOMIC_RELAXED);
         b->slots[n->routine]++;
         bound = 1;
     }
@@ -254,15 +255,17 @@ int altmem__plt_bind(const void *const *variant, int debug, struct altmem__plt_r
     unsigned long page = altmem__os_getauxval(6 /* AT_PAGESZ */, &found);
     /* 4 KiB on x86_64; 4, 16 or 64 KiB on aarch64 kernels. */
     b.page_size = found && page && !(page & (page - 1)) ? page : 4096;
+    b.variant = variant;
     int r = 0;
 #define ROUTINE(routine, libc_name, access, reads)                                                 \
-    b.variant[r] = (void *)variant[r];                                                                \
     b.names[b.count++] = (struct plt_name){"altmem_" #routine, r, (void *)altmem_##routine, 0, 0, 0}; \
     if (!same_name(#libc_name, "none"))                                                            \
         b.names[b.count++] = (struct plt_name){#libc_name, r, (void *)altmem_##routine, 0, 0, 0};  \
     r++;
 #include "registry.def"
 #undef ROUTINE
+    for (int k = 0; k < b.count; k++)
+        b.first_letters |= (uint32_t)1 << (b.names[k].name[0] & 31);
     b.self = (const void *)altmem__plt_bind;
     /* First which names lazy slots ask for, then the lookups, outside
        dl_iterate_phdr: it holds a loader lock that dlopen takes after the one
