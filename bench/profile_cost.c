@@ -15,6 +15,7 @@
 #include "os/os.h"
 
 static char buf[ALTMEM__PROFILE_MAX];
+static char *bufp = buf;
 static struct altmem__tunables tun;
 
 int main(int argc, char **argv)
@@ -32,7 +33,7 @@ int main(int argc, char **argv)
     for (int round = 0; round < 21; round++) {
         double t0 = bench_now_ns();
         for (int i = 0; i < 1000; i++) {
-            rc = altmem__os_read_file(argv[1], 0, buf, sizeof buf, &len);
+            rc = altmem__os_read_file(argv[1], 0, &bufp, sizeof buf, &len);
             applied = rc == 0 && altmem__profile_parse(buf, len, &altmem__global.cpu, &tun, why, sizeof why);
         }
         double all = (bench_now_ns() - t0) / 1000;
@@ -42,7 +43,7 @@ int main(int argc, char **argv)
         double parse = (bench_now_ns() - t0) / 1000;
         t0 = bench_now_ns();
         for (int i = 0; i < 1000; i++)
-            altmem__os_read_file("/nonexistent-altmem-dir/profile", 0, buf, sizeof buf, &len);
+            altmem__os_read_file("/nonexistent-altmem-dir/profile", 0, &bufp, sizeof buf, &len);
         double absent = (bench_now_ns() - t0) / 1000;
         best_all = all < best_all ? all : best_all;
         best_parse = parse < best_parse ? parse : best_parse;

@@ -80,14 +80,15 @@ static const char *profile_path(int secure)
     return env;
 }
 
-static char profile_buf[ALTMEM__PROFILE_MAX];
-
-/* The profile's text, or NULL: not there (silently), or unreadable (one line). */
+/* The profile's text, or NULL: not there (silently), or unreadable (one line).
+   Its buffer is mapped only when the file opens, and kept: the state points
+   into it (altmem_profile). */
 static const char *read_profile(const char *path, int secure, size_t *len)
 {
-    int rc = altmem__os_read_file(path, secure, profile_buf, sizeof profile_buf, len);
+    char *buf = NULL;
+    int rc = altmem__os_read_file(path, secure, &buf, ALTMEM__PROFILE_MAX, len);
     if (rc == 0)
-        return profile_buf;
+        return buf;
     if (rc == -2 /* ENOENT */ || rc == -38 /* ENOSYS: freestanding */ || rc == -20 /* ENOTDIR */)
         return NULL;
     char line[400];

@@ -31,6 +31,9 @@
 #   dropin.plt_slots_control  bind=pointer checked as "variant" must fail
 #   dropin.plt_slots_debug  debug=1 prints a line per slot written
 #   dropin.plt_slots_verbose  verbose ends with "bound by PLT slots: N PLT slots in M objects"
+#   dropin.startup_layout   the preload and libaltmem.so: no DT_FINI (a fault at every exit),
+#                           writable data after RELRO within 2 pages (no large static buffer
+#                           splitting what start-up writes); _control: a library with both fails
 #   dropin.static_glibc     gcc -static with libaltmem-libc.a: memcpy is altmem_memcpy, patched
 #   dropin.static_musl      musl-gcc -static, the same (+ negative controls with libaltmem.a)
 #   dropin.readme_musl      the README's "static musl program" recipe, run as written
@@ -118,6 +121,17 @@ if(ALTMEM_NM)
   altmem_dropin_test(dropin.exports UNDER_SANITIZERS COMMAND
     sh ${_dropin}/exports.sh ${_san_opt} ${ALTMEM_NM} ${CMAKE_C_COMPILER} $<TARGET_FILE:altmem_preload>
        $<TARGET_FILE:altmem_libc> $<TARGET_OBJECTS:altmem_preload_glue>)
+endif()
+
+if(CMAKE_READELF)
+  # 2 pages: .data and .bss are about 4 KiB together, so they may straddle a page.
+  altmem_dropin_test(dropin.startup_layout COMMAND sh ${_dropin}/startup_layout.sh ${CMAKE_READELF} 2
+    $<TARGET_FILE:altmem_preload> $<$<TARGET_EXISTS:altmem_shared>:$<TARGET_FILE:altmem_shared>>)
+  altmem_dropin_test(dropin.startup_layout_control COMMAND sh ${_dropin}/startup_layout.sh ${CMAKE_READELF} 2
+    --control ${CMAKE_C_COMPILER})
+  if(NOT ALTMEM_SANITIZE)
+    set_tests_properties(dropin.startup_layout_control PROPERTIES WILL_FAIL TRUE)
+  endif()
 endif()
 
 if(ALTMEM_NM AND ALTMEM_BIND_MODE EQUAL 1)

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -279,7 +280,16 @@ static char rbuf[ALTMEM__PROFILE_MAX];
 
 static int rd(const char *path, int secure, size_t *len)
 {
-    return altmem__os_read_file(path, secure, rbuf, sizeof rbuf, len);
+    char *b = rbuf;
+    return altmem__os_read_file(path, secure, &b, sizeof rbuf, len);
+}
+
+/* With no buffer given, the reader maps one only for a file it reads: a missing
+   file (most processes' case) maps nothing. */
+static int rd_mapped(const char *path, char **out, size_t *len)
+{
+    *out = NULL;
+    return altmem__os_read_file(path, 0, out, ALTMEM__PROFILE_MAX, len);
 }
 
 static void on_alarm(int sig)
@@ -306,6 +316,9 @@ static void reader(void)
     size_t len = 0;
     snprintf(p, sizeof p, "%s/missing", dir);
     CHECK(rd(p, 0, &len) == -ENOENT, "missing file");
+    char *mapped;
+    CHECK(rd_mapped(p, &mapped, &len) == -ENOENT && !mapped, "missing file, no buffer given: none mapped");
+    CHECK(rd_mapped(dir, &mapped, &len) == ALTMEM__READ_NOT_REGULAR && !mapped, "directory: none mapped");
     CHECK(rd(dir, 0, &len) == ALTMEM__READ_NOT_REGULAR, "directory");
     snprintf(p, sizeof p, "%s/fifo", dir);
     if (mkfifo(p, 0644) == 0)
@@ -337,6 +350,9 @@ static void reader(void)
     }
     chmod(p, 0644);
     CHECK(rd(p, 0, &len) == 0 && len == 7 && !memcmp(rbuf, "cpu: x\n", 7), "small file");
+    CHECK(rd_mapped(p, &mapped, &len) == 0 && mapped && len == 7 && !memcmp(mapped, "cpu: x\n", 7) &&
+              (munmap(mapped, ALTMEM__PROFILE_MAX) == 0),
+          "small file, no buffer given: read into a mapped one");
     int root = geteuid() == 0;
     if (root) {
         CHECK(rd(p, 1, &len) == 0, "secure: root's, 0644");

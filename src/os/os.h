@@ -18,15 +18,23 @@ unsigned long altmem__os_getauxval(unsigned long type, int *found);
 /* Value of environment variable `name`, or NULL. */
 const char *altmem__os_getenv(const char *name);
 
-/* Reads a whole small regular file into buf (at most cap bytes): 0 and *len, or
+/* Reads a whole small regular file into *buf (at most cap bytes): 0 and *len, or
    -errno (-ENOENT: not there; -ENOSYS: this flavour reads no file), or
    ALTMEM__READ_NOT_REGULAR (a directory, FIFO, device...), ALTMEM__READ_TOO_BIG
    (more than cap bytes), ALTMEM__READ_INSECURE (with secure set: not owned by
-   root, or writable by group or others).  Never blocks on a FIFO. */
+   root, or writable by group or others).  Never blocks on a FIFO.  With *buf
+   NULL, cap bytes are mapped (altmem__os_map_anon) only once the file is open,
+   and stay the caller's: most processes have no profile and map nothing. */
 #define ALTMEM__READ_NOT_REGULAR 1
 #define ALTMEM__READ_TOO_BIG 2
 #define ALTMEM__READ_INSECURE 3
-int altmem__os_read_file(const char *path, int secure, char *buf, size_t cap, size_t *len);
+int altmem__os_read_file(const char *path, int secure, char **buf, size_t cap, size_t *len);
+
+/* Zeroed private read-write pages for len bytes: their address, or NULL.  For
+   the large buffers few processes touch (the profile's text, the sorted
+   exception table): as static arrays they lay between the small variables every
+   start-up writes and spread those over more pages, a page fault each. */
+void *altmem__os_map_anon(size_t len);
 
 /* A profile's text handed over by the program (altmem_init_freestanding_profile),
    or NULL: the hosted flavour has none. */

@@ -62,7 +62,15 @@ const char *altmem__os_getenv(const char *name)
     return NULL;
 }
 
-int altmem__os_read_file(const char *path, int secure, char *buf, size_t cap, size_t *len)
+void *altmem__os_map_anon(size_t len)
+{
+    int saved = errno;
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    errno = saved;
+    return p == MAP_FAILED ? NULL : p;
+}
+
+int altmem__os_read_file(const char *path, int secure, char **bufp, size_t cap, size_t *len)
 {
     int saved = errno;
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -81,6 +89,9 @@ int altmem__os_read_file(const char *path, int secure, char *buf, size_t cap, si
         rc = ALTMEM__READ_INSECURE;
     else if ((unsigned long long)st.st_size > cap)
         rc = ALTMEM__READ_TOO_BIG;
+    else if (!*bufp && !(*bufp = altmem__os_map_anon(cap)))
+        rc = -ENOMEM;
+    char *buf = *bufp;
     size_t got = 0;
     /* Until end of file or cap + 1 bytes (a file that grew meanwhile is too big;
        one that shrank is read as it is now). */

@@ -63,7 +63,7 @@ const char *altmem__os_getenv(const char *name)
 
 /* The freestanding flavour reads no file (docs/tunables.md, "The profile"); a
    profile comes as a string, altmem_init_freestanding_profile(). */
-int altmem__os_read_file(const char *path, int secure, char *buf, size_t cap, size_t *len)
+int altmem__os_read_file(const char *path, int secure, char **buf, size_t cap, size_t *len)
 {
     (void)path;
     (void)secure;
@@ -71,6 +71,14 @@ int altmem__os_read_file(const char *path, int secure, char *buf, size_t cap, si
     (void)cap;
     *len = 0;
     return -38; /* -ENOSYS */
+}
+
+void *altmem__os_map_anon(size_t len)
+{
+    /* PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS: the same values on every
+       architecture here. */
+    long r = altmem__syscall6(ALTMEM_NR_mmap, 0, (long)len, 3, 0x22, -1, 0);
+    return r < 0 && r > -4096 ? (void *)0 : (void *)r;
 }
 
 void altmem__os_write_err(const char *buf, size_t n)

@@ -153,7 +153,10 @@ static int write_span(const struct pending_site *p, size_t n, int debug, char *r
     return 1;
 }
 
-#define PENDING_MAX 32
+/* Sites written in one round at most: the library has one per routine (5);
+   each takes 80 bytes of the caller's stack, whose frame reaches a new stack
+   page (a page fault) the larger it is. */
+#define PENDING_MAX 8
 
 enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
                                               const struct altmem__site *end, int debug,

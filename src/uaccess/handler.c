@@ -43,12 +43,14 @@ extern const struct altmem__extable_entry __stop_altmem_extable[] __attribute__(
  * and a program linked with libaltmem.a would need it in its own build.  So the
  * entries are decoded, once, into an array of this module (two addresses per
  * entry: in its own writable array the sorted copy needs no PC-relative form)
- * and sorted there.  The OS layer offers no allocation (src/os/os.h), so the
- * array is static, in .bss: EXTABLE_SORTED_MAX entries, 16 bytes each, pages
- * touched only as far as the table reaches (when this was written: 434
- * entries on x86_64, 277 on aarch64, 203 on riscv64, 328 on loongarch64; two
- * pages; decode and sort about 1 us as linked, already in order, 8 us
- * shuffled, on x86_64).  A table larger than that stays with the linear
+ * and sorted there.  The array is mapped when the handler is first installed
+ * (altmem__os_map_anon), as large as the table (when this was written: 434
+ * entries on x86_64, 277 on aarch64, 203 on riscv64, 328 on loongarch64, 16
+ * bytes each; two pages; decode and sort about 1 us as linked, already in
+ * order, 8 us shuffled, on x86_64): as a 64 KiB static array it lay in .bss
+ * between the variables every start-up writes, one page fault more in every
+ * process (docs/dropin.md, "Start-up cost").  Where the mapping fails, or the
+ * table holds more than EXTABLE_SORTED_MAX entries, faults keep the linear
  * search, which is also what a fault sees while the sort is not finished
  * (another thread's first call, or a signal handler's copy_user interrupting
  * it): never a wait, never a lock.
@@ -60,7 +62,7 @@ extern const struct altmem__extable_entry __stop_altmem_extable[] __attribute__(
  */
 #define EXTABLE_SORTED_MAX 4096
 
-static struct altmem__extable_pair extable_sorted[EXTABLE_SORTED_MAX];
+static struct altmem__extable_pair *extable_sorted;
 static size_t extable_sorted_n;
 /* 0 not sorted yet, 1 being sorted, 2 sorted (extable_sorted_n entries), 3
    could not (too large): linear search. */
@@ -150,7 +152,7 @@ static void extable_prepare(void)
         return;
     const size_t n = ((uintptr_t)__stop_altmem_extable - (uintptr_t)__start_altmem_extable) /
                      sizeof(struct altmem__extable_entry);
-    if (n > EXTABLE_SORTED_MAX) {
+    if (n > EXTABLE_SORTED_MAX || !(extable_sorted = altmem__os_map_anon(n * sizeof *extable_sorted))) {
         __atomic_store_n(&extable_state, 3, __ATOMIC_RELEASE);
         return;
     }
