@@ -39,7 +39,10 @@
 
 /* ---- What is measured ---------------------------------------------------- */
 
-enum layout { LAY_ALIGNED, LAY_MIS, LAY_D63, LAY_OVL_BWD, LAY_OVL_FWD, LAY_COUNT };
+enum layout { LAY_ALIGNED, LAY_MIS, LAY_D63, LAY_OVL_BWD, LAY_OVL_FWD, LAY_OVL64_BWD, LAY_OVL64_FWD, LAY_COUNT };
+/* The grid's layouts (--align all, the default); the 64-byte distances only when named. */
+#define LAY_GRID_MASK ((1u << LAY_OVL64_BWD) - 1)
+#define LAY_IS_OVERLAP(l) ((l) == LAY_OVL_BWD || (l) == LAY_OVL_FWD || (l) == LAY_OVL64_BWD || (l) == LAY_OVL64_FWD)
 
 /* Table label (of a routine that reads a source), CSV/JSON name. */
 extern const char *const layout_name[LAY_COUNT];

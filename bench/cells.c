@@ -16,10 +16,11 @@
 #include "benchlib.h"
 #include "routines.h"
 
-const char *const layout_name[LAY_COUNT] = {"0/0", "s+1/d+3", "d+63", "ovl d>s", "ovl d<s"};
+const char *const layout_name[LAY_COUNT] = {"0/0", "s+1/d+3", "d+63", "ovl d>s", "ovl d<s", "d=s+64", "s=d+64"};
 /* A routine that reads no source names a layout by its destination alone. */
-static const char *const layout_name_dst[LAY_COUNT] = {"0", "d+3", "d+63", "-", "-"};
-const char *const layout_csv[LAY_COUNT] = {"aligned", "misaligned", "dst63", "overlap_bwd", "overlap_fwd"};
+static const char *const layout_name_dst[LAY_COUNT] = {"0", "d+3", "d+63", "-", "-", "-", "-"};
+const char *const layout_csv[LAY_COUNT] = {"aligned",     "misaligned",    "dst63",        "overlap_bwd",
+                                           "overlap_fwd", "overlap64_bwd", "overlap64_fwd"};
 const char *const kind_csv[] = {"altmem", "byteloop", "libc", "control"};
 
 const char *layout_label(int r, enum layout l)
@@ -269,7 +270,7 @@ static int check_result(const struct impl *im, const struct cell *c, const struc
         return check_byte(c->dst, MEMSET_BYTE, n);
     }
     size_t src_off = (size_t)(c->src - b->map);
-    int overlap = c->layout == LAY_OVL_BWD || c->layout == LAY_OVL_FWD;
+    int overlap = LAY_IS_OVERLAP(c->layout);
     if (overlap) {
         size_t lo = c->dst < c->src ? (size_t)(c->dst - b->map) : src_off;
         fill_pattern(b->map + lo, lo, n + (size_t)(c->dst > c->src ? c->dst - c->src : c->src - c->dst));
@@ -499,6 +500,16 @@ void fixed_pointers(struct cell *c, enum layout l, const struct buffers *b)
            not a multiple of 8 for power-of-two n. */
         c->src = b->src + 1;
         c->dst = b->src + 1 + d;
+        break;
+    case LAY_OVL64_BWD:
+        /* A 64-byte shift of a page-aligned array, as in making room at its
+           front (issue 29: 0.74-0.90x glibc 2.36 on Zen 5): backward. */
+        c->src = b->src;
+        c->dst = b->src + 64;
+        break;
+    case LAY_OVL64_FWD:
+        c->dst = b->src;
+        c->src = b->src + 64;
         break;
     default: /* LAY_OVL_FWD: dst below src inside its range: forward */
         c->dst = b->src + 1;

@@ -21,7 +21,7 @@ static void grid_cells(struct run *run, const struct buffers *b, int r)
             for (int l = 0; l < LAY_COUNT; l++) {
                 if (!(o->layouts >> l & 1) || !routine_has_layout(r, (enum layout)l))
                     continue;
-                if (cold && (l == LAY_OVL_BWD || l == LAY_OVL_FWD))
+                if (cold && LAY_IS_OVERLAP(l))
                     continue; /* overlap is about one region: hot only */
                 struct cell c;
                 memset(&c, 0, sizeof c);

@@ -25,7 +25,8 @@ static void usage(FILE *f)
             "  --sizes MIN:MAX    MIN, 2*MIN, 4*MIN, ... up to MAX\n"
             "  --sizes grid[:MIN:MAX]  0 (if MIN is 0), then powers of two and their midpoints\n"
             "                     (1, 2, 3, 4, 6, 8, 12, ...) up to MAX (default grid:0:64M; --full 256M)\n"
-            "  --align LIST       0/0, s+1/d+3, d+63, ovl-bwd, ovl-fwd (memmove only), all (default)\n"
+            "  --align LIST       0/0, s+1/d+3, d+63, ovl-bwd, ovl-fwd (memmove only), all (default: these);\n"
+            "                     ovl64-bwd, ovl64-fwd: memmove, dst = src + 64 / src = dst + 64, page-aligned\n"
             "  --cold             also run every cell cold: each call on a fresh part of an arena\n"
             "                     larger than the last-level cache (--cold-only: only cold)\n"
             "  --cold-mib N       size of that arena (default: 2 x L3, at least 256, at most 2048)\n"
@@ -215,6 +216,7 @@ static int parse_layouts(const char *arg, struct options *o)
     static const char *const names[LAY_COUNT][3] = {
         {"0/0", "aligned", NULL},      {"s+1/d+3", "misaligned", "1/3"}, {"d+63", "dst63", "0/63"},
         {"ovl-bwd", "overlap_bwd", NULL}, {"ovl-fwd", "overlap_fwd", NULL},
+        {"ovl64-bwd", "overlap64_bwd", "d=s+64"}, {"ovl64-fwd", "overlap64_fwd", "s=d+64"},
     };
     o->layouts = 0;
     for (const char *p = arg;;) {
@@ -222,7 +224,7 @@ static int parse_layouts(const char *arg, struct options *o)
         size_t len = e ? (size_t)(e - p) : strlen(p);
         int found = 0;
         if (len == 3 && !strncmp(p, "all", 3)) {
-            o->layouts = (1u << LAY_COUNT) - 1;
+            o->layouts |= LAY_GRID_MASK;
             found = 1;
         }
         for (int l = 0; l < LAY_COUNT; l++)
@@ -349,7 +351,7 @@ static int opt_impl(struct options *o, const char *val)
 static int opt_align(struct options *o, const char *val)
 {
     if (parse_layouts(val, o))
-        return bad_option("bad --align '%s' (0/0, s+1/d+3, d+63, ovl-bwd, ovl-fwd, all)", val);
+        return bad_option("bad --align '%s' (0/0, s+1/d+3, d+63, ovl-bwd, ovl-fwd, ovl64-bwd, ovl64-fwd, all)", val);
     o->set_align = 1;
     return BENCH_GO_ON;
 }
@@ -548,7 +550,7 @@ static int settle_options(struct options *o)
     if (!o->set_ms)
         o->min_sample_ms = o->quick ? 0.2 : BENCH_DEFAULT_SAMPLE_MS;
     if (!o->set_align)
-        o->layouts = (1u << LAY_COUNT) - 1;
+        o->layouts = LAY_GRID_MASK;
     if (!o->set_impls)
         o->impls = o->quick || o->full ? "all" : "bound";
     if (!o->set_cache && o->full)

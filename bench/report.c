@@ -444,7 +444,8 @@ void print_header(int argc, char **argv, const struct options *o, const char *li
     printf("; transparent hugepages: %s\n", thp_mode(thp, sizeof thp));
     printf("layouts:  0/0 = src+0/dst+0 (page-aligned); s+1/d+3 = src+1/dst+3; d+63 = src+0/dst+63;\n"
            "          ovl d>s = memmove, dst = src + n/2 + 2 (copied backward); ovl d<s = src = dst + n/2 + 2\n"
-           "          (forward); memset: 0, d+3, d+63.  cold = every call on a fresh place in the arena\n");
+           "          (forward); d=s+64, s=d+64 (when asked for) = memmove with src or dst page-aligned, 64 apart;\n"
+           "          memset: 0, d+3, d+63.  cold = every call on a fresh place in the arena\n");
     printf("columns:  GB/s = size / time; ns/call = median over the processes of each one's 20%%-trimmed mean;\n"
            "          sp%% = (slowest - fastest process) / that; speed vs libc = libc's time / the implementation's:\n"
            "          the trimmed mean of the per-round ratios of every process, +- 2 standard errors over the\n"

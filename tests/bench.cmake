@@ -42,6 +42,15 @@ if(TARGET altmem_cli)
                           echo \"$out\" | grep -q '^usage: altmem bench'"
                    $<TARGET_FILE:altmem_cli>)
   set_tests_properties(bench_bad_option PROPERTIES LABELS bench)
+  # The 64-byte-distance overlaps (issue 29): every memmove variant, both directions,
+  # sizes around the distance; the bench checks each result and exits non-zero on a
+  # wrong one.  Not in the default grid: a run without --align has no such row.
+  add_test(NAME bench_overlap64
+           COMMAND sh -c "out=$($ALTMEM_TEST_EMULATOR \"$0\" bench --routine memmove --align ovl64-bwd,ovl64-fwd --sizes 1,63,64,65,200,4K,70K --impl all --reps 1 --min-sample-ms 0.01 --processes 1 2>&1) || { echo \"$out\"; exit 1; }; echo \"$out\";
+                          echo \"$out\" | grep -q '^    65 B d=s+64 ' && echo \"$out\" | grep -q '^  70 KiB s=d+64 ' &&
+                          ! $ALTMEM_TEST_EMULATOR \"$0\" bench --routine memmove --sizes 64 --reps 1 --min-sample-ms 0.01 --processes 1 2>&1 | grep -q 'd=s+64 '"
+                   $<TARGET_FILE:altmem_cli>)
+  set_tests_properties(bench_overlap64 PROPERTIES LABELS bench)
   # --scalar-effect: one short round runs every memcpy variant and prints its table;
   # a bad value is refused with exit status 2.
   add_test(NAME bench_scalar_effect
