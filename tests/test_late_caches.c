@@ -93,7 +93,9 @@ static int check_settled(const char *what)
         altmem__memset_nt_threshold != p->nt_set || altmem__rep_stosb_start[0] != p->stosb[0] ||
         altmem__rep_stosb_start[1] != p->stosb[1] || altmem__rep_stosb_start[2] != p->stosb[2] ||
         altmem__rep_movsb_start[2] != p->movsb[2] || altmem__copy_split_loads_above != p->split_loads_above ||
-        altmem__rep_stosb_stop_16 != p->stosb_stop16 ||
+        altmem__rep_stosb_stop_16 != p->stosb_stop16 || altmem__rep_movsb_stop_16 != p->movsb_stop16 ||
+        altmem__rep_movsb_stop_16_coaligned != p->movsb_stop16_coaligned ||
+        altmem__rep_movsb_start[0] != p->movsb[0] ||
         now->policy.rules != p->rules) {
         printf("FAIL: %s: thresholds nt %zu/%zu/%zu, stosb %zu, rules %#x; at once: %zu/%zu/%zu, %zu, %#x\n", what,
                altmem__nt_threshold, altmem__nt_threshold_16, altmem__memset_nt_threshold, altmem__rep_stosb_start[2],

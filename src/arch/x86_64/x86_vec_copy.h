@@ -267,11 +267,18 @@ OPS_INL int movsb_short_distance(uintptr_t d, uintptr_t s)
 }
 
 /* Where this width's memcpy / memmove stream (src/policy.c: amd-zen4 keeps
-   the 16-byte copies cached). */
+   the 16-byte copies cached), and where its rep movsb stops (amd-zen4: the
+   16-byte loop again above 32 KiB, above 16 MiB with (dst - src) a multiple
+   of 64; the wider ones have no stop, and the test folds away). */
 #if VEC_BITS == 128
 #define COPY_NT_THRESHOLD altmem__nt_threshold_16
+OPS_INL size_t movsb_stop(const unsigned char *d, const unsigned char *s)
+{
+    return (((uintptr_t)d - (uintptr_t)s) & 63) ? altmem__rep_movsb_stop_16 : altmem__rep_movsb_stop_16_coaligned;
+}
 #else
 #define COPY_NT_THRESHOLD altmem__nt_threshold
+#define movsb_stop(d, s) ((size_t)-1)
 #endif
 
 /* (8W, 16W]: k vectors from each end (k = 8 above 12W, 6 above 10W, else 5: 8 at
@@ -358,7 +365,11 @@ OPS_INL void *vmove_large(unsigned char *d, const unsigned char *s, size_t n, co
             return vcopy_bwd(d, s, n);
         return vcopy_fwd(d, s, n);
     }
-    int back = fwd < n || (bwd >= n && n < *erms_min && alias_4k_ahead(d, s));
+    /* Backward also where rep movsb is refused at a short distance: that is
+       the 4 KiB alias too (a forward loop there ran 0.72-0.84x glibc 2.41's
+       sse2 memcpy at 32 KiB-8 MiB s+1/d+3 on Zen 4 with rep movsb on). */
+    int no_movsb = n < *erms_min || n > movsb_stop(d, s) || movsb_short_distance((uintptr_t)d, (uintptr_t)s);
+    int back = fwd < n || (bwd >= n && alias_4k_ahead(d, s) && (n < *erms_min || (n < COPY_NT_THRESHOLD && no_movsb)));
     if (back && (n < COPY_NT_THRESHOLD || fwd < 4096))
         return vcopy_bwd(d, s, n);      /* dst inside (src, src+n), or the 4 KiB alias: backward */
     else if (back) {
@@ -368,8 +379,8 @@ OPS_INL void *vmove_large(unsigned char *d, const unsigned char *s, size_t n, co
         ALTMEM_SETTLE(n, altmem__settle_memmove(d, s, n));
         vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
     }
-    else if (bwd < 64 || n < *erms_min || movsb_short_distance((uintptr_t)d, (uintptr_t)s))
-        return vcopy_fwd(d, s, n);      /* src < 64 B ahead, below the start, short distance */
+    else if (bwd < 64 || no_movsb)
+        return vcopy_fwd(d, s, n);      /* src < 64 B ahead, outside [start, stop], short distance */
     else
         rep_movsb(d, s, n);             /* from *erms_min, src 64 B+ ahead or apart: rep movsb */
     return d;
@@ -396,12 +407,12 @@ OPS_INL void *vcopy_large(unsigned char *d, const unsigned char *s, size_t n, co
         ALTMEM_SETTLE(n, altmem__settle_memcpy(d, s, n)); /* the first streaming call: the caches */
         vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
     }
-    else if (n >= *erms_min && !movsb_short_distance((uintptr_t)d, (uintptr_t)s))
-        rep_movsb(d, s, n);             /* [*erms_min, nt): rep movsb         */
-    else if (n < *erms_min)
-        return vcopy_bwd(d, s, n);      /* (8W, *erms_min), dst just above src mod 4 KiB: backward */
+    else if (n >= *erms_min && n <= movsb_stop(d, s) && !movsb_short_distance((uintptr_t)d, (uintptr_t)s))
+        rep_movsb(d, s, n);             /* [*erms_min, stop], below nt: rep movsb */
+    else if (alias_4k_ahead(d, s))
+        return vcopy_bwd(d, s, n);      /* below *erms_min, or a short distance: dst just above src mod 4 KiB: backward */
     else
-        return vcopy_fwd(d, s, n);      /* [*erms_min, nt), short distance: 4W loop */
+        return vcopy_fwd(d, s, n);      /* above the 16-byte stop: 4W loop    */
     return d;
 }
 #endif

@@ -43,7 +43,7 @@ static __attribute__((noinline)) void *large(void *__restrict dst, const void *_
     else if (n < altmem__nt_threshold && !movsb_short_distance((uintptr_t)d, (uintptr_t)s))
         rep_movsb(d, s, n);             /* [16/32 KiB, nt): rep movsb         */
     else if (n < altmem__nt_threshold)
-        return vcopy_fwd(d, s, n);      /* [16/32 KiB, nt), (dst - src) mod 4 KiB in 1..63: loop */
+        return vcopy_bwd(d, s, n);      /* [16/32 KiB, nt), (dst - src) mod 4 KiB in 1..63, the 4 KiB alias: backward */
     else {
         ALTMEM_SETTLE(n, altmem__settle_memcpy(dst, src, n)); /* the first streaming call: the caches */
         vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */

@@ -51,8 +51,11 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
         return vcopy_fwd(d, s, n);      /* (512, 16/32 KiB): 256 B loop, dst 64-aligned */
     }
     /* Backward when dst lies inside the source, or, apart and in the loop's
-       range, when dst is just above src mod 4 KiB (alias_4k_ahead). */
-    int back = fwd < n || (bwd >= n && n < erms_min(d, s) && alias_4k_ahead(d, s));
+       range, when dst is just above src mod 4 KiB (alias_4k_ahead), which
+       includes the short distances where rep movsb is refused. */
+    int back = fwd < n || (bwd >= n && alias_4k_ahead(d, s) &&
+                           (n < erms_min(d, s) ||
+                            (n < altmem__nt_threshold && movsb_short_distance((uintptr_t)d, (uintptr_t)s))));
     if (back && (n < altmem__nt_threshold || fwd < 4096))
         return vcopy_bwd(d, s, n);      /* dst inside (src, src+n), or the 4 KiB alias: backward */
     else if (back) {
