@@ -208,3 +208,19 @@ if(ALTMEM_NM)
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_nolibc.sh --nm ${ALTMEM_NM} --self-test ${CMAKE_C_COMPILER} ${ALTMEM_NOLIBC_FLAGS})
   set_tests_properties(nolibc_core nolibc_control PROPERTIES LABELS "selection;nolibc")
 endif()
+
+# ---- No x86 variant entry across a page (x86_vec.h, ENTRY_ALIGNED) ----------------
+# A performance property of the plain build's layout: a sanitized build's entries
+# are larger and are not timed.
+if(ALTMEM_NM AND ALTMEM_ARCH STREQUAL "x86_64" AND TARGET altmem_shared AND NOT ALTMEM_SANITIZE)
+  set(_entry_libs $<TARGET_FILE:altmem_shared>)
+  if(TARGET altmem_preload)
+    list(APPEND _entry_libs $<TARGET_FILE:altmem_preload>)
+  endif()
+  add_test(NAME entry_pages COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_entry_pages.sh ${ALTMEM_NM} ${_entry_libs})
+  # The same check with 256-byte "pages": every entry is larger, so it must fail.
+  add_test(NAME entry_pages_control
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_entry_pages.sh --page 256 ${ALTMEM_NM} $<TARGET_FILE:altmem_shared>)
+  set_tests_properties(entry_pages_control PROPERTIES WILL_FAIL TRUE)
+  set_tests_properties(entry_pages entry_pages_control PROPERTIES LABELS "selection;layout")
+endif()

@@ -28,7 +28,7 @@ static __attribute__((noinline)) void *large(void *__restrict dst, const void *_
     return vcopy_large(dst, src, n, &ERMS_MIN); /* x86_vec.h: streaming, rep movsb, the loop */
 }
 
-void *altmem_memcpy_avx2(void *__restrict dst, const void *__restrict src, size_t n)
+ENTRY_ALIGNED(512) void *altmem_memcpy_avx2(void *__restrict dst, const void *__restrict src, size_t n)
 {
     RETURN_VALUE_IN_RAX(dst);
     return vcopy_entry(dst, src, n, large); /* the classes: x86_vec.h, vcopy_entry */

@@ -39,7 +39,7 @@ static __attribute__((noinline)) void *mid(void *dst, int c, size_t n)
     return vset_mid_512(dst, c, n, large);
 }
 
-void *altmem_memset_avx512(void *dst, int c, size_t n)
+ENTRY_ALIGNED(512) void *altmem_memset_avx512(void *dst, int c, size_t n)
 {
     return vset_entry_512(dst, c, n, mid);      /* the classes: x86_vec.h */
 }

@@ -1,0 +1,36 @@
+#!/bin/sh
+# No x86_64 variant entry straddles a page (src/arch/x86_64/x86_vec.h,
+# ENTRY_ALIGNED): a small call would branch from one 4 KiB page into the next
+# there (memmove_avx2 at 4-24 B: 1.62 -> 1.90 ns on Zen 4).
+#
+#   check_entry_pages.sh [--page BYTES] NM LIBRARY...
+#
+# Every function altmem_{memcpy,memmove,memset,copy_user,clear_user}_<variant>
+# of the x86 vector widths (sse2, avx2, avx512) must lie inside one page of
+# BYTES (default 4096).  The control runs it with --page 256, which entries of
+# 293 bytes and more cannot pass: it must fail.
+set -eu
+page=4096
+if [ "$1" = --page ]; then
+    page=$2
+    shift 2
+fi
+nm=$1
+shift
+status=0
+for lib in "$@"; do
+    out=$("$nm" -S --defined-only "$lib" |
+        awk -v page="$page" -v lib="$(basename "$lib")" '
+            function hex(s,   i, c, v) { v = 0; s = tolower(s)
+                for (i = 1; i <= length(s); i++) { c = index("0123456789abcdef", substr(s, i, 1)) - 1; v = v * 16 + c }
+                return v }
+            $4 ~ /^altmem_(memcpy|memmove|memset|copy_user|clear_user)_(sse2|avx2|avx512)$/ && $3 ~ /^[tT]$/ {
+                a = hex($1); n = hex($2); seen++
+                if (int(a / page) != int((a + n - 1) / page)) {
+                    printf "FAIL: %s: %s at %#x, %d bytes, crosses a %d-byte page\n", lib, $4, a, n, page; bad++ }
+            }
+            END { if (!seen) { printf "FAIL: %s: no x86 variant entry found\n", lib; exit 1 }
+                  printf "%s: %d entries, %s\n", lib, seen, bad ? bad " across a page" : "each inside one page"; exit bad ? 1 : 0 }') || status=1
+    echo "$out"
+done
+exit $status
