@@ -94,7 +94,7 @@ static int check_settled(const char *what)
         altmem__rep_stosb_start[1] != p->stosb[1] || altmem__rep_stosb_start[2] != p->stosb[2] ||
         altmem__rep_movsb_start[2] != p->movsb[2] || altmem__copy_split_loads_above != p->split_loads_above ||
         altmem__rep_stosb_stop_16 != p->stosb_stop16 || altmem__rep_movsb_stop_16 != p->movsb_stop16 ||
-        altmem__rep_movsb_stop_16_coaligned != p->movsb_stop16_coaligned ||
+        altmem__rep_movsb_stop_16_near != p->movsb_stop16_near ||
         altmem__rep_movsb_start[0] != p->movsb[0] ||
         now->policy.rules != p->rules) {
         printf("FAIL: %s: thresholds nt %zu/%zu/%zu, stosb %zu, rules %#x; at once: %zu/%zu/%zu, %zu, %#x\n", what,

@@ -268,13 +268,15 @@ OPS_INL int movsb_short_distance(uintptr_t d, uintptr_t s)
 
 /* Where this width's memcpy / memmove stream (src/policy.c: amd-zen4 keeps
    the 16-byte copies cached), and where its rep movsb stops (amd-zen4: the
-   16-byte loop again above 32 KiB, above 16 MiB with (dst - src) a multiple
-   of 64; the wider ones have no stop, and the test folds away). */
+   16-byte loop again above 32 KiB, or above 12 MiB for a forward move whose
+   source is 64 B-4 KiB ahead by a multiple of 64, where the two share their
+   lines; the wider ones have no stop, and the test folds away). */
 #if VEC_BITS == 128
 #define COPY_NT_THRESHOLD altmem__nt_threshold_16
 OPS_INL size_t movsb_stop(const unsigned char *d, const unsigned char *s)
 {
-    return (((uintptr_t)d - (uintptr_t)s) & 63) ? altmem__rep_movsb_stop_16 : altmem__rep_movsb_stop_16_coaligned;
+    uintptr_t ahead = (uintptr_t)s - (uintptr_t)d;
+    return ahead - 64 <= 4096 - 64 && !(ahead & 63) ? altmem__rep_movsb_stop_16_near : altmem__rep_movsb_stop_16;
 }
 #else
 #define COPY_NT_THRESHOLD altmem__nt_threshold
