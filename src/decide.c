@@ -64,6 +64,7 @@ static void policy_copy(struct altmem__policy *d, const struct altmem__policy *s
     d->movsb_coaligned = s->movsb_coaligned;
     d->stosb_stop16 = s->stosb_stop16;
     d->movsb_stop16 = s->movsb_stop16;
+    d->movsb_stop16_apart = s->movsb_stop16_apart;
     d->movsb_stop16_near = s->movsb_stop16_near;
     d->short_distance = s->short_distance;
     d->split_loads_above = s->split_loads_above;
@@ -109,7 +110,7 @@ static unsigned policy_apply(struct altmem__policy *pol, const struct altmem__tu
     }
     if (t->movsb_set) {
         pol->movsb[0] = pol->movsb[1] = pol->movsb[2] = pol->movsb_coaligned = t->movsb;
-        pol->movsb_stop16 = pol->movsb_stop16_near = (size_t)-1;  /* every width's, up to streaming */
+        pol->movsb_stop16 = pol->movsb_stop16_apart = pol->movsb_stop16_near = (size_t)-1;  /* every width's, up to streaming */
         set |= ALTMEM_POLICY_MOVSB;
     }
     if (t->stosb_set) {

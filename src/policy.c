@@ -36,6 +36,7 @@ size_t altmem__rep_movsb_start_coaligned = 16 * K;
 size_t altmem__rep_stosb_start[3] = {2 * K, 4 * K, 4 * K};
 size_t altmem__rep_stosb_stop_16 = NEVER;
 size_t altmem__rep_movsb_stop_16 = NEVER;
+size_t altmem__rep_movsb_stop_16_apart = NEVER;
 size_t altmem__rep_movsb_stop_16_near = NEVER;
 size_t altmem__movsb_short_distance = 63;
 size_t altmem__copy_split_loads_above = NEVER;
@@ -58,6 +59,7 @@ static void install(const struct altmem__policy *p, size_t cap)
     }
     __atomic_store_n(&altmem__rep_stosb_stop_16, p->stosb_stop16, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__rep_movsb_stop_16, p->movsb_stop16, __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__rep_movsb_stop_16_apart, p->movsb_stop16_apart, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__rep_movsb_stop_16_near, p->movsb_stop16_near, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__rep_movsb_start_coaligned, p->movsb_coaligned, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__movsb_short_distance, p->short_distance, __ATOMIC_RELEASE);
@@ -111,7 +113,7 @@ static void a_defaults(const struct altmem__cpu *c, struct altmem__policy *p)
     p->stosb[0] = 2 * K;
     p->stosb[1] = p->stosb[2] = 4 * K;
     p->stosb_stop16 = NEVER;
-    p->movsb_stop16 = p->movsb_stop16_near = NEVER;
+    p->movsb_stop16 = p->movsb_stop16_apart = p->movsb_stop16_near = NEVER;
     p->short_distance = 0;
     p->split_loads_above = NEVER;
     p->nt_copy16_never = 0;
@@ -171,16 +173,17 @@ static int m_amd_zen(const struct altmem__cpu *c) { return is_amd(c) && c->famil
    its loop's 64-byte loads cross a line at every misaligned source).  So above
    512 bytes, with source and destination apart mod 64, the 64-byte copies run
    the 32-byte variant: 0.84-0.97x avx2's there at 768 B-12 MiB, 1.0x aligned, in
-   every run idle and loaded.  The 16-byte copies take rep movsb from 2 KiB
-   up to 32 KiB, and up to 12 MiB for a forward move whose source is 64 B to
-   4 KiB ahead by a multiple of 64: their 16-byte stores run at 59 GB/s, rep
-   movsb at 92-111 GB/s where source and destination share their lines
-   (against glibc 2.41's sse2 loop, idle and loaded: 1.45-1.73x at 2-8 KiB
-   apart, 1.3-1.9x on forward overlaps to 32 KiB, 1.3-1.9x a forward move by
-   64 bytes to 8 MiB, 1.25-1.9x by 64 B-4 KiB at 64 KiB-4 MiB; above 32 KiB the
-   apart copies lost at 192-512 KiB, 0.71-0.96x, as did moves by larger
-   distances, 0.62-0.91x, and above 12 MiB the move by 64 bytes: 1.03-1.05x
-   idle but 0.91x loaded at 16 MiB, 0.59x at 32 MiB); never at (dst - src) mod 4096 in 1..63 (amd-zen-no-string: 3.5
+   every run idle and loaded.  The 16-byte copies take rep movsb from 2 KiB:
+   up to 8 KiB with source and destination apart, 32 KiB for a forward
+   overlap, 12 MiB for a forward move whose source is 64 B to 4 KiB ahead by a
+   multiple of 64.  Their 16-byte stores run at 59 GB/s, rep movsb at 92-111
+   GB/s where source and destination share their lines (against glibc 2.41's
+   sse2 loop, idle and loaded, nine runs: apart 1.24-1.69x at 2-4 KiB and
+   0.99-1.77x at 6-8 KiB, but 0.89-1.18x at 12 KiB; forward overlaps 1.3-1.9x
+   to 32 KiB; a move by 64 B-4 KiB 1.25-1.9x at 64 KiB-8 MiB; beyond: apart
+   copies at 192-512 KiB 0.71-0.96x, moves by larger distances 0.62-0.91x, the
+   move by 64 bytes 1.03-1.05x idle but 0.91x loaded at 16 MiB, 0.59x at
+   32 MiB); never at (dst - src) mod 4096 in 1..63 (amd-zen-no-string: 3.5
    GB/s at 1..15 on this CPU too, 0.06x the loop). */
 static int m_amd_zen4(const struct altmem__cpu *c)
 {
@@ -200,6 +203,7 @@ static void a_amd_zen4(const struct altmem__cpu *c, struct altmem__policy *p)
     p->stosb[0] = 2 * K;
     p->movsb[0] = 2 * K;
     p->movsb_stop16 = 32 * K;
+    p->movsb_stop16_apart = 8 * K;
     p->movsb_stop16_near = 12 * M;
 }
 
@@ -287,7 +291,8 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
     {"amd-zen4", "AMD family 0x19 with AVX-512 (Zen 4)",
      "streaming copies from 3/4 of the L3 where it is known (glibc 2.41's threshold; never in the 16-byte copies), straight through, not four pages at a time; streaming memset from 8 times the L3 (known), rep stosb from 2 KiB to 3/4 of the L3 (known) in the 16-byte memset; "
      "above 512 B, src and dst apart mod 64, the 64-byte copies run the 32-byte variant; rep movsb from 2 KiB in the "
-     "16-byte copies, up to 32 KiB (12 MiB for forward moves with src 64 B-4 KiB ahead, a multiple of 64)",
+     "16-byte copies, up to 8 KiB apart, 32 KiB for forward overlaps, 12 MiB for forward moves with src 64 B-4 KiB "
+     "ahead, a multiple of 64",
      "measured, AMD family 25 model 17 (KVM), idle and under --load: docs/perf/amd-family25-model17.md",
      m_amd_zen4, a_amd_zen4},
     {"amd-zen5", "AMD family 0x1A (Zen 5)",

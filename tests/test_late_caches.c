@@ -94,6 +94,7 @@ static int check_settled(const char *what)
         altmem__rep_stosb_start[1] != p->stosb[1] || altmem__rep_stosb_start[2] != p->stosb[2] ||
         altmem__rep_movsb_start[2] != p->movsb[2] || altmem__copy_split_loads_above != p->split_loads_above ||
         altmem__rep_stosb_stop_16 != p->stosb_stop16 || altmem__rep_movsb_stop_16 != p->movsb_stop16 ||
+        altmem__rep_movsb_stop_16_apart != p->movsb_stop16_apart ||
         altmem__rep_movsb_stop_16_near != p->movsb_stop16_near ||
         altmem__rep_movsb_start[0] != p->movsb[0] ||
         now->policy.rules != p->rules) {

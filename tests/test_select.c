@@ -767,10 +767,11 @@ static void policy_rules(void)
         size_t stop16 = strstr(k->rules, "amd-zen4") && k->l3 ? k->l3 / 4 * 3 : NEVER;
         CHECK(p.stosb_stop16 == stop16, "%s: 16-byte rep stosb up to %zu, expected %zu", k->what, p.stosb_stop16,
               stop16);
-        /* ... and its 16-byte copies take rep movsb from 2 to 32 KiB (12 MiB src 64 B-4 KiB ahead); no stop elsewhere. */
+        /* ... and its 16-byte copies take rep movsb from 2 to 32 KiB (8 KiB apart, 12 MiB src 64 B-4 KiB ahead); no stop elsewhere. */
         int zen4 = strstr(k->rules, "amd-zen4") != NULL && !strstr(k->rules, "no-erms");
         CHECK(!zen4 || p.movsb[0] == 2 * KB, "%s: 16-byte rep movsb from %zu, expected 2 KiB", k->what, p.movsb[0]);
         CHECK(p.movsb_stop16 == (strstr(k->rules, "amd-zen4") ? 32 * KB : NEVER) &&
+                  p.movsb_stop16_apart == (strstr(k->rules, "amd-zen4") ? 8 * KB : NEVER) &&
                   p.movsb_stop16_near == (strstr(k->rules, "amd-zen4") ? 12 * MB : NEVER),
               "%s: 16-byte rep movsb up to %zu (near %zu)", k->what, p.movsb_stop16, p.movsb_stop16_near);
         CHECK(p.split_loads_above == split, "%s: split loads above %zu, expected %zu", k->what, p.split_loads_above,

@@ -365,7 +365,7 @@ static int same_policy(const struct altmem__policy *a, const struct altmem__poli
                a->nt_set == b->nt_set && a->movsb_coaligned == b->movsb_coaligned &&
                a->short_distance == b->short_distance && a->split_loads_above == b->split_loads_above &&
                a->nt_copy16_never == b->nt_copy16_never && a->nt_copy_linear == b->nt_copy_linear &&
-               a->stosb_stop16 == b->stosb_stop16 && a->movsb_stop16 == b->movsb_stop16 &&
+               a->stosb_stop16 == b->stosb_stop16 && a->movsb_stop16 == b->movsb_stop16 && a->movsb_stop16_apart == b->movsb_stop16_apart &&
                a->movsb_stop16_near == b->movsb_stop16_near && a->rules == b->rules;
     for (int w = 0; w < 3; w++)
         same = same && a->movsb[w] == b->movsb[w] && a->stosb[w] == b->stosb[w];
@@ -471,7 +471,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         want.nt_set = m.val[1];
     if (m.set[2]) {
         want.movsb[0] = want.movsb[1] = want.movsb[2] = want.movsb_coaligned = m.val[2];
-        want.movsb_stop16 = want.movsb_stop16_near = (size_t)-1;  /* the setting lifts amd-zen4's stops */
+        want.movsb_stop16 = want.movsb_stop16_apart = want.movsb_stop16_near = (size_t)-1;  /* the setting lifts amd-zen4's stops */
     }
     if (m.set[3]) {
         want.stosb[0] = want.stosb[1] = want.stosb[2] = m.val[3];

@@ -268,19 +268,22 @@ OPS_INL int movsb_short_distance(uintptr_t d, uintptr_t s)
 
 /* Where this width's memcpy / memmove stream (src/policy.c: amd-zen4 keeps
    the 16-byte copies cached), and where its rep movsb stops (amd-zen4: the
-   16-byte loop again above 32 KiB, or above 12 MiB for a forward move whose
-   source is 64 B-4 KiB ahead by a multiple of 64, where the two share their
-   lines; the wider ones have no stop, and the test folds away). */
+   16-byte loop again above 8 KiB with source and destination apart, above
+   32 KiB for a forward overlap, above 12 MiB for a forward move whose source
+   is 64 B-4 KiB ahead by a multiple of 64, where the two share their lines;
+   the wider ones have no stop, and the test folds away). */
 #if VEC_BITS == 128
 #define COPY_NT_THRESHOLD altmem__nt_threshold_16
-OPS_INL size_t movsb_stop(const unsigned char *d, const unsigned char *s)
+OPS_INL size_t movsb_stop(const unsigned char *d, const unsigned char *s, size_t n)
 {
     uintptr_t ahead = (uintptr_t)s - (uintptr_t)d;
-    return ahead - 64 <= 4096 - 64 && !(ahead & 63) ? altmem__rep_movsb_stop_16_near : altmem__rep_movsb_stop_16;
+    if (ahead - 64 <= 4096 - 64 && !(ahead & 63))
+        return altmem__rep_movsb_stop_16_near;
+    return ahead < n ? altmem__rep_movsb_stop_16 : altmem__rep_movsb_stop_16_apart;
 }
 #else
 #define COPY_NT_THRESHOLD altmem__nt_threshold
-#define movsb_stop(d, s) ((size_t)-1)
+#define movsb_stop(d, s, n) ((size_t)-1)
 #endif
 
 /* (8W, 16W]: k vectors from each end (k = 8 above 12W, 6 above 10W, else 5: 8 at
@@ -370,7 +373,7 @@ OPS_INL void *vmove_large(unsigned char *d, const unsigned char *s, size_t n, co
     /* Backward also where rep movsb is refused at a short distance: that is
        the 4 KiB alias too (a forward loop there ran 0.72-0.84x glibc 2.41's
        sse2 memcpy at 32 KiB-8 MiB s+1/d+3 on Zen 4 with rep movsb on). */
-    int no_movsb = n < *erms_min || n > movsb_stop(d, s) || movsb_short_distance((uintptr_t)d, (uintptr_t)s);
+    int no_movsb = n < *erms_min || n > movsb_stop(d, s, n) || movsb_short_distance((uintptr_t)d, (uintptr_t)s);
     int back = fwd < n || (bwd >= n && alias_4k_ahead(d, s) && (n < *erms_min || (n < COPY_NT_THRESHOLD && no_movsb)));
     if (back && (n < COPY_NT_THRESHOLD || fwd < 4096))
         return vcopy_bwd(d, s, n);      /* dst inside (src, src+n), or the 4 KiB alias: backward */
@@ -409,7 +412,7 @@ OPS_INL void *vcopy_large(unsigned char *d, const unsigned char *s, size_t n, co
         ALTMEM_SETTLE(n, altmem__settle_memcpy(d, s, n)); /* the first streaming call: the caches */
         vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
     }
-    else if (n >= *erms_min && n <= movsb_stop(d, s) && !movsb_short_distance((uintptr_t)d, (uintptr_t)s))
+    else if (n >= *erms_min && n <= movsb_stop(d, s, n) && !movsb_short_distance((uintptr_t)d, (uintptr_t)s))
         rep_movsb(d, s, n);             /* [*erms_min, stop], below nt: rep movsb */
     else if (alias_4k_ahead(d, s))
         return vcopy_bwd(d, s, n);      /* below *erms_min, or a short distance: dst just above src mod 4 KiB: backward */
