@@ -110,7 +110,8 @@ static unsigned policy_apply(struct altmem__policy *pol, const struct altmem__tu
     }
     if (t->movsb_set) {
         pol->movsb[0] = pol->movsb[1] = pol->movsb[2] = pol->movsb_coaligned = t->movsb;
-        pol->movsb_stop16 = pol->movsb_stop16_apart = pol->movsb_stop16_near = (size_t)-1;  /* every width's, up to streaming */
+        /* the setting is every width's, up to streaming */
+        pol->movsb_stop16 = pol->movsb_stop16_apart = pol->movsb_stop16_near = (size_t)-1;
         set |= ALTMEM_POLICY_MOVSB;
     }
     if (t->stosb_set) {

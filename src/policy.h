@@ -36,6 +36,8 @@ extern size_t altmem__rep_movsb_start_coaligned __attribute__((visibility("hidde
 extern size_t altmem__rep_stosb_start[3] __attribute__((visibility("hidden")));
 /* ... and the 16-byte memset loops again above this ((size_t)-1: never). */
 extern size_t altmem__rep_stosb_stop_16 __attribute__((visibility("hidden")));
+/* ... and the 16-byte copies' rep movsb stops (x86_vec_copy.h, movsb_stop): a
+   forward overlap, source and destination apart, a source 64 B-4 KiB ahead. */
 extern size_t altmem__rep_movsb_stop_16 __attribute__((visibility("hidden")));
 extern size_t altmem__rep_movsb_stop_16_apart __attribute__((visibility("hidden")));
 extern size_t altmem__rep_movsb_stop_16_near __attribute__((visibility("hidden")));
@@ -67,7 +69,7 @@ struct altmem__policy {
     size_t movsb_coaligned;       /* ... 64-byte width, src, dst equally aligned */
     size_t stosb[3];              /* rep stosb from, per width                   */
     size_t stosb_stop16;          /* 16-byte memset: the loop again above this    */
-    size_t movsb_stop16;          /* 16-byte copies: the loop again above this    */
+    size_t movsb_stop16;          /* 16-byte copies, forward overlap: loop above  */
     size_t movsb_stop16_apart;    /* ... source and destination apart             */
     size_t movsb_stop16_near;     /* ... src 64 B-4 KiB ahead, a multiple of 64   */
     size_t short_distance;        /* no rep movsb at (dst - src) mod 4096 in 1..this */
