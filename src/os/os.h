@@ -15,6 +15,15 @@
 /* Value of auxv entry `type`; *found is set to 0 if there is no such entry. */
 unsigned long altmem__os_getauxval(unsigned long type, int *found);
 
+/* The kernel's page size (AT_PAGESZ: 4 KiB on x86_64; 4, 16 or 64 KiB on
+   aarch64 kernels), 4096 where the vector does not give a power of two. */
+static inline size_t altmem__os_page_size(void)
+{
+    int found;
+    unsigned long p = altmem__os_getauxval(6 /* AT_PAGESZ */, &found);
+    return found && p && !(p & (p - 1)) ? (size_t)p : 4096;
+}
+
 /* Value of environment variable `name`, or NULL. */
 const char *altmem__os_getenv(const char *name);
 

@@ -23,13 +23,6 @@
 #define PROT_W 2
 #define PROT_X 4
 
-static size_t page_size(void)
-{
-    int found;
-    unsigned long p = altmem__os_getauxval(6 /* AT_PAGESZ */, &found);
-    return found && p ? (size_t)p : 4096;
-}
-
 static void put_bytes(struct altmem__text *t, const unsigned char *b, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -164,7 +157,7 @@ enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
 {
     if (reason_len)
         reason[0] = '\0';
-    size_t page = page_size();
+    size_t page = altmem__os_page_size();
     if (page > altmem__arch_isolation) {
         set_reason(reason, reason_len, "page size ", page, " exceeds the stubs' isolation");
         return ALTMEM_PATCH_UNSUPPORTED;

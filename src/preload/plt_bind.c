@@ -251,10 +251,7 @@ int altmem__plt_bind(const void *const *variant, int debug, struct altmem__plt_r
     if (is_set("LD_AUDIT") || is_set("LD_PROFILE") || is_set("LD_BIND_NOT"))
         return -1;
     struct plt_bind b = {.count = 0, .debug = debug};
-    int found;
-    unsigned long page = altmem__os_getauxval(6 /* AT_PAGESZ */, &found);
-    /* 4 KiB on x86_64; 4, 16 or 64 KiB on aarch64 kernels. */
-    b.page_size = found && page && !(page & (page - 1)) ? page : 4096;
+    b.page_size = altmem__os_page_size();
     b.variant = variant;
     int r = 0;
 #define ROUTINE(routine, libc_name, access, reads)                                                 \
