@@ -4,7 +4,8 @@
  * leaves glibc keeps (1, 7.0, 7.1, 0x80000001, 0x80000007, 0x80000008) must come
  * from glibc, and on AMD with TOPOEXT 0x80000000 is not needed either, nor the
  * L1i's subleaf of 0x8000001D; the CPU description must be the same as with
- * every leaf read by CPUID.
+ * every leaf read by CPUID.  Start-up itself (the identity) executes at most leaf
+ * 0, and none where glibc's leaves 1 and 0x80000001 name the vendor.
  *
  *   test_cpuid_count            the check (exit 77 where the C library keeps no leaf)
  *   test_cpuid_count --control  detection told to ignore glibc's leaves: must fail
@@ -52,6 +53,27 @@ int main(int argc, char **argv)
     int fail = run(control ? "control, glibc's leaves ignored" : "glibc's leaves used", &with);
     if (fail)
         printf("FAIL: a leaf glibc keeps was read with CPUID\n");
+    /* Start-up alone (the identity: the cache leaves wait for the first large
+       call): at most leaf 0, and not even that where glibc's leaves 1 and
+       0x80000001 name the vendor (decode.h). */
+    unsigned k1[4], ke1[4];
+    const char *named = !control && altmem__os_x86_cpuid_kept(0x80000001u, 0, ke1) && altmem__os_x86_cpuid_kept(1, 0, k1)
+                            ? altmem__x86_vendor_from_kept(k1[0], ke1[2])
+                            : NULL;
+    struct altmem__cpu id;
+    memset(&altmem__cpuid_log, 0, sizeof altmem__cpuid_log);
+    altmem__cpu_detect_id(&id);
+    printf("start-up (identity) alone: %u CPUID instructions; the vendor %s\n", altmem__cpuid_log.count,
+           named ? "named by glibc's leaves" : "from leaf 0");
+    if (!control && altmem__cpuid_log.count > (named ? 0u : 1u)) {
+        printf("FAIL: start-up executed %u CPUID instructions, at most %u expected\n", altmem__cpuid_log.count,
+               named ? 0u : 1u);
+        fail = 1;
+    }
+    if (named && strncmp(id.notes, without.notes, 12) != 0) {
+        printf("FAIL: glibc's leaves name the vendor %s, leaf 0 says %.12s\n", named, without.notes);
+        fail = 1;
+    }
     unsigned topoext = 0;
     if (altmem__os_x86_cpuid_kept(0x80000001u, 0, r))
         topoext = (r[2] >> 22) & 1;

@@ -461,6 +461,33 @@ static void intel_leaf2(void)
     }
 }
 
+/* The vendor from glibc's kept leaves 1 (EAX) and 0x80000001 (ECX): named only
+   where no other vendor's family meets it, and only with SSE4A. */
+static void vendor_from_kept(void)
+{
+    static const struct {
+        const char *what;
+        uint32_t leaf1_eax, ext1_ecx;
+        const char *vendor;
+    } k[] = {
+        {"Zen 4 guest (family 0x19 model 0x11)", 0x00a10f11, 0x004003f3, "AuthenticAMD"},
+        {"the same without SSE4A (a hypervisor hid it)", 0x00a10f11, 0x004003b3, NULL},
+        {"Zen 1 (0x17)", 0x00800f11, 0x35c233ff, "AuthenticAMD"},
+        {"Zen 5 guest (0x1a model 2; its ld.so --list-diagnostics)", 0x00b00f21, 0x440001f1, "AuthenticAMD"},
+        {"Hygon Dhyana (0x18)", 0x00900f01, 0x35c233ff, "HygonGenuine"},
+        {"AMD Llano (0x12, Intel's 18 too)", 0x00300f10, 0x000037ff, NULL},
+        {"AMD family 0x15", 0x00600f20, 0x2fcbfff, NULL},
+        {"Intel 6/207 (no SSE4A)", 0x000c06f2, 0x00000121, NULL},
+        {"Intel family 19 (0xf + 4), SSE4A bit forged", 0x00400f00, 0x00000161, NULL},
+        {"Zhaoxin family 7", 0x00070f00, 0x00000121, NULL},
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        const char *v = altmem__x86_vendor_from_kept(k[i].leaf1_eax, k[i].ext1_ecx);
+        CHECK(v == k[i].vendor || (v && k[i].vendor && !strcmp(v, k[i].vendor)), "%s: %s, expected %s", k[i].what,
+              v ? v : "(not named)", k[i].vendor ? k[i].vendor : "(not named)");
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 4 && !strcmp(argv[1], "--glibc-here"))
@@ -471,6 +498,7 @@ int main(int argc, char **argv)
     glibc_cache();
     amd_legacy_caches();
     intel_leaf2();
+    vendor_from_kept();
     printf("decode: %d checks, %d failures: %s\n", checks, failures, failures ? "FAILED" : "passed");
     return failures ? 1 : 0;
 }

@@ -148,6 +148,10 @@ static void glibc_cache(struct altmem__cpu *out, struct altmem__x86_cache_raw *r
 enum { RAW_MAX_LEAF, RAW_LEAF1_EBX, RAW_LEAF1_EDX, RAW_FLAGS };
 #define RAW_AMD     1u   /* AuthenticAMD or HygonGenuine: AMD's cache leaves */
 #define RAW_ZHAOXIN 2u   /* CentaurHauls or "  Shanghai  " (glibc's Zhaoxin decoding) */
+/* RAW_MAX_LEAF where the kept leaves named the vendor and leaf 0 was not read:
+   as high as any read here asks (leaf 7; glibc's copy of a leaf above the
+   CPU's highest is zeros, as CPUID's own answer would read here). */
+#define MAX_LEAF_NOT_READ 7u
 
 void altmem__cpu_detect_id(struct altmem__cpu *out)
 {
@@ -158,13 +162,23 @@ void altmem__cpu_detect_id(struct altmem__cpu *out)
     out->glibc_nt = out->glibc_movsb_stop = 0;
     out->notes[0] = '\0';
 
-    unsigned max, a, b, c, d;
+    unsigned max, a, b, c, d, kept1[4], kept_e1[4];
     char vendor[13];
-    cpuid(0, 0, &max, &b, &c, &d);
-    __builtin_memcpy(vendor, &b, 4);
-    __builtin_memcpy(vendor + 4, &d, 4);
-    __builtin_memcpy(vendor + 8, &c, 4);
-    vendor[12] = '\0';
+    const char *named = NULL;
+    if (cpuid_kept(1, 0, kept1) && cpuid_kept(0x80000001u, 0, kept_e1))
+        named = altmem__x86_vendor_from_kept(kept1[0], kept_e1[2]);
+    if (named) {
+        /* No leaf 0: every AMD path here reads only leaves glibc keeps (1, 7,
+           0x80000001) or extended ones, so its highest basic leaf is not needed. */
+        __builtin_memcpy(vendor, named, 13);
+        max = MAX_LEAF_NOT_READ;
+    } else {
+        cpuid(0, 0, &max, &b, &c, &d);
+        __builtin_memcpy(vendor, &b, 4);
+        __builtin_memcpy(vendor + 4, &d, 4);
+        __builtin_memcpy(vendor + 8, &c, 4);
+        vendor[12] = '\0';
+    }
 
     unsigned family = 0, model = 0;
     out->vendor = altmem__eq_nocase(vendor, 12, "GenuineIntel")   ? ALTMEM__VENDOR_INTEL

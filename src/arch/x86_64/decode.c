@@ -226,3 +226,17 @@ void altmem__decode_intel_leaf2(const uint32_t regs[4], unsigned family, unsigne
     *l2 = intel_leaf2_cache(regs, 2, 0);
     *l3 = intel_leaf2_cache(regs, 3, l3_is_0x49);
 }
+
+const char *altmem__x86_vendor_from_kept(uint32_t leaf1_eax, uint32_t ext1_ecx)
+{
+    unsigned family = (leaf1_eax >> 8) & 0xf;
+    if (family == 0xf)
+        family += (leaf1_eax >> 20) & 0xff;
+    if (!(ext1_ecx & (1u << 6)))
+        return NULL;                        /* no SSE4A: not named */
+    if (family == 0x17 || family == 0x19 || family == 0x1a)
+        return "AuthenticAMD";
+    if (family == 0x18)
+        return "HygonGenuine";
+    return NULL;
+}

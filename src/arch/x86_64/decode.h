@@ -54,6 +54,17 @@ void altmem__decode_amd_legacy_caches(uint32_t e5_ecx, uint32_t e6_ecx, uint32_t
 void altmem__decode_intel_leaf2(const uint32_t regs[4], unsigned family, unsigned model, size_t *l1d, size_t *l2,
                                 size_t *l3);
 
+/* The vendor as the leaves glibc keeps name it beyond doubt, so that a process
+   under glibc >= 2.33 executes no CPUID at start-up (leaf 0, the vendor, is the
+   one glibc does not keep; in a virtual machine each CPUID exits to the
+   hypervisor, 3.5 us on the Zen 4 guest): "AuthenticAMD" for the display
+   families 0x17, 0x19 and 0x1A (Zen 1 to 5), "HygonGenuine" for 0x18, each only
+   with SSE4A (CPUID.0x80000001:ECX bit 6), which no Intel, Zhaoxin or VIA CPU
+   has.  NULL elsewhere, where leaf 0 is read: Intel's families (5, 6, 15, and
+   18 and 19 since Nova Lake and Diamond Rapids) meet AMD's 0x12 (18) and
+   Zhaoxin's 6, and a hypervisor may hide SSE4A. */
+const char *altmem__x86_vendor_from_kept(uint32_t leaf1_eax, uint32_t ext1_ecx);
+
 /* Detection's CPUID instructions (src/arch/x86_64/cpu.c), for the test that
    counts them (tests/test_cpuid_count.c): how many ran, and the first 32 as
    (leaf, subleaf).  altmem__cpuid_use_kept = 0 makes detection ignore the leaves
