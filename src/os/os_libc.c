@@ -1,6 +1,13 @@
-/* OS interface, hosted flavour: the C library provides auxv, environment, write. */
+/* OS interface, hosted flavour: the C library provides auxv, environment and
+   the signal dispositions; the plain system calls (mmap, mprotect, openat,
+   read, close, write, uname, getpid, kill) are made directly (raw_syscall.h).
+   Each C library function used here is a symbol the dynamic loader looks up
+   when it loads libaltmem.so or the preload (both are linked -z now), about
+   500 instructions of every process's start-up apiece (docs/dropin.md,
+   "Start-up cost"); a raw system call is none, and touches no errno. */
 #define _GNU_SOURCE
 #include "os.h"
+#include "raw_syscall.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -64,24 +71,20 @@ const char *altmem__os_getenv(const char *name)
 
 void *altmem__os_map_anon(size_t len)
 {
-    int saved = errno;
-    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    errno = saved;
-    return p == MAP_FAILED ? NULL : p;
+    long r = altmem__syscall6(ALTMEM_NR_mmap, 0, (long)len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                              -1, 0);
+    return r < 0 && r > -4096 ? NULL : (void *)r;
 }
 
 int altmem__os_read_file(const char *path, int secure, char **bufp, size_t cap, size_t *len)
 {
+    long fd = altmem__syscall4(ALTMEM_NR_openat, AT_FDCWD, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0);
+    if (fd < 0)
+        return (int)fd;
     int saved = errno;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) {
-        int e = errno;
-        errno = saved;
-        return -e;
-    }
     struct stat st;
     int rc = 0;
-    if (fstat(fd, &st) != 0)
+    if (fstat((int)fd, &st) != 0)
         rc = -errno;
     else if (!S_ISREG(st.st_mode))
         rc = ALTMEM__READ_NOT_REGULAR;
@@ -98,11 +101,11 @@ int altmem__os_read_file(const char *path, int secure, char **bufp, size_t cap, 
     while (rc == 0) {
         char extra;
         char *to = got < cap ? buf + got : &extra;
-        ssize_t r = read(fd, to, got < cap ? cap - got : 1);
-        if (r < 0 && errno == EINTR)
+        long r = altmem__syscall3(ALTMEM_NR_read, fd, to, got < cap ? cap - got : 1);
+        if (r == -EINTR)
             continue;
         if (r < 0)
-            rc = -errno;
+            rc = (int)r;
         else if (r == 0)
             break;
         else if (got >= cap)
@@ -110,7 +113,7 @@ int altmem__os_read_file(const char *path, int secure, char **bufp, size_t cap, 
         else
             got += (size_t)r;
     }
-    close(fd);
+    altmem__syscall1(ALTMEM_NR_close, fd);
     errno = saved;
     *len = got;
     return rc;
@@ -123,27 +126,21 @@ const char *altmem__os_profile_string(void)
 
 void altmem__os_write_err(const char *buf, size_t n)
 {
-    int saved = errno;
     while (n > 0) {
-        ssize_t w = write(2, buf, n);
-        if (w < 0 && errno == EINTR)
+        long w = altmem__syscall3(ALTMEM_NR_write, 2, buf, n);
+        if (w == -EINTR)
             continue;
         if (w <= 0)
             break;
         buf += w;
         n -= (size_t)w;
     }
-    errno = saved;
 }
 
 long altmem__os_riscv_hwprobe(void *pairs, size_t pair_count)
 {
 #ifdef ALTMEM_NR_riscv_hwprobe
-    int saved = errno;
-    long r = syscall(ALTMEM_NR_riscv_hwprobe, pairs, pair_count, 0L, 0L, 0L);
-    r = r < 0 ? -(long)errno : r;
-    errno = saved;
-    return r;
+    return altmem__syscall6(ALTMEM_NR_riscv_hwprobe, (long)pairs, (long)pair_count, 0, 0, 0, 0);
 #else
     (void)pairs;
     (void)pair_count;
@@ -196,12 +193,9 @@ int altmem__os_uname_release(char *buf, size_t cap)
     struct utsname u;
     if (!cap)
         return -EINVAL;
-    int saved = errno;
-    if (uname(&u) != 0) {
-        int r = -errno;
-        errno = saved;
-        return r;
-    }
+    long r = altmem__syscall1(ALTMEM_NR_uname, &u);   /* the kernel's new_utsname: the same 6 x 65 bytes */
+    if (r != 0)
+        return (int)r;
     size_t i = 0;
     for (; i + 1 < cap && u.release[i]; i++)
         buf[i] = u.release[i];
@@ -211,20 +205,13 @@ int altmem__os_uname_release(char *buf, size_t cap)
 
 int altmem__os_mprotect(void *addr, size_t len, int prot)
 {
-    int saved = errno;
-    int r = mprotect(addr, len, prot) == 0 ? 0 : -errno;
-    errno = saved;
-    return r;
+    return (int)altmem__syscall3(ALTMEM_NR_mprotect, addr, len, prot);
 }
 
 long altmem__os_riscv_flush_icache(void *start, void *end)
 {
 #ifdef ALTMEM_NR_riscv_flush_icache
-    int saved = errno;
-    long r = syscall(ALTMEM_NR_riscv_flush_icache, start, end, 0L);
-    r = r < 0 ? -(long)errno : r;
-    errno = saved;
-    return r;
+    return altmem__syscall3(ALTMEM_NR_riscv_flush_icache, start, end, 0);
 #else
     (void)start;
     (void)end;
@@ -340,7 +327,7 @@ void altmem__os_fault_chain(int sig, void *info, void *ucontext)
     sigemptyset(&dfl.sa_mask);
     sigaction(sig, &dfl, NULL);
     if (si->si_code <= 0)
-        kill(getpid(), sig);
+        altmem__syscall2(ALTMEM_NR_kill, altmem__syscall0(ALTMEM_NR_getpid), sig);
     errno = saved;
 }
 

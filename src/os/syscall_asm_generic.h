@@ -8,6 +8,9 @@
 #ifndef ALTMEM_SYSCALL_ASM_GENERIC_H
 #define ALTMEM_SYSCALL_ASM_GENERIC_H
 
+#define ALTMEM_NR_openat 56
+#define ALTMEM_NR_close 57
+#define ALTMEM_NR_read 63
 #define ALTMEM_NR_write 64
 #define ALTMEM_NR_exit 93
 #define ALTMEM_NR_exit_group 94

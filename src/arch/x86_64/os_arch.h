@@ -5,7 +5,8 @@
  * the freestanding test runtime).  What every architecture's os_arch.h
  * provides (docs/architecture.md, "Adding an architecture"):
  *
- *   ALTMEM_NR_<call>             system call numbers: write, mmap, mprotect,
+ *   ALTMEM_NR_<call>             system call numbers: openat, read, close,
+ *                                write, mmap, mprotect,
  *                                munmap, rt_sigaction, rt_sigprocmask, getpid,
  *                                clone, exit, wait4, kill, clock_gettime,
  *                                exit_group, uname; riscv_hwprobe and
@@ -39,7 +40,9 @@
 #error "src/arch/x86_64/os_arch.h: the compiler does not target x86_64"
 #endif
 
+#define ALTMEM_NR_read 0
 #define ALTMEM_NR_write 1
+#define ALTMEM_NR_close 3
 #define ALTMEM_NR_mmap 9
 #define ALTMEM_NR_mprotect 10
 #define ALTMEM_NR_munmap 11
@@ -53,6 +56,7 @@
 #define ALTMEM_NR_clock_gettime 228
 #define ALTMEM_NR_exit_group 231
 #define ALTMEM_NR_uname 63
+#define ALTMEM_NR_openat 257
 
 static inline long altmem__syscall6(long n, long a, long b, long c, long d, long e, long f)
 {
