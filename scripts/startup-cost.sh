@@ -66,8 +66,9 @@ if command -v musl-gcc >/dev/null && [ -f "$musl_build/CMakeCache.txt" ] &&
             "$musl_build/src/preload/libaltmem-libc.a" -Wl,--no-whole-archive 2>/dev/null && musl_ok=1
 fi
 "$cc" -O2 -static "$tmp/prog.c" -o "$tmp/prog-static-plain" 2>/dev/null || static_ok=0
+# Linked as docs/dropin.md says ("Static programs"): -u takes glibc's kept CPUID leaves.
 "$cc" -O2 -static -DWITH_ALTMEM -I"$src/include" "$tmp/prog.c" -o "$tmp/prog-static" "$build/src/libaltmem.a" \
-    2>/dev/null || static_ok=0
+    -Wl,-u,__x86_get_cpuid_feature_leaf 2>/dev/null || static_ok=0
 
 loop() { # name, then the command line each iteration runs
     local f=$tmp/$1.sh

@@ -86,6 +86,21 @@ if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT CMAKE_CROSSCOMPILING_EMULATOR AND NOT A
   add_test(NAME cpuid_count_control COMMAND test_cpuid_count --control)
   set_tests_properties(cpuid_count_control PROPERTIES WILL_FAIL TRUE)
   set_tests_properties(cpuid_count cpuid_count_control PROPERTIES LABELS "selection" SKIP_RETURN_CODE 77)
+  # The same as a static glibc program linked as docs/dropin.md says (glibc's libc.a
+  # keeps the leaves too, taken with -Wl,-u,__x86_get_cpuid_feature_leaf).
+  if(NOT ALTMEM_SANITIZE)
+    set(_cc_static sh ${CMAKE_CURRENT_SOURCE_DIR}/check_cpuid_count_static.sh ${CMAKE_C_COMPILER}
+        ${CMAKE_CURRENT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src ${ALTMEM_ARCH_INCLUDE}
+        -- $<TARGET_FILE:altmem_static>)
+    add_test(NAME cpuid_count_static COMMAND ${_cc_static} ${CMAKE_CURRENT_BINARY_DIR}/cpuid-count-static)
+    add_test(NAME cpuid_count_static_control
+             COMMAND ${_cc_static} ${CMAKE_CURRENT_BINARY_DIR}/cpuid-count-static-control --control)
+    add_test(NAME cpuid_count_static_no_u
+             COMMAND ${_cc_static} ${CMAKE_CURRENT_BINARY_DIR}/cpuid-count-static-no-u --no-u)
+    set_tests_properties(cpuid_count_static_control cpuid_count_static_no_u PROPERTIES WILL_FAIL TRUE)
+    set_tests_properties(cpuid_count_static cpuid_count_static_control cpuid_count_static_no_u PROPERTIES
+                         LABELS "selection" SKIP_RETURN_CODE 77)
+  endif()
 endif()
 # The cache leaves read late, by the first call that reaches a streaming branch
 # (issue 30): none at start-up, the final policy after that call, per variant.
