@@ -15,9 +15,9 @@
  *   width   altmem's variant   glibc 2.36's variant (the _erms form where ERMS)
  *   sse2    sse2               __mem*_sse2_unaligned
  *   avx2    avx2               __memmove_avx_unaligned, __memset_avx2_unaligned (not _rtm)
- *   evex    avx2               __mem*_evex_unaligned: 32-byte vectors in ymm16-31, which
- *                              glibc binds on AVX-512 CPUs that prefer no 512-bit code
- *                              (Skylake-SP .. Ice Lake-SP), where altmem binds avx2
+ *   evex    evex (memset),     __mem*_evex_unaligned: 32-byte vectors in ymm16-31, which
+ *           avx2 (the copies)  glibc binds on AVX-512 CPUs that prefer no 512-bit code
+ *                              (Skylake-SP .. Ice Lake-SP), where altmem binds the same
  *   avx512  avx512             __mem*_avx512_unaligned
  */
 #define _GNU_SOURCE
@@ -36,19 +36,20 @@
 struct width {
     const char *name;        /* --libc-width W                                    */
     const char *variant;     /* altmem's variant of that width                     */
+    const char *fallback;    /* ... for a routine that has none of that name       */
     const char *glibc[3];    /* glibc's name prefix per routine                    */
     const char *masks[4];    /* candidate glibc.cpu.hwcaps values, tried in order  */
 };
 
 static const struct width widths[] = {
-    {"sse2", "sse2", {"__memcpy_sse2_unaligned", "__memmove_sse2_unaligned", "__memset_sse2_unaligned"},
+    {"sse2", "sse2", NULL, {"__memcpy_sse2_unaligned", "__memmove_sse2_unaligned", "__memset_sse2_unaligned"},
      {"-AVX512F,-AVX512VL,-AVX2,-AVX_Fast_Unaligned_Load,-RTM", "-AVX2,-AVX_Fast_Unaligned_Load",
       "-AVX512F,-AVX512VL,-AVX2,-AVX_Fast_Unaligned_Load,-RTM,-SSSE3", NULL}},
-    {"avx2", "avx2", {"__memcpy_avx_unaligned", "__memmove_avx_unaligned", "__memset_avx2_unaligned"},
+    {"avx2", "avx2", NULL, {"__memcpy_avx_unaligned", "__memmove_avx_unaligned", "__memset_avx2_unaligned"},
      {"", "-AVX512F,-AVX512VL,-RTM,-Prefer_No_VZEROUPPER", "-AVX512F,-AVX512VL", NULL}},
-    {"evex", "avx2", {"__memcpy_evex_unaligned", "__memmove_evex_unaligned", "__memset_evex_unaligned"},
+    {"evex", "evex", "avx2", {"__memcpy_evex_unaligned", "__memmove_evex_unaligned", "__memset_evex_unaligned"},
      {"", "-AVX512F", "Prefer_No_AVX512", NULL}},
-    {"avx512", "avx512", {"__memcpy_avx512_unaligned", "__memmove_avx512_unaligned", "__memset_avx512_unaligned"},
+    {"avx512", "avx512", NULL, {"__memcpy_avx512_unaligned", "__memmove_avx512_unaligned", "__memset_avx512_unaligned"},
      {"", "-Prefer_No_AVX512", NULL, NULL}},
 };
 #define NWIDTHS (sizeof widths / sizeof widths[0])
@@ -117,6 +118,25 @@ const char *bench_width_variant(const char *width)
     for (size_t w = 0; w < NWIDTHS; w++)
         if (!strcmp(widths[w].name, width))
             return widths[w].variant;
+    return NULL;
+}
+
+static int has_variant(int routine, const char *name)
+{
+    for (size_t i = 0; i < altmem_variant_count(); i++) {
+        struct altmem_variant_info v;
+        if (altmem_variant(i, &v) == 0 && (int)v.routine == routine && !strcmp(v.name, name))
+            return 1;
+    }
+    return 0;
+}
+
+const char *bench_width_variant_for(const char *width, int routine)
+{
+    for (size_t w = 0; w < NWIDTHS; w++)
+        if (!strcmp(widths[w].name, width))
+            return has_variant(routine, widths[w].variant) || !widths[w].fallback ? widths[w].variant
+                                                                                 : widths[w].fallback;
     return NULL;
 }
 
@@ -270,12 +290,13 @@ static int run_width(const struct width *W, const int *routines, char *const *ar
     return rc;
 }
 
+/* The width's variant (memset's, which every width has) runs on this CPU. */
 static int variant_runnable(const char *name)
 {
     int runnable = 0;
     for (size_t i = 0; i < altmem_variant_count(); i++) {
         struct altmem_variant_info v;
-        if (altmem_variant(i, &v) == 0 && v.routine == ALTMEM_MEMCPY && !strcmp(v.name, name))
+        if (altmem_variant(i, &v) == 0 && v.routine == ALTMEM_MEMSET && !strcmp(v.name, name))
             runnable = v.runnable;
     }
     return runnable;

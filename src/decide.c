@@ -38,10 +38,11 @@ static void warn_line(altmem__warn_fn *warn, void *ctx, struct altmem__text *t)
 }
 
 /* A variant the policy keeps out of the default walk: 512-bit registers where
-   the rules say they lower the clock. */
+   the rules say they lower the clock (not the evex variants: AVX-512's
+   instructions on 32-byte registers, as glibc's evex variants there). */
 static int ruled_out(const struct altmem__variant *v, const struct altmem__policy *p)
 {
-    return !p->allow512 && (v->requires & ALTMEM_FEAT_SIMD512);
+    return !p->allow512 && v->vec512;
 }
 
 /* The rule that cleared allow512. */

@@ -9,9 +9,16 @@
 #include "registry.h"
 #include "lib/text.h"
 
+/* 1 for the flag set avx512, else 0: the second of "~, 1" or of the unknown
+   name and 0 (the preprocessor's probe idiom). */
+#define ALTMEM__SECOND(a, b, ...) b
+#define ALTMEM__PROBE(...) ALTMEM__SECOND(__VA_ARGS__, 0, ~)
+#define ALTMEM__VEC512_avx512 ~, 1
+#define ALTMEM__IS_VEC512(flags) ALTMEM__PROBE(ALTMEM__VEC512_##flags)
+
 #define VARIANT(routine, name, arch, flags, source, requires, summary)                            \
     ALTMEM__IF_ARCH_##arch({ALTMEM__ID_##routine, #name, summary, requires,                       \
-                            {.routine = altmem_##routine##_##name}},)
+                            {.routine = altmem_##routine##_##name}, ALTMEM__IS_VEC512(flags)},)
 
 const struct altmem__variant altmem__variants[] = {
 #include "registry.def"

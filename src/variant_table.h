@@ -18,6 +18,8 @@ struct altmem__variant {
     const char *summary;
     uint64_t requires;
     union altmem_routine_fn fn;   /* include/altmem.h */
+    int vec512;                   /* 512-bit registers (flag set avx512): what a
+                                     rule clearing allow512 keeps out (src/policy.c) */
 };
 
 /* All variants; within a routine, in preference order (best first). */

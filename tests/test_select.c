@@ -468,13 +468,17 @@ static void table_invariants(void)
             upper[k] = (char)(v->name[k] >= 'a' && v->name[k] <= 'z' ? v->name[k] - 32 : v->name[k]);
         CHECK(altmem__variant_find(v->routine, upper, k) == (int)i, "row %zu: '%.*s' not found", i, (int)k, upper);
         /* Reachable: an earlier variant of the routine whose requirements are a
-           subset of this one's would always be chosen first. */
+           subset of this one's would always be chosen first, unless the policy
+           can rule it out and not this one (512-bit registers, allow512 = 0). */
         for (size_t j = 0; j < i; j++) {
             const struct altmem__variant *u = &altmem__variants[j];
             if (u->routine == v->routine)
-                CHECK((u->requires & ~v->requires) != 0, "%s %s (row %zu) can never be selected: %s (row %zu) "
-                      "comes first and needs no more", rn, v->name, i, u->name, j);
+                CHECK((u->requires & ~v->requires) != 0 || (u->vec512 && !v->vec512),
+                      "%s %s (row %zu) can never be selected: %s (row %zu) comes first and needs no more", rn,
+                      v->name, i, u->name, j);
         }
+        /* vec512 is the flag set avx512's: 512-bit registers in these names. */
+        CHECK(v->vec512 == !strcmp(v->name, "avx512"), "row %zu (%s %s): vec512 %d", i, rn, v->name, v->vec512);
         /* The public view agrees with the table. */
         struct altmem_variant_info info;
         CHECK(altmem_variant(i, &info) == 0 && info.routine == v->routine && !strcmp(info.name, v->name) &&
@@ -792,6 +796,10 @@ static void policy_rules(void)
         if (!p.allow512) {
             CHECK(strstr(st.bound[ALTMEM_MEMCPY].why, "rule intel-avx512-no-vnni") != NULL,
                   "%s: why does not name the rule: '%s'", k->what, st.bound[ALTMEM_MEMCPY].why);
+            /* memset has a 32-byte variant with AVX-512's masked stores: that one,
+               as glibc binds its evex variants there. */
+            CHECK(!strcmp(bound_name(ALTMEM_MEMSET), "evex"), "%s: memset bound %s, expected evex", k->what,
+                  bound_name(ALTMEM_MEMSET));
             decide(&c, "memcpy=avx512", 0); /* a pin still can */
             CHECK(!strcmp(bound_name(ALTMEM_MEMCPY), "avx512"), "%s: pin avx512 not honoured", k->what);
         }

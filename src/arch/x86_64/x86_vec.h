@@ -98,6 +98,11 @@ OPS_INL void vstnt(unsigned char *p, vec v) { _mm_stream_si128((__m128i *)(void 
 #else
 #error "VEC_BITS must be 128, 256 or 512"
 #endif
+/* VEC_EVEX: 32-byte vectors with AVX-512 VL and BW's byte-masked stores below
+   one vector (the evex variants, as glibc's __mem*_evex_unaligned). */
+#if defined(VEC_EVEX) && !(VEC_BITS == 256 && defined(__AVX512VL__) && defined(__AVX512BW__))
+#error "VEC_EVEX: VEC_BITS 256 with -mavx512vl -mavx512bw (the flag set evex)"
+#endif
 
 /* Fixed-width helpers every file may use (16 B is SSE2; 32 B needs AVX2). */
 OPS_INL __m128i ld16v(const unsigned char *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }

@@ -62,10 +62,13 @@
 #define UA_VST64NT(p, v, L)                                                      \
     __asm__ goto("1:\tvmovntdq %[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
                  : : [mem] "m"(*(__m512i *)(p)), [val] "v"(v) : "memory" : L)
-#elif defined(__AVX__)
+#endif
+#if defined(__AVX__)
+/* Non-temporal 32-byte store to a 32-aligned address (the avx2 files, and the
+   evex ones, built with the AVX-512 flags: any of registers 0-31 there). */
 #define UA_VST32NT(p, v, L)                                                      \
     __asm__ goto("1:\tvmovntdq %[val], %[mem]\n\t" UA_EXTABLE("1b", "%l[" #L "]") \
-                 : : [mem] "m"(*(__m256i *)(p)), [val] "x"(v) : "memory" : L)
+                 : : [mem] "m"(*(__m256i *)(p)), [val] UA_VREG(v) : "memory" : L)
 #endif
 
 /* The low 8 / 4 bytes of an xmm register (memset's classes below 16 bytes):
