@@ -11,7 +11,10 @@
 #   preload                 libaltmem-preload.so (LD_PRELOAD), as `altmem run` uses it
 #   preload, bind=pointer   the same under ALTMEM_TUNABLES=bind=pointer (no patching)
 #   linked, libaltmem.so    a program linked with libaltmem.so (IFUNC entries, resolved
-#                           with -z now), against the same program not linked with it
+#                           with -z now), against the same program not linked with it,
+#                           and against one linked with an empty library instead (both
+#                           libraries copied into one directory, the programs' run path:
+#                           what altmem adds beyond loading any library)
 #   static glibc            a static program linked with libaltmem.a, against the same
 #                           program without it
 #   static musl             a musl-gcc -static program linked with the musl build's
@@ -54,6 +57,17 @@ EOF
 # failed openat + newfstatat here), a cost of running from the build tree, which an
 # installed libaltmem.so (found through ld.so.cache) does not pay.
 "$cc" -O2 "$tmp/prog.c" -o "$tmp/prog-plain" -Wl,-rpath,"$build/src" -Wl,-z,now
+# An empty library linked the same way, next to a copy of libaltmem.so.0, so that
+# the loader's search is the same for both programs.
+mkdir -p "$tmp/lib"
+cp "$(readlink -f "$build/src/libaltmem.so")" "$tmp/lib/libaltmem.so.0"
+ln -s libaltmem.so.0 "$tmp/lib/libaltmem.so"
+echo 'void altmem_startup_empty(void) {}' >"$tmp/emptylib.c"
+"$cc" -O2 -shared -fPIC "$tmp/emptylib.c" -o "$tmp/lib/libemptylib.so" -Wl,-soname,libemptylib.so -Wl,-z,now
+"$cc" -O2 "$tmp/prog.c" -o "$tmp/prog-emptylib" -L"$tmp/lib" -Wl,--no-as-needed -lemptylib -Wl,-rpath,"$tmp/lib" \
+    -Wl,-z,now
+"$cc" -O2 -DWITH_ALTMEM -I"$src/include" "$tmp/prog.c" -o "$tmp/prog-shared-copy" -L"$tmp/lib" -Wl,--no-as-needed \
+    -laltmem -Wl,-rpath,"$tmp/lib" -Wl,-z,now
 "$cc" -O2 -DWITH_ALTMEM -I"$src/include" "$tmp/prog.c" -o "$tmp/prog-shared" -L"$build/src" -Wl,--no-as-needed \
     -laltmem -Wl,-rpath,"$build/src" -Wl,-z,now
 static_ok=1
@@ -82,6 +96,8 @@ pre=$(loop preload "LD_PRELOAD=$preload /bin/true")
 ptr=$(loop pointer "LD_PRELOAD=$preload ALTMEM_TUNABLES=bind=pointer /bin/true")
 plain=$(loop plain "$tmp/prog-plain 8")
 shared=$(loop shared "$tmp/prog-shared 8")
+emptylib=$(loop emptylib "$tmp/prog-emptylib 8")
+sharedcopy=$(loop sharedcopy "$tmp/prog-shared-copy 8")
 
 # "A B label": per process, (B - A) / n from the medians, and the interval of A/B.
 cost() {
@@ -101,6 +117,7 @@ echo "|---|---:|---:|---:|---|"
 cost "$base" "$pre" "libaltmem-preload.so vs an empty preload"
 cost "$base" "$ptr" "libaltmem-preload.so bind=pointer vs an empty preload"
 cost "$plain" "$shared" "linked with libaltmem.so vs not"
+cost "$emptylib" "$sharedcopy" "linked with libaltmem.so vs linked with an empty library"
 if [ $static_ok = 1 ]; then
     st=$(loop static "$tmp/prog-static 8")
     stp=$(loop static-plain "$tmp/prog-static-plain 8")
