@@ -36,6 +36,7 @@
 #                           splitting what start-up writes); _control: a library with both fails
 #   dropin.static_glibc     gcc -static with libaltmem-libc.a: memcpy is altmem_memcpy, patched
 #   dropin.static_musl      musl-gcc -static, the same (+ negative controls with libaltmem.a)
+#   dropin.startup_cost_smoke  scripts/startup-cost.sh end to end, every row with figures
 #   dropin.readme_musl      the README's "static musl program" recipe, run as written
 #   dropin.installed_run    the installed, moved prefix's altmem finds its own preload library
 #
@@ -247,6 +248,10 @@ foreach(flavour glibc musl)
        $<TARGET_FILE:altmem_libc> $<TARGET_FILE:altmem_static> ${_dropin_work}/static-${flavour}
        "${_dropin_bound}")
 endforeach()
+
+# scripts/startup-cost.sh end to end (tiny loops; the figures are not checked).
+altmem_dropin_test(dropin.startup_cost_smoke COMMAND
+  sh ${_dropin}/startup_cost_smoke.sh ${PROJECT_SOURCE_DIR}/scripts/startup-cost.sh ${CMAKE_BINARY_DIR})
 
 # The README's static musl recipe, its lines run as written against this build.
 altmem_dropin_test(dropin.readme_musl COMMAND
