@@ -1,10 +1,11 @@
-/* OS interface, hosted flavour: the C library provides auxv, environment and
-   the signal dispositions; the plain system calls (mmap, mprotect, openat,
-   read, close, write, uname, getpid, kill) are made directly (raw_syscall.h).
+/* OS interface, hosted flavour: the C library provides auxv, environment,
+   glibc's CPUID leaves, fstat and the signal dispositions.  The plain system
+   calls are made directly, as in the freestanding flavour: those both flavours
+   have in src/os/os_syscalls.c; openat, read, close, getpid and kill here,
+   where the profile's reader and the fault chain need them (raw_syscall.h).
    Each C library function used here is a symbol the dynamic loader looks up
-   when it loads libaltmem.so or the preload (both are linked -z now), about
-   500 instructions of every process's start-up apiece (docs/dropin.md,
-   "Start-up cost"); a raw system call is none, and touches no errno. */
+   when it loads libaltmem.so or the preload (os_syscalls.c says why that
+   counts). */
 #define _GNU_SOURCE
 #include "os.h"
 #include "raw_syscall.h"
@@ -15,9 +16,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 /* The architecture's part: the program counter in ucontext_t and the numbers of
@@ -69,13 +68,6 @@ const char *altmem__os_getenv(const char *name)
     return NULL;
 }
 
-void *altmem__os_map_anon(size_t len)
-{
-    long r = altmem__syscall6(ALTMEM_NR_mmap, 0, (long)len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                              -1, 0);
-    return r < 0 && r > -4096 ? NULL : (void *)r;
-}
-
 int altmem__os_read_file(const char *path, int secure, char **bufp, size_t cap, size_t *len)
 {
     long fd = altmem__syscall4(ALTMEM_NR_openat, AT_FDCWD, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0);
@@ -124,34 +116,12 @@ const char *altmem__os_profile_string(void)
     return NULL;
 }
 
-void altmem__os_write_err(const char *buf, size_t n)
-{
-    while (n > 0) {
-        long w = altmem__syscall3(ALTMEM_NR_write, 2, buf, n);
-        if (w == -EINTR)
-            continue;
-        if (w <= 0)
-            break;
-        buf += w;
-        n -= (size_t)w;
-    }
-}
-
-long altmem__os_riscv_hwprobe(void *pairs, size_t pair_count)
-{
-#ifdef ALTMEM_NR_riscv_hwprobe
-    return altmem__syscall6(ALTMEM_NR_riscv_hwprobe, (long)pairs, (long)pair_count, 0, 0, 0, 0);
-#else
-    (void)pairs;
-    (void)pair_count;
-    return -ENOSYS;
-#endif
-}
-
 #if defined(__x86_64__) && defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
 #include <sys/platform/x86.h>
-/* Weak: where nothing else links it in (a static program, usually), it is
-   NULL and every leaf is read with CPUID. */
+/* Weak: the same libaltmem.a links with musl-gcc, which has none.  A static
+   glibc program links glibc's in with -Wl,-u,__x86_get_cpuid_feature_leaf
+   (docs/dropin.md, "Static programs"); without it, it is NULL and every leaf
+   is read with CPUID. */
 #pragma weak __x86_get_cpuid_feature_leaf
 
 int altmem__os_x86_cpuid_kept(unsigned leaf, unsigned subleaf, unsigned regs[4])
@@ -187,37 +157,6 @@ int altmem__os_x86_cpuid_kept(unsigned leaf, unsigned subleaf, unsigned regs[4])
     return 0;
 }
 #endif
-
-int altmem__os_uname_release(char *buf, size_t cap)
-{
-    struct utsname u;
-    if (!cap)
-        return -EINVAL;
-    long r = altmem__syscall1(ALTMEM_NR_uname, &u);   /* the kernel's new_utsname: the same 6 x 65 bytes */
-    if (r != 0)
-        return (int)r;
-    size_t i = 0;
-    for (; i + 1 < cap && u.release[i]; i++)
-        buf[i] = u.release[i];
-    buf[i] = '\0';
-    return 0;
-}
-
-int altmem__os_mprotect(void *addr, size_t len, int prot)
-{
-    return (int)altmem__syscall3(ALTMEM_NR_mprotect, addr, len, prot);
-}
-
-long altmem__os_riscv_flush_icache(void *start, void *end)
-{
-#ifdef ALTMEM_NR_riscv_flush_icache
-    return altmem__syscall3(ALTMEM_NR_riscv_flush_icache, start, end, 0);
-#else
-    (void)start;
-    (void)end;
-    return -ENOSYS;
-#endif
-}
 
 /* ---- Faults ---- */
 
