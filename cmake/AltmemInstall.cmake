@@ -102,12 +102,9 @@ _altmem_pc_dir(ALTMEM_PC_INCLUDEDIR "${CMAKE_INSTALL_INCLUDEDIR}")
 # Libs.private: what a static link needs besides libaltmem.a (the library itself calls
 # only the C library).  Extend this when the library gains a dependency.
 set(ALTMEM_PC_LIBS_PRIVATE "")
-# x86_64 with glibc: take glibc's copy of its start-up CPUID leaves into a static
-# program (libc.a's __x86_get_cpuid_feature_leaf, which the library references
-# weakly so that the same archive links with musl): 3 CPUID instructions fewer at
-# start-up, 10 us in a virtual machine (docs/dropin.md, "Static programs").
-if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT ALTMEM_MUSL AND NOT ALTMEM_FREESTANDING)
-  set(ALTMEM_PC_LIBS_PRIVATE "-Wl,-u,__x86_get_cpuid_feature_leaf")
+# ... and the symbol that takes glibc's CPUID leaves into it (cmake/AltmemFlags.cmake).
+if(ALTMEM_STATIC_UNDEFINED)
+  set(ALTMEM_PC_LIBS_PRIVATE "-Wl,-u,${ALTMEM_STATIC_UNDEFINED}")
 endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/altmem.pc.in ${PROJECT_BINARY_DIR}/cmake/altmem.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/cmake/altmem.pc DESTINATION ${ALTMEM_PKGCONFIG_INSTALL_DIR} COMPONENT dev)
