@@ -121,22 +121,23 @@ const char *bench_width_variant(const char *width)
     return NULL;
 }
 
-static int has_variant(int routine, const char *name)
+/* altmem's variant `name` of the routine into *v: 1, or 0 where it has none. */
+static int find_variant(int routine, const char *name, struct altmem_variant_info *v)
 {
-    for (size_t i = 0; i < altmem_variant_count(); i++) {
-        struct altmem_variant_info v;
-        if (altmem_variant(i, &v) == 0 && (int)v.routine == routine && !strcmp(v.name, name))
+    for (size_t i = 0; i < altmem_variant_count(); i++)
+        if (altmem_variant(i, v) == 0 && (int)v->routine == routine && !strcmp(v->name, name))
             return 1;
-    }
     return 0;
 }
 
 const char *bench_width_variant_for(const char *width, int routine)
 {
     for (size_t w = 0; w < NWIDTHS; w++)
-        if (!strcmp(widths[w].name, width))
-            return has_variant(routine, widths[w].variant) || !widths[w].fallback ? widths[w].variant
-                                                                                 : widths[w].fallback;
+        if (!strcmp(widths[w].name, width)) {
+            struct altmem_variant_info v;
+            return find_variant(routine, widths[w].variant, &v) || !widths[w].fallback ? widths[w].variant
+                                                                                      : widths[w].fallback;
+        }
     return NULL;
 }
 
@@ -293,13 +294,8 @@ static int run_width(const struct width *W, const int *routines, char *const *ar
 /* The width's variant (memset's, which every width has) runs on this CPU. */
 static int variant_runnable(const char *name)
 {
-    int runnable = 0;
-    for (size_t i = 0; i < altmem_variant_count(); i++) {
-        struct altmem_variant_info v;
-        if (altmem_variant(i, &v) == 0 && v.routine == ALTMEM_MEMSET && !strcmp(v.name, name))
-            runnable = v.runnable;
-    }
-    return runnable;
+    struct altmem_variant_info v;
+    return find_variant(ALTMEM_MEMSET, name, &v) && v.runnable;
 }
 
 /* What the parse leaves for the run: the widths asked for. */

@@ -332,7 +332,6 @@ static void print_command(int argc, char **argv)
     printf("\n");
 }
 
-/* The bracketed word of /sys/kernel/mm/transparent_hugepage/enabled. */
 /* How far the timed calls go: from the bench's timing loops to altmem's code and
    the C library's.  An exec'd program (a PIE at 0x55...) lies far from the
    libraries (0x7f...); started through an explicit loader it lies among them, and
@@ -353,6 +352,7 @@ static void print_call_distance(void)
                                   : "");
 }
 
+/* The bracketed word of /sys/kernel/mm/transparent_hugepage/enabled. */
 static const char *thp_mode(char *buf, size_t len)
 {
     FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
