@@ -102,7 +102,7 @@ OPS_INL size_t set_lt16(const enum ops_access acc, uintptr_t d, __m128i x, int c
     return r;
 }
 
-#if VEC_BITS == 512 || defined(VEC_EVEX)
+#if VEC_BITS == 512
 /* 64 bytes from p stay inside p's 4 KiB page: a byte-masked access may then
    cover masked-off bytes without the microcode assist that a masked access
    reaching into the next page costs, mapped or not (docs/perf/variant-figures.md). */
@@ -126,21 +126,22 @@ static const uint64_t lowmask64[65] __attribute__((unused, aligned(64))) = {
     0x1fffffffffffffffull, 0x3fffffffffffffffull, 0x7fffffffffffffffull, ~0ull
 };
 
-#if VEC_BITS == 512
 /* n <= 64, d + 64 within d's page: one byte-masked 64-byte store; bytes at and
    past d + n are masked off and never written. */
 OPS_INL void set_lt64_masked(unsigned char *d, int c, size_t n)
 {
     _mm512_mask_storeu_epi8((void *)d, (__mmask64)lowmask64[n], _mm512_set1_epi8((char)c));
 }
-#else
-/* The same at 32 bytes: n < 32, d + 32 within d's page. */
+#endif
+
+#ifdef VEC_EVEX
+/* The same at 32 bytes (the evex variants): n < 32, d + 32 within d's page; the
+   mask by a shift (no table load, no BMI2). */
 OPS_INL int within_page32(const unsigned char *p) { return ((uintptr_t)p & 4095) <= 4096 - 32; }
 OPS_INL void set_lt32_masked(unsigned char *d, vec x, size_t n)
 {
     _mm256_mask_storeu_epi8((void *)d, (__mmask32)((1u << n) - 1), x);
 }
-#endif
 #endif
 
 /* n > 8W, non-temporal: the first 64 bytes and the last 4W cached, whole lines
