@@ -5,8 +5,8 @@
 #   -DCSV=<file>                          (required)
 #   -DRUN=1         first run `altmem bench --quick --csv <file>`
 #   -DMANGLE=<how>  check a damaged copy of <file> instead (truncated,
-#                   truncated_rows, empty, zero, text, minmax, header,
-#                   missing_impl, missing_control); used by tests
+#                   truncated_rows, grid_only, empty, zero, text, minmax,
+#                   header, missing_impl, missing_control); used by tests
 #                   that must fail, to show the check can fail.
 #
 # A good file: the exact header; 18 fields per row; known routine, alignment
@@ -16,7 +16,9 @@
 # against libc within its lowest and highest over the processes; for every
 # (routine, size) of the hot grid, every layout of that routine; and in every
 # cell exactly one row per runnable altmem variant, one libc and one control
-# (and one byte loop where the run has any).  With -DJSON=<file> (written by the same
+# (and one byte loop where the run has any); and what every `--quick` run writes
+# after the grid, a mod-4096 sweep and a distribution, so that a file cut at a
+# cell's end is still caught.  With -DJSON=<file> (written by the same
 # run), the JSON must parse and hold as many results as the CSV has rows.
 cmake_minimum_required(VERSION 3.20)
 
@@ -68,8 +70,15 @@ if(MANGLE)
   endif()
   set(bad "${text}")
   if(MANGLE STREQUAL "truncated")
+    # Cut inside a row, never just after a newline: a cut at a line is
+    # truncated_rows' case.
     string(LENGTH "${text}" len)
     math(EXPR keep "${len} * 3 / 5")
+    math(EXPR before "${keep} - 1")
+    string(SUBSTRING "${text}" ${before} 1 last)
+    if(last STREQUAL "\n")
+      set(keep ${before})
+    endif()
     string(SUBSTRING "${text}" 0 ${keep} bad)
   elseif(MANGLE STREQUAL "truncated_rows")
     # Cut at a line boundary: only the completeness checks can notice.
@@ -98,6 +107,9 @@ if(MANGLE)
   elseif(MANGLE STREQUAL "missing_control")
     # Drop the control's rows: a run that cannot say what it resolves.
     string(REGEX REPLACE "\n[a-z]+,[0-9]+,[a-z0-9_:]+,control,control,[^\n]*" "" bad "${text}")
+  elseif(MANGLE STREQUAL "grid_only")
+    # Cut where the hot grid ends: every row left is whole and every cell complete.
+    string(REGEX REPLACE "\n[a-z]+,[0-9]+,(mod4096|dist):[^\n]*" "" bad "${text}")
   elseif(MANGLE STREQUAL "missing_impl")
     # Drop every row of one altmem variant: what a bench that forgot to walk
     # the whole variant table would write.
@@ -311,6 +323,20 @@ foreach(x IN LISTS xgroups)
     fail("${xname_${x}}: rows for routines [${have}], expected [${want}]")
   endif()
 endforeach()
+# The sweep and the distribution that --quick always runs: without this, a file
+# cut where the grid ends, or where the sweep does, would pass.
+set(nsweeps 0)
+set(ndists 0)
+foreach(x IN LISTS xgroups)
+  if(xdist_${x})
+    math(EXPR ndists "${ndists} + 1")
+  else()
+    math(EXPR nsweeps "${nsweeps} + 1")
+  endif()
+endforeach()
+if(nsweeps EQUAL 0 OR ndists EQUAL 0)
+  fail("${nsweeps} mod-4096 sweep cells and ${ndists} distributions: a --quick run writes both (cut short?)")
+endif()
 # Every size of the hot grid has every layout of its routine.
 list(LENGTH cells ncells2)
 math(EXPR last "${ncells2} - 1")

@@ -6,7 +6,7 @@
 # stderr is there on a terminal only.
 #
 # bench_quick_csv runs `altmem bench --quick --csv <file>` and checks the CSV
-# with bench/check_csv.cmake: exact header, 13 fields a row, positive numbers
+# with bench/check_csv.cmake: exact header, 18 fields a row, positive numbers
 # with min <= median <= max, and every runnable variant (as `altmem info`
 # lists them), the byte loop and libc in every cell.  The bench also exits
 # non-zero if any implementation returned a wrong result.
@@ -24,7 +24,7 @@ if(TARGET altmem_cli)
   # Under sanitizers the quick run takes seconds rather than a fraction of one.
   set_tests_properties(bench_quick_csv PROPERTIES FIXTURES_SETUP altmem_bench_csv TIMEOUT 300
                        LABELS bench)
-  foreach(_damage truncated truncated_rows empty zero text minmax header missing_impl missing_control)
+  foreach(_damage truncated truncated_rows grid_only empty zero text minmax header missing_impl missing_control)
     add_test(NAME bench_csv_rejects_${_damage}
              COMMAND ${CMAKE_COMMAND} -DALTMEM=$<TARGET_FILE:altmem_cli> -DCSV=${_bench_csv}
                      -DMANGLE=${_damage} -P ${_bench_check})
