@@ -694,7 +694,7 @@ static void policy_rules(void)
         /* Emerald Rapids, the KVM guest of issue 20 (260 MiB L3, 2 threads per L3, L2 not
            inclusive: glibc streams from (260 / 2 + 2) MiB x 3/4 = 99 MiB, 0x6300000) */
         {"Intel 6/207 KVM", I, 6, 207, ALTMEM__ID_AVX_VNNI | ALTMEM__ID_HYPERVISOR, x512, 2 * MB, 260 * MB,
-         "avx512", 4 * MB, 8 * MB, 20 * KB, 16 * KB, 4 * KB, 0, "defaults intel-emr-kvm", 99 * MB},
+         "avx512", 4 * MB, 40 * MB, 20 * KB, 16 * KB, 4 * KB, 0, "defaults intel-emr-kvm", 99 * MB},
         /* ... and on bare metal: glibc's threshold */
         {"Intel 6/207", I, 6, 207, ALTMEM__ID_AVX_VNNI, x512, 2 * MB, 260 * MB, "avx512", 99 * MB, 99 * MB,
          32 * KB, 16 * KB, 4 * KB, 0, "defaults", 99 * MB},
