@@ -80,5 +80,5 @@ static __attribute__((noinline)) void *mid(void *dst, const void *src, size_t n)
 
 ENTRY_ALIGNED(512) void *altmem_memmove_avx512(void *dst, const void *src, size_t n)
 {
-    return vcopy_entry_512(dst, src, n, mid);   /* the classes: x86_vec.h */
+    return vcopy_entry_512(dst, src, n, mid, large);   /* the classes: x86_vec.h */
 }

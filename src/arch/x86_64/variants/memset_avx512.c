@@ -41,5 +41,5 @@ static __attribute__((noinline)) void *mid(void *dst, int c, size_t n)
 
 ENTRY_ALIGNED(512) void *altmem_memset_avx512(void *dst, int c, size_t n)
 {
-    return vset_entry_512(dst, c, n, mid);      /* the classes: x86_vec.h */
+    return vset_entry_512(dst, c, n, mid, large);      /* the classes: x86_vec.h */
 }
