@@ -54,8 +54,10 @@ OPS_INL void *vcopy_mid_512(void *dst, const void *src, size_t n, large_copy_fn 
     return dst;
 }
 
-/* Above 512 straight to large(): one taken jump to it, not mid()'s chain of
-   three and its second tail call (each taken jump costs ~0.5 ns on Intel 6/207,
+/* Above 512 straight to large(), decided out of line (the path to the classes
+   up to 128 B stays as it was: one more test there cost 48-128 B up to 0.2x on
+   Intel 6/207), mid()'s two taken jumps as they were: three to the loops, not
+   mid()'s chain and its second tail call, six (each ~0.5 ns there:
    docs/perf/intel-family6-model207.md, "Taken jumps"). */
 OPS_INL void *vcopy_entry_512(void *dst, const void *src, size_t n, large_copy_fn *mid, large_copy_fn *large)
 {
@@ -65,10 +67,9 @@ OPS_INL void *vcopy_entry_512(void *dst, const void *src, size_t n, large_copy_f
         goto tiny;
     if (n <= 64)
         goto small;
-    if (unlikely(n > 512))
-        return large((void *)d, (const void *)s, n);             /* (512, ...): the loops           */
     if (unlikely(n > 128))
-        return mid((void *)d, (const void *)s, n);               /* (128, 512]: mid(), above        */
+        return n <= 512 ? mid((void *)d, (const void *)s, n)     /* (128, 512]: mid(), above        */
+                        : large((void *)d, (const void *)s, n);  /* (512, ...): the loops           */
     ops_vcopy_ht1(OPS_PLAIN, d, s, n);                     /* (64, 128]: 64 + 64              */
     return dst;
 small:
@@ -113,10 +114,9 @@ OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *mid, larg
     RETURN_VALUE_IN_RAX(dst);
     if (n <= 64)
         goto lt64;
-    if (unlikely(n > 512))
-        return large((void *)d, c, n);             /* (512, ...): the loops, as vcopy_entry_512 */
     if (unlikely(n > 128))
-        return mid((void *)d, c, n);               /* (128, 512]: mid(), above        */
+        return n <= 512 ? mid((void *)d, c, n)     /* (128, 512]: mid(), above        */
+                        : large((void *)d, c, n);  /* (512, ...): the loops, as vcopy_entry_512 */
     ops_vset_ht1(OPS_PLAIN, d, _mm512_set1_epi8((char)c), n); /* (64, 128]: 64 + 64           */
     return dst;
 lt64:
