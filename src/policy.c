@@ -34,6 +34,7 @@ size_t altmem__memset_nt_threshold = NEVER;
 size_t altmem__rep_movsb_start[3] = {2 * K, 4 * K, 32 * K};
 size_t altmem__rep_movsb_start_coaligned = 16 * K;
 size_t altmem__rep_stosb_start[3] = {2 * K, 4 * K, 4 * K};
+size_t altmem__memset_loop_below[3] = {2 * K, 4 * K, 4 * K};
 size_t altmem__rep_stosb_stop_16 = NEVER;
 size_t altmem__rep_movsb_stop_16 = NEVER;
 size_t altmem__rep_movsb_stop_16_apart = NEVER;
@@ -56,6 +57,8 @@ static void install(const struct altmem__policy *p, size_t cap)
     for (int w = 0; w < 3; w++) {
         __atomic_store_n(&altmem__rep_movsb_start[w], p->movsb[w], __ATOMIC_RELEASE);
         __atomic_store_n(&altmem__rep_stosb_start[w], p->stosb[w], __ATOMIC_RELEASE);
+        __atomic_store_n(&altmem__memset_loop_below[w], at_most(p->stosb[w], at_most(p->nt_set, cap)),
+                         __ATOMIC_RELEASE);
     }
     __atomic_store_n(&altmem__rep_stosb_stop_16, p->stosb_stop16, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__rep_movsb_stop_16, p->movsb_stop16, __ATOMIC_RELEASE);

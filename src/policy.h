@@ -34,6 +34,9 @@ extern size_t altmem__memset_nt_threshold __attribute__((visibility("hidden")));
 extern size_t altmem__rep_movsb_start[3] __attribute__((visibility("hidden")));
 extern size_t altmem__rep_movsb_start_coaligned __attribute__((visibility("hidden"))); /* 64 B, (dst ^ src) % 64 == 0 */
 extern size_t altmem__rep_stosb_start[3] __attribute__((visibility("hidden")));
+/* ... and below the lesser of that and memset's non-temporal threshold, its
+   vector loop: one compare where the 32-byte memsets enter it inline. */
+extern size_t altmem__memset_loop_below[3] __attribute__((visibility("hidden")));
 /* ... and the 16-byte memset loops again above this ((size_t)-1: never). */
 extern size_t altmem__rep_stosb_stop_16 __attribute__((visibility("hidden")));
 /* ... and the 16-byte copies' rep movsb stops (x86_vec_copy.h, movsb_stop): a

@@ -226,8 +226,10 @@ static inline void fz_set_policy(const struct fz_policy *want)
     for (int w = 0; w < 3; w++) {
         fz_check_var("altmem__rep_movsb_start[w]", altmem__rep_movsb_start[w],
                      want->movsb == FZ_KEEP ? rp->movsb[w] : want->movsb, value);
-        fz_check_var("altmem__rep_stosb_start[w]", altmem__rep_stosb_start[w],
-                     want->stosb == FZ_KEEP ? rp->stosb[w] : want->stosb, value);
+        size_t stosb = want->stosb == FZ_KEEP ? rp->stosb[w] : want->stosb;
+        fz_check_var("altmem__rep_stosb_start[w]", altmem__rep_stosb_start[w], stosb, value);
+        /* the inline memset loops' one compare: below both */
+        fz_check_var("altmem__memset_loop_below[w]", altmem__memset_loop_below[w], stosb < mnt ? stosb : mnt, value);
     }
     fz_check_var("altmem__rep_movsb_start_coaligned", altmem__rep_movsb_start_coaligned,
                  want->movsb == FZ_KEEP ? rp->movsb_coaligned : want->movsb, value);

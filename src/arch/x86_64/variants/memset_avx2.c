@@ -5,9 +5,11 @@
  *   - AVX2, with the OS saving the YMM state (SIMD256).  Built with -mavx2:
  *     this file only; the rest of the library stays baseline x86_64.
  *   - Unaligned stores are single, fast instructions (UAL).
- *   - Sizes up to 256: overlapping stores from both ends; above, a 32-aligned
- *     128-byte loop between an unaligned first vector and unaligned last 128.
- *     2 and 3 bytes are stored from the byte itself.  Layout as glibc's avx2
+ *   - Sizes up to 256: overlapping stores from both ends; above, inline, a
+ *     32-aligned 128-byte loop between a first block of one unaligned and three
+ *     aligned vectors and a last block of three aligned and one unaligned
+ *     (x86_vec_set.h, vset_loop_inline).  2 and 3 bytes are stored from the
+ *     byte itself.  Layout as glibc's avx2
  *     memset (-fno-reorder-blocks, x86_vec.h vset_entry: no class takes more
  *     taken jumps, scripts/small-cost.sh --width avx2).
  *   - rep stosb from the policy's 32-byte start up to memset's non-temporal
@@ -19,8 +21,8 @@
 
 #define ERMS_MIN altmem__rep_stosb_start[1] /* below: the vector loop wins (src/policy.c) */
 
-/* The sizes that loop: kept out of line, so that the small classes above need
-   no registers saved or copied on entry. */
+/* From the policy's limit up (rep stosb, streaming): out of line, so that
+   the classes and the inline loop need no registers saved or copied on entry. */
 static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
 {
     return vset_large(dst, c, n, &ERMS_MIN); /* x86_vec.h: the loop, rep stosb, streaming */
@@ -29,5 +31,5 @@ static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
 ENTRY_ALIGNED(512) void *altmem_memset_avx2(void *dst, int c, size_t n)
 {
     RETURN_VALUE_IN_RAX(dst);
-    return vset_entry(dst, c, n, large);    /* the classes: x86_vec.h, vset_entry */
+    return vset_entry(dst, c, n, large, &altmem__memset_loop_below[1]);    /* the classes: x86_vec.h, vset_entry */
 }

@@ -20,8 +20,8 @@
 
 #define ERMS_MIN altmem__rep_stosb_start[1] /* the 32-byte width's (src/policy.c) */
 
-/* The sizes that loop: kept out of line, so that the small classes above need
-   no registers saved or copied on entry. */
+/* From the policy's limit up (rep stosb, streaming): out of line, so that
+   the classes and the inline loop need no registers saved or copied on entry. */
 static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
 {
     return vset_large(dst, c, n, &ERMS_MIN); /* x86_vec.h: the loop, rep stosb, streaming */
@@ -30,5 +30,5 @@ static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
 ENTRY_ALIGNED(512) void *altmem_memset_evex(void *dst, int c, size_t n)
 {
     RETURN_VALUE_IN_RAX(dst);
-    return vset_entry(dst, c, n, large);    /* the classes: x86_vec_set.h, vset_entry (VEC_EVEX) */
+    return vset_entry(dst, c, n, large, &altmem__memset_loop_below[1]);    /* the classes: x86_vec_set.h, vset_entry (VEC_EVEX) */
 }
