@@ -389,17 +389,22 @@ c4:
    for a page crossed by the first or last vector, unlike large()'s loops: on
    Intel 6/207 its two compares cost 0.89 -> 0.80x glibc at 288-512 B aligned,
    more than a crossing store (~6 ns there, in ~1.5% of random calls) costs
-   (docs/perf/intel-family6-model207.md, "The memset loop inline"). */
+   (docs/perf/intel-family6-model207.md, "The memset loop inline").  The loop
+   starts a 64-byte line (-falign-loops=64), and the padding before it is
+   executed: a variant may define VSET_FIRST_BLOCK_LAST to store the first
+   block after the loop where that leaves less padding (memset_evex.c). */
 OPS_INL void vset_loop_inline(unsigned char *d, vec x, size_t n)
 {
     unsigned char *a = (unsigned char *)(((uintptr_t)d + W) & ~(uintptr_t)(W - 1));
     unsigned char *de = d + n;
     unsigned char *b = (unsigned char *)(((uintptr_t)de - 1) & ~(uintptr_t)(W - 1));
     unsigned char *p = a + 3 * W;
+#ifndef VSET_FIRST_BLOCK_LAST
     vst(d, x);
     vsta(a, x);
     vsta(a + W, x);
     vsta(a + 2 * W, x);
+#endif
     do {
         vsta(p, x);
         vsta(p + W, x);
@@ -407,6 +412,12 @@ OPS_INL void vset_loop_inline(unsigned char *d, vec x, size_t n)
         vsta(p + 3 * W, x);
         p += 4 * W;
     } while (p < b - 3 * W);
+#ifdef VSET_FIRST_BLOCK_LAST
+    vst(d, x);
+    vsta(a, x);
+    vsta(a + W, x);
+    vsta(a + 2 * W, x);
+#endif
     vsta(b - 3 * W, x);
     vsta(b - 2 * W, x);
     vsta(b - W, x);

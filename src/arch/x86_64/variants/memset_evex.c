@@ -16,6 +16,11 @@
  */
 #define VEC_BITS 256
 #define VEC_EVEX 1
+/* The inline loop's first block after it: its longer EVEX encodings left 5
+   executed nops of padding before the loop, 2 this way (aligned 320-512 B
+   0.73-0.83 -> 0.79-0.95x glibc 2.41's evex memset; the avx2 and sse2
+   variants lose this way: docs/perf/intel-family6-model207.md). */
+#define VSET_FIRST_BLOCK_LAST 1
 #include "x86_vec.h"
 
 #define ERMS_MIN altmem__rep_stosb_start[1] /* the 32-byte width's (src/policy.c) */
