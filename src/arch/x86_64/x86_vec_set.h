@@ -280,7 +280,8 @@ OPS_INL void *vset_large(unsigned char *d, int c, size_t n, const size_t *erms_m
 
 /* ---- The entries of the 16- and 32-byte variants ------------------------------------
    Laid out as glibc's mem{move,set}-vec-unaligned-erms of the same width: these
-   files are built -fno-reorder-blocks, so the code's order is the source's.
+   files are built -fno-reorder-blocks, so the code's order is mostly the
+   source's (memset's inline loop is placed by GCC: vset_loop_inline).
    [W, 2W] falls through with no taken jump; below W, one compare per class
    jumps to it (2-3 bytes, and 1 for memset, fall through); above 2W the classes
    are one or two taken jumps away (scripts/small-cost.sh --width W counts them
@@ -392,7 +393,14 @@ c4:
    (docs/perf/intel-family6-model207.md, "The memset loop inline").  The loop
    starts a 64-byte line (-falign-loops=64), and the padding before it is
    executed: a variant may define VSET_FIRST_BLOCK_LAST to store the first
-   block after the loop where that leaves less padding (memset_evex.c). */
+   block after the loop where that leaves less padding (memset_evex.c).
+
+   Where GCC puts the loop decides the speed of classes far from it: with the
+   loop tested first in mid, GCC placed it between the chain below W and its
+   classes, whose jumps became 6-byte ones (sse2 0-1 B and avx2 2-3 B 1.0 ->
+   0.82-0.88x glibc 2.41).  So mid tests the classes first and the loop runs
+   on its fall-through: one taken jump to it, one more to (4W, 8W];
+   VSET_LOOP_TESTED_FIRST keeps the other order (memset_evex.c). */
 OPS_INL void vset_loop_inline(unsigned char *d, vec x, size_t n)
 {
     unsigned char *a = (unsigned char *)(((uintptr_t)d + W) & ~(uintptr_t)(W - 1));
@@ -436,31 +444,67 @@ OPS_INL void *vset_entry(unsigned char *d, int c, size_t n, large_set_fn *large,
     return d;
 mid:
 #if VEC_BITS == 128
-    if (n > 16 * W)
-        goto loop;                      /* (16W, ...): below               */
     if (n <= 4 * W)
         goto c2;
     if (n <= 8 * W)
         goto c4v;
     if (n <= 12 * W)
         goto loop12;
+    if (n <= 16 * W)
+        goto c8v;
+    if (unlikely(n >= *loop_below))
+        goto to_large;
+    vset_loop_inline(d, vspread(x), n);     /* (16W, *loop_below): above       */
+    return d;
+to_large:
+    return large(d, c, n);          /* the rest: rep stosb, streaming, the loop above its stop */
+c8v:
     vset_ht8(d, vspread(x), n);         /* (12W, 16W]: 8 x W from each end */
     return d;
 loop12:
     ops_vset_loop(OPS_PLAIN, ud, vspread(x), n);        /* (8W, 12W]: the loop, inline     */
     return d;
 c4v:
-#else
-    if (n > 8 * W)
-        goto loop;                      /* (8W, ...): below                */
-    if (n <= 4 * W)
-        goto c2;
-#endif
     ops_vset_ht4(OPS_PLAIN, ud, vspread(x), n);         /* (4W, 8W]: 4 x W from each end   */
     return d;
 c2:
     ops_vset_ht2(OPS_PLAIN, ud, vspread(x), n);         /* (2W, 4W]: 2 x W from each end   */
     return d;
+#elif defined VSET_LOOP_TESTED_FIRST
+    if (n > 8 * W)
+        goto loop;                      /* (8W, ...): below                */
+    if (n <= 4 * W)
+        goto c2;
+    ops_vset_ht4(OPS_PLAIN, ud, vspread(x), n);         /* (4W, 8W]: 4 x W from each end   */
+    return d;
+c2:
+    ops_vset_ht2(OPS_PLAIN, ud, vspread(x), n);         /* (2W, 4W]: 2 x W from each end   */
+    return d;
+loop:
+    if (unlikely(n >= *loop_below))
+        goto to_large;
+    vset_loop_inline(d, vspread(x), n);     /* (8W, *loop_below): above        */
+    return d;
+to_large:
+    return large(d, c, n);          /* the rest: rep stosb, streaming  */
+#else
+    if (n <= 4 * W)
+        goto c2;
+    if (n <= 8 * W)
+        goto c4v;
+    if (unlikely(n >= *loop_below))
+        goto to_large;
+    vset_loop_inline(d, vspread(x), n);     /* (8W, *loop_below): above        */
+    return d;
+to_large:
+    return large(d, c, n);          /* the rest: rep stosb, streaming  */
+c4v:
+    ops_vset_ht4(OPS_PLAIN, ud, vspread(x), n);         /* (4W, 8W]: 4 x W from each end   */
+    return d;
+c2:
+    ops_vset_ht2(OPS_PLAIN, ud, vspread(x), n);         /* (2W, 4W]: 2 x W from each end   */
+    return d;
+#endif
 lt_vec:
 #ifdef VEC_EVEX
     if (likely(within_page32(d))) {
@@ -489,13 +533,6 @@ c4:
 c2b:
     set_2_3(OPS_PLAIN, ud, c, n);                   /* [2, 4): bytes 0, 1, n - 1       */
     return d;
-loop:
-    if (unlikely(n >= *loop_below))
-        goto to_large;
-    vset_loop_inline(d, vspread(x), n);     /* (8W or 16W, *loop_below): above */
-    return d;
-to_large:
-    return large(d, c, n);          /* the rest: rep stosb, streaming, the loop above a stop */
 }
 #endif
 

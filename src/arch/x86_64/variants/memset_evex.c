@@ -16,11 +16,15 @@
  */
 #define VEC_BITS 256
 #define VEC_EVEX 1
-/* The inline loop's first block after it: its longer EVEX encodings left 5
-   executed nops of padding before the loop, 2 this way (aligned 320-512 B
-   0.73-0.83 -> 0.79-0.95x glibc 2.41's evex memset; the avx2 and sse2
-   variants lose this way: docs/perf/intel-family6-model207.md). */
+/* Its layout of the classes above 2W (x86_vec_set.h, vset_entry): the loop's
+   first block stored after it (its longer EVEX encodings left 5 executed nops
+   of padding before the loop, 2 this way), and the loop tested first in mid
+   (with it on the fall-through instead, (4W, 8W] took a second taken jump:
+   160-256 B aligned 0.93-0.97 -> 0.85-0.88x glibc 2.41's evex).  The avx2
+   and sse2 variants measured best the other way on both counts
+   (docs/perf/intel-family6-model207.md, "The memset loop inline"). */
 #define VSET_FIRST_BLOCK_LAST 1
+#define VSET_LOOP_TESTED_FIRST 1
 #include "x86_vec.h"
 
 #define ERMS_MIN altmem__rep_stosb_start[1] /* the 32-byte width's (src/policy.c) */
