@@ -290,21 +290,6 @@ OPS_INL void *vset_large(unsigned char *d, int c, size_t n, const size_t *erms_m
 typedef void *large_copy_fn(void *, const void *, size_t);
 typedef void *large_set_fn(void *, int, size_t);
 
-/* 8 vectors from the start up and 8 from the end down, 16 stores: the sse2
-   memset's (192, 256], where glibc's loop runs one round.  At (128, 192] it
-   stored up to 4 vectors more than the loop (136-192 B aligned, 136-160 B
-   misaligned: 0.75x glibc 2.41's sse2 memset on Zen 4); there the loop runs,
-   inline (through large(), a call: 0.92x aligned; inline 1.00x, and 1.23-1.33x
-   at 136 B d+3 and 192 B misaligned; docs/perf/amd-family25-model17.md). */
-OPS_INL void vset_ht8(unsigned char *d, vec x, size_t n)
-{
-    unsigned char *u = d + n - 8 * W;
-    for (int i = 0; i < 8; i++)
-        vst(d + i * W, x);
-    for (int i = 0; i < 8; i++)
-        vst(u + i * W, x);
-}
-
 /* n < 4, as glibc's: 2-3 falls through, 0 and 1 are one taken jump away; the
    first byte is loaded before the tail's two are stored (memmove-safe). */
 OPS_INL void copy_lt4(unsigned char *d, const unsigned char *s, size_t n)
@@ -443,34 +428,7 @@ OPS_INL void *vset_entry(unsigned char *d, int c, size_t n, large_set_fn *large,
     ops_vset_ht1(OPS_PLAIN, ud, vspread(x), n);         /* [W, 2W]: W + W                  */
     return d;
 mid:
-#if VEC_BITS == 128
-    if (n <= 4 * W)
-        goto c2;
-    if (n <= 8 * W)
-        goto c4v;
-    if (n <= 12 * W)
-        goto loop12;
-    if (n <= 16 * W)
-        goto c8v;
-    if (unlikely(n >= *loop_below))
-        goto to_large;
-    vset_loop_inline(d, vspread(x), n);     /* (16W, *loop_below): above       */
-    return d;
-to_large:
-    return large(d, c, n);          /* the rest: rep stosb, streaming, the loop above its stop */
-c8v:
-    vset_ht8(d, vspread(x), n);         /* (12W, 16W]: 8 x W from each end */
-    return d;
-loop12:
-    ops_vset_loop(OPS_PLAIN, ud, vspread(x), n);        /* (8W, 12W]: the loop, inline     */
-    return d;
-c4v:
-    ops_vset_ht4(OPS_PLAIN, ud, vspread(x), n);         /* (4W, 8W]: 4 x W from each end   */
-    return d;
-c2:
-    ops_vset_ht2(OPS_PLAIN, ud, vspread(x), n);         /* (2W, 4W]: 2 x W from each end   */
-    return d;
-#elif defined VSET_LOOP_TESTED_FIRST
+#if defined VSET_LOOP_TESTED_FIRST
     if (n > 8 * W)
         goto loop;                      /* (8W, ...): below                */
     if (n <= 4 * W)

@@ -4,11 +4,13 @@
  * Assumptions:
  *   - SSE2, which every x86_64 CPU has: no compiler flag needed.
  *   - Unaligned stores are single, fast instructions (UAL).
- *   - Sizes up to 256: overlapping stores from both ends (up to 8 vectors from
+ *   - Sizes up to 128: overlapping stores from both ends (up to 4 vectors from
  *     each end); above, inline, a 16-aligned 64-byte loop between a first
  *     block of one unaligned and three aligned vectors and a last block of
- *     three aligned and one unaligned (x86_vec_set.h, vset_loop_inline); the
- *     same loop out of line above rep stosb's stop.  2 and 3 bytes are stored from the byte
+ *     three aligned and one unaligned (x86_vec_set.h, vset_loop_inline; it
+ *     replaced 8 vectors from each end at (192, 256]: 224-256 B misaligned
+ *     0.76-0.88 -> 1.15-1.29x glibc 2.41 on Intel 6/207); the older loop out
+ *     of line above rep stosb's stop.  2 and 3 bytes are stored from the byte
  *     itself.  Layout as glibc's sse2 memset (-fno-reorder-blocks, x86_vec.h
  *     vset_entry: no class takes more taken jumps, scripts/small-cost.sh).
  *   - rep stosb from the policy's 16-byte start up to its 16-byte stop (3/4 of
