@@ -386,6 +386,15 @@ c4:
    0.82-0.88x glibc 2.41).  So mid tests the classes first and the loop runs
    on its fall-through: one taken jump to it, one more to (4W, 8W];
    VSET_LOOP_TESTED_FIRST keeps the other order (memset_evex.c). */
+/* The first W-aligned block: the vector at d, three aligned ones from a. */
+OPS_INL void vset_first_block(unsigned char *d, unsigned char *a, vec x)
+{
+    vst(d, x);
+    vsta(a, x);
+    vsta(a + W, x);
+    vsta(a + 2 * W, x);
+}
+
 OPS_INL void vset_loop_inline(unsigned char *d, vec x, size_t n)
 {
     unsigned char *a = (unsigned char *)(((uintptr_t)d + W) & ~(uintptr_t)(W - 1));
@@ -393,10 +402,7 @@ OPS_INL void vset_loop_inline(unsigned char *d, vec x, size_t n)
     unsigned char *b = (unsigned char *)(((uintptr_t)de - 1) & ~(uintptr_t)(W - 1));
     unsigned char *p = a + 3 * W;
 #ifndef VSET_FIRST_BLOCK_LAST
-    vst(d, x);
-    vsta(a, x);
-    vsta(a + W, x);
-    vsta(a + 2 * W, x);
+    vset_first_block(d, a, x);
 #endif
     do {
         vsta(p, x);
@@ -406,16 +412,23 @@ OPS_INL void vset_loop_inline(unsigned char *d, vec x, size_t n)
         p += 4 * W;
     } while (p < b - 3 * W);
 #ifdef VSET_FIRST_BLOCK_LAST
-    vst(d, x);
-    vsta(a, x);
-    vsta(a + W, x);
-    vsta(a + 2 * W, x);
+    vset_first_block(d, a, x);
 #endif
     vsta(b - 3 * W, x);
     vsta(b - 2 * W, x);
     vsta(b - W, x);
     vst(de - W, x);
 }
+
+/* (8W, *loop_below): the loop above; the rest (rep stosb, streaming) large()'s.
+   One macro for the two layouts of mid below. */
+#define VSET_LOOP_OR_LARGE()                                                     \
+    do {                                                                         \
+        if (unlikely(n >= *loop_below))                                          \
+            return large(d, c, n);                                               \
+        vset_loop_inline(d, vspread(x), n);                                      \
+        return d;                                                                \
+    } while (0)
 
 OPS_INL void *vset_entry(unsigned char *d, int c, size_t n, large_set_fn *large, const size_t *loop_below)
 {
@@ -439,23 +452,13 @@ c2:
     ops_vset_ht2(OPS_PLAIN, ud, vspread(x), n);         /* (2W, 4W]: 2 x W from each end   */
     return d;
 loop:
-    if (unlikely(n >= *loop_below))
-        goto to_large;
-    vset_loop_inline(d, vspread(x), n);     /* (8W, *loop_below): above        */
-    return d;
-to_large:
-    return large(d, c, n);          /* the rest: rep stosb, streaming  */
+    VSET_LOOP_OR_LARGE();               /* (8W, ...): the loop, or large()  */
 #else
     if (n <= 4 * W)
         goto c2;
     if (n <= 8 * W)
         goto c4v;
-    if (unlikely(n >= *loop_below))
-        goto to_large;
-    vset_loop_inline(d, vspread(x), n);     /* (8W, *loop_below): above        */
-    return d;
-to_large:
-    return large(d, c, n);          /* the rest: rep stosb, streaming  */
+    VSET_LOOP_OR_LARGE();               /* (8W, ...): the loop, or large()  */
 c4v:
     ops_vset_ht4(OPS_PLAIN, ud, vspread(x), n);         /* (4W, 8W]: 4 x W from each end   */
     return d;
