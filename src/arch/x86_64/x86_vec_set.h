@@ -376,8 +376,8 @@ c4:
    Intel 6/207 its two compares cost 0.89 -> 0.80x glibc at 288-512 B aligned,
    more than a crossing store (~6 ns there, in ~1.5% of random calls) costs
    (docs/perf/intel-family6-model207.md, "The memset loop inline").  The loop
-   starts a 64-byte line (-falign-loops=64), and the padding before it is
-   executed: a variant may define VSET_FIRST_BLOCK_LAST to store the first
+   starts a 64-byte line (evex) or a 32-byte slot that holds it (sse2, avx2:
+   src/CMakeLists.txt), and the padding before it is executed: a variant may define VSET_FIRST_BLOCK_LAST to store the first
    block after the loop where that leaves less padding (memset_evex.c).
 
    Where GCC puts the loop decides the speed of classes far from it: with the
