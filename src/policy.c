@@ -49,16 +49,16 @@ static size_t at_most(size_t v, size_t cap) { return v < cap ? v : cap; }
 
 static void install(const struct altmem__policy *p, size_t cap)
 {
+    const size_t nt_set = at_most(p->nt_set, cap);
     __atomic_store_n(&altmem__nt_threshold, at_most(p->nt_copy, cap), __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__nt_threshold_16, at_most(p->nt_copy16_never ? NEVER : p->nt_copy, cap),
                      __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__copy_nt_four_pages, (size_t)!p->nt_copy_linear, __ATOMIC_RELEASE);
-    __atomic_store_n(&altmem__memset_nt_threshold, at_most(p->nt_set, cap), __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__memset_nt_threshold, nt_set, __ATOMIC_RELEASE);
     for (int w = 0; w < 3; w++) {
         __atomic_store_n(&altmem__rep_movsb_start[w], p->movsb[w], __ATOMIC_RELEASE);
         __atomic_store_n(&altmem__rep_stosb_start[w], p->stosb[w], __ATOMIC_RELEASE);
-        __atomic_store_n(&altmem__memset_loop_below[w], at_most(p->stosb[w], at_most(p->nt_set, cap)),
-                         __ATOMIC_RELEASE);
+        __atomic_store_n(&altmem__memset_loop_below[w], at_most(p->stosb[w], nt_set), __ATOMIC_RELEASE);
     }
     __atomic_store_n(&altmem__rep_stosb_stop_16, p->stosb_stop16, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__rep_movsb_stop_16, p->movsb_stop16, __ATOMIC_RELEASE);

@@ -285,7 +285,8 @@ OPS_INL void *vset_large(unsigned char *d, int c, size_t n, const size_t *erms_m
    [W, 2W] falls through with no taken jump; below W, one compare per class
    jumps to it (2-3 bytes, and 1 for memset, fall through); above 2W the classes
    are one or two taken jumps away (scripts/small-cost.sh --width W counts them
-   against glibc's: no class takes more).  large() is the variant's own. */
+   against glibc's up to 256 B: no class takes more; above, the evex memset's
+   loop takes one more, memset_evex.c).  large() is the variant's own. */
 #if VEC_BITS <= 256
 typedef void *large_copy_fn(void *, const void *, size_t);
 typedef void *large_set_fn(void *, int, size_t);
@@ -365,6 +366,15 @@ c4:
     return d;
 }
 
+/* The first W-aligned block: the vector at d, three aligned ones from a. */
+OPS_INL void vset_first_block(unsigned char *d, unsigned char *a, vec x)
+{
+    vst(d, x);
+    vsta(a, x);
+    vsta(a + W, x);
+    vsta(a + 2 * W, x);
+}
+
 /* Above the classes, below the loop's limit (rep stosb, streaming), inline in
    the 16- and 32-byte entries: glibc's stores with fewer of them split.  The
    first W-aligned block holds the first vector (unaligned) and three aligned
@@ -377,8 +387,9 @@ c4:
    more than a crossing store (~6 ns there, in ~1.5% of random calls) costs
    (docs/perf/intel-family6-model207.md, "The memset loop inline").  The loop
    starts a 64-byte line (evex) or a 32-byte slot that holds it (sse2, avx2:
-   src/CMakeLists.txt), and the padding before it is executed: a variant may define VSET_FIRST_BLOCK_LAST to store the first
-   block after the loop where that leaves less padding (memset_evex.c).
+   src/CMakeLists.txt), and the padding before it is executed: a variant may
+   define VSET_FIRST_BLOCK_LAST to store the first block after the loop where
+   that leaves less padding (memset_evex.c).
 
    Where GCC puts the loop decides the speed of classes far from it: with the
    loop tested first in mid, GCC placed it between the chain below W and its
@@ -386,15 +397,6 @@ c4:
    0.82-0.88x glibc 2.41).  So mid tests the classes first and the loop runs
    on its fall-through: one taken jump to it, one more to (4W, 8W];
    VSET_LOOP_TESTED_FIRST keeps the other order (memset_evex.c). */
-/* The first W-aligned block: the vector at d, three aligned ones from a. */
-OPS_INL void vset_first_block(unsigned char *d, unsigned char *a, vec x)
-{
-    vst(d, x);
-    vsta(a, x);
-    vsta(a + W, x);
-    vsta(a + 2 * W, x);
-}
-
 OPS_INL void vset_loop_inline(unsigned char *d, vec x, size_t n)
 {
     unsigned char *a = (unsigned char *)(((uintptr_t)d + W) & ~(uintptr_t)(W - 1));
@@ -421,14 +423,15 @@ OPS_INL void vset_loop_inline(unsigned char *d, vec x, size_t n)
 }
 
 /* (8W, *loop_below): the loop above; the rest (rep stosb, streaming) large()'s.
-   One macro for the two layouts of mid below. */
-#define VSET_LOOP_OR_LARGE()                                                     \
-    do {                                                                         \
-        if (unlikely(n >= *loop_below))                                          \
-            return large(d, c, n);                                               \
-        vset_loop_inline(d, vspread(x), n);                                      \
-        return d;                                                                \
-    } while (0)
+   For the two layouts of mid below. */
+OPS_INL void *vset_loop_or_large(unsigned char *d, int c, __m128i x, size_t n, large_set_fn *large,
+                                 const size_t *loop_below)
+{
+    if (unlikely(n >= *loop_below))
+        return large(d, c, n);
+    vset_loop_inline(d, vspread(x), n);
+    return d;
+}
 
 OPS_INL void *vset_entry(unsigned char *d, int c, size_t n, large_set_fn *large, const size_t *loop_below)
 {
@@ -452,13 +455,13 @@ c2:
     ops_vset_ht2(OPS_PLAIN, ud, vspread(x), n);         /* (2W, 4W]: 2 x W from each end   */
     return d;
 loop:
-    VSET_LOOP_OR_LARGE();               /* (8W, ...): the loop, or large()  */
+    return vset_loop_or_large(d, c, x, n, large, loop_below); /* (8W, ...) */
 #else
     if (n <= 4 * W)
         goto c2;
     if (n <= 8 * W)
         goto c4v;
-    VSET_LOOP_OR_LARGE();               /* (8W, ...): the loop, or large()  */
+    return vset_loop_or_large(d, c, x, n, large, loop_below); /* (8W, ...) */
 c4v:
     ops_vset_ht4(OPS_PLAIN, ud, vspread(x), n);         /* (4W, 8W]: 4 x W from each end   */
     return d;
