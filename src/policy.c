@@ -29,6 +29,7 @@
    and the rules' defaults for the rest, so a variant called early is right. */
 size_t altmem__nt_threshold = NEVER;
 size_t altmem__nt_threshold_16 = NEVER;
+size_t altmem__nt_threshold_fwd_overlap = NEVER;
 size_t altmem__copy_nt_four_pages = 1;
 size_t altmem__memset_nt_threshold = NEVER;
 size_t altmem__rep_movsb_start[3] = {2 * K, 4 * K, 32 * K};
@@ -53,6 +54,8 @@ static void install(const struct altmem__policy *p, size_t cap)
     __atomic_store_n(&altmem__nt_threshold, at_most(p->nt_copy, cap), __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__nt_threshold_16, at_most(p->nt_copy16_never ? NEVER : p->nt_copy, cap),
                      __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__nt_threshold_fwd_overlap,
+                     at_most(p->nt_fwd_overlap > p->nt_copy ? p->nt_fwd_overlap : p->nt_copy, cap), __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__copy_nt_four_pages, (size_t)!p->nt_copy_linear, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__memset_nt_threshold, nt_set, __ATOMIC_RELEASE);
     for (int w = 0; w < 3; w++) {
@@ -121,6 +124,7 @@ static void a_defaults(const struct altmem__cpu *c, struct altmem__policy *p)
     p->split_loads_above = NEVER;
     p->nt_copy16_never = 0;
     p->nt_copy_linear = 0;
+    p->nt_fwd_overlap = 0;
 }
 
 /* Intel with AVX-512 but without AVX-VNNI (Skylake-SP .. Ice Lake-SP): the
@@ -254,6 +258,12 @@ static void a_intel_emr_kvm(const struct altmem__cpu *c, struct altmem__policy *
        (1.1-1.2x misaligned), loses at 24 KiB with dst + 63 (0.56-0.67x); rep
        movsb from 20 KiB: 0.93-1.06x at 20-32 KiB (movsb-20K-avx512.txt). */
     p->movsb[2] = 20 * K;
+    /* A forward overlap (src ahead of dst by n/2 + 2) streams from 16 MiB:
+       against glibc 2.41's rep movsb, streaming ran 0.72-0.94x at 4-12 MiB idle
+       (0.81-0.90x at 4 MiB loaded), 0.95-1.02x at 16 MiB idle and 1.02-1.07x
+       loaded, 1.03-1.14x from 24 MiB; rep movsb is 1.00x below
+       (docs/perf/intel-family6-model207.md, "Forward overlaps"). */
+    p->nt_fwd_overlap = 16 * M;
 }
 
 /* No ERMS (CPUID.(EAX=7,ECX=0):EBX bit 9), or hwcaps=-ERMS: rep movsb and
@@ -309,7 +319,8 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
      "from the L3 size",
      "measured, AMD family 26 model 2 (KVM): docs/perf/amd-family26-model2.md", m_amd_zen5, a_amd_zen5},
     {"intel-emr-kvm", "Intel family 6 model 207 (Emerald Rapids) in a VM: the guest keeps little of the L3 it reports",
-     "streaming copies from 4 MiB, streaming memset from 40 MiB, rep movsb from 20 KiB in the 64-byte copies",
+     "streaming copies from 4 MiB (a forward overlap from 16 MiB), streaming memset from 40 MiB, rep movsb from "
+     "20 KiB in the 64-byte copies",
      "measured, Intel family 6 model 207 (KVM): docs/perf/intel-family6-model207.md", m_intel_emr_kvm,
      a_intel_emr_kvm},
     {"no-erms", "CPUs without ERMS (or hwcaps=-ERMS): rep movsb/stosb are not the fast strings there",

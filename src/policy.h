@@ -23,6 +23,9 @@ extern size_t altmem__nt_threshold __attribute__((visibility("hidden")));
 /* ... the 16-byte copies' (memcpy, memmove): the same, or never where a rule
    says their streaming loop loses. */
 extern size_t altmem__nt_threshold_16 __attribute__((visibility("hidden")));
+/* memmove with a forward overlap (src ahead of dst by less than n) streams
+   from here, never below altmem__nt_threshold. */
+extern size_t altmem__nt_threshold_fwd_overlap __attribute__((visibility("hidden")));
 /* memcpy / memmove's streaming loop takes four 4 KiB pages at a time (1), or
    goes straight through (0). */
 extern size_t altmem__copy_nt_four_pages __attribute__((visibility("hidden")));
@@ -79,6 +82,8 @@ struct altmem__policy {
     size_t split_loads_above;     /* 64-byte copies: the 32-byte loop above this, src/dst apart mod 64 */
     int nt_copy16_never;          /* 16-byte memcpy, memmove: never stream (else nt_copy) */
     int nt_copy_linear;           /* the streaming copy goes straight through, not four pages at a time */
+    size_t nt_fwd_overlap;        /* memmove, src ahead of dst inside its range: streaming from the
+                                     larger of this and nt_copy (0: nt_copy) */
     size_t zero_block;            /* DC ZVA / cbo.zero block (the CPU's), 0 = none */
     uint32_t rules;               /* bit i: altmem__policy_rules[i] applied       */
 };

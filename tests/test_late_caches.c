@@ -89,7 +89,9 @@ static int check_settled(const char *what)
         bad = 1;
     }
     size_t nt16 = p->nt_copy16_never ? NEVER : p->nt_copy;
+    size_t nt_fwd = p->nt_fwd_overlap > p->nt_copy ? p->nt_fwd_overlap : p->nt_copy;
     if (altmem__nt_threshold != p->nt_copy || altmem__nt_threshold_16 != nt16 ||
+        altmem__nt_threshold_fwd_overlap != nt_fwd ||
         altmem__memset_nt_threshold != p->nt_set || altmem__rep_stosb_start[0] != p->stosb[0] ||
         altmem__rep_stosb_start[1] != p->stosb[1] || altmem__rep_stosb_start[2] != p->stosb[2] ||
         altmem__rep_movsb_start[2] != p->movsb[2] || altmem__copy_split_loads_above != p->split_loads_above ||

@@ -765,6 +765,9 @@ static void policy_rules(void)
               p.nt_copy16_never);
         CHECK(p.nt_copy_linear == (strstr(k->rules, "amd-zen4") != NULL), "%s: nt_copy_linear %d", k->what,
               p.nt_copy_linear);
+        /* Only intel-emr-kvm streams forward overlaps later than the rest. */
+        CHECK(p.nt_fwd_overlap == (strstr(k->rules, "intel-emr-kvm") ? 16 * MB : 0), "%s: nt_fwd_overlap %zu",
+              k->what, p.nt_fwd_overlap);
         CHECK(!strstr(k->rules, "amd-zen4") || p.stosb[0] == 2 * KB, "%s: 16-byte rep stosb from %zu, expected 2 KiB",
               k->what, p.stosb[0]);
         /* ... up to 3/4 of the L3 where it is known; no stop anywhere else. */
@@ -793,6 +796,12 @@ static void policy_rules(void)
               bound_name(ALTMEM_MEMCPY), k->memcpy_variant);
         CHECK(st.policy.nt_copy == k->nt_copy, "%s: decide's policy differs from the rules'", k->what);
         expect_warnings(k->what, 0);
+        /* nt_threshold= is every copy's threshold, forward overlaps' too. */
+        decide(&c, "nt_threshold=8M", 0);
+        CHECK(st.policy.nt_copy == 8 * MB && st.policy.nt_fwd_overlap == 0,
+              "%s: nt_threshold=8M: nt %zu, forward overlaps %zu", k->what, st.policy.nt_copy,
+              st.policy.nt_fwd_overlap);
+        decide(&c, NULL, 0);
         if (!p.allow512) {
             CHECK(strstr(st.bound[ALTMEM_MEMCPY].why, "rule intel-avx512-no-vnni") != NULL,
                   "%s: why does not name the rule: '%s'", k->what, st.bound[ALTMEM_MEMCPY].why);

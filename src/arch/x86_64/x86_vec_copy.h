@@ -177,6 +177,13 @@ static __attribute__((noinline, cold)) void *vcopy_bwd_pieces(unsigned char *d, 
    overlap only when src is at least this far ahead of dst. */
 #define NT_MIN_AHEAD (4 * 4096)
 
+/* NT_FWD_OVERLAP: a forward overlap streams only from
+   altmem__nt_threshold_fwd_overlap (src/policy.c: the rules' own where they
+   set one, else the copies' threshold).  Its stores land on lines the loop
+   read as source n - (src - dst) bytes before, which may still be cached; glibc
+   never streams an overlapping move for that reason ("destination may be in
+   cache when source is loaded", memmove-vec-unaligned-erms.S). */
+
 /* Forward with non-temporal stores, n > 8W (>= 128 bytes); for regions apart,
    or src at least NT_MIN_AHEAD above dst (each store then lands on source
    bytes already read).  The first 64 bytes and the last 4W go through the
@@ -380,9 +387,9 @@ OPS_INL void *vmove_large(unsigned char *d, const unsigned char *s, size_t n, co
     else if (back) {
         ALTMEM_SETTLE(n, altmem__settle_memmove(d, s, n)); /* the first streaming call: the caches */
         vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src or apart: backward, streaming */
-    } else if (n >= COPY_NT_THRESHOLD && bwd >= NT_MIN_AHEAD) {
+    } else if (n >= COPY_NT_THRESHOLD && bwd >= NT_MIN_AHEAD && (bwd >= n || n >= altmem__nt_threshold_fwd_overlap)) {
         ALTMEM_SETTLE(n, altmem__settle_memmove(d, s, n));
-        vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming (NT_FWD_OVERLAP) */
     }
     else if (bwd < 64 || no_movsb)
         return vcopy_fwd(d, s, n);      /* src < 64 B ahead, outside [start, stop], short distance */
