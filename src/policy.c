@@ -36,6 +36,7 @@ size_t altmem__rep_movsb_start[3] = {2 * K, 4 * K, 32 * K};
 size_t altmem__rep_movsb_start_coaligned = 16 * K;
 size_t altmem__rep_stosb_start[3] = {2 * K, 4 * K, 4 * K};
 size_t altmem__memset_loop_below[3] = {2 * K, 4 * K, 4 * K};
+size_t altmem__copy_loop_below[2] = {2 * K, 4 * K};
 size_t altmem__rep_stosb_stop_16 = NEVER;
 size_t altmem__rep_movsb_stop_16 = NEVER;
 size_t altmem__rep_movsb_stop_16_apart = NEVER;
@@ -56,6 +57,9 @@ static void install(const struct altmem__policy *p, size_t cap)
                      __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__nt_threshold_fwd_overlap,
                      at_most(p->nt_fwd_overlap > p->nt_copy ? p->nt_fwd_overlap : p->nt_copy, cap), __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__copy_loop_below[0],
+                     at_most(p->movsb[0], at_most(p->nt_copy16_never ? NEVER : p->nt_copy, cap)), __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__copy_loop_below[1], at_most(p->movsb[1], at_most(p->nt_copy, cap)), __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__copy_nt_four_pages, (size_t)!p->nt_copy_linear, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__memset_nt_threshold, nt_set, __ATOMIC_RELEASE);
     for (int w = 0; w < 3; w++) {

@@ -23,6 +23,9 @@ extern size_t altmem__nt_threshold __attribute__((visibility("hidden")));
 /* ... the 16-byte copies' (memcpy, memmove): the same, or never where a rule
    says their streaming loop loses. */
 extern size_t altmem__nt_threshold_16 __attribute__((visibility("hidden")));
+/* The 16- and 32-byte copies' inline loops run below this: their rep movsb
+   start or streaming start, whichever is lower (x86_vec_set.h). */
+extern size_t altmem__copy_loop_below[2] __attribute__((visibility("hidden")));
 /* memmove with a forward overlap (src ahead of dst by less than n) streams
    from here, never below altmem__nt_threshold. */
 extern size_t altmem__nt_threshold_fwd_overlap __attribute__((visibility("hidden")));

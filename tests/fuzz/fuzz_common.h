@@ -231,6 +231,16 @@ static inline void fz_set_policy(const struct fz_policy *want)
         /* the inline memset loops' one compare: below both */
         fz_check_var("altmem__memset_loop_below[w]", altmem__memset_loop_below[w], stosb < mnt ? stosb : mnt, value);
     }
+    /* the inline copy loops' one compare (16- and 32-byte): below the rep
+       movsb start and the width's streaming start */
+    size_t nt16 = want->nt == FZ_KEEP && rp->nt_copy16_never ? (size_t)-1 : nt;
+    for (int w = 0; w < 2; w++) {
+        size_t movsb = want->movsb == FZ_KEEP ? rp->movsb[w] : want->movsb, ntw = w ? nt : nt16;
+        fz_check_var("altmem__copy_loop_below[w]", altmem__copy_loop_below[w], movsb < ntw ? movsb : ntw, value);
+    }
+    /* forward overlaps stream from the rules' own start, unless nt_threshold= */
+    size_t fwd = want->nt == FZ_KEEP && rp->nt_fwd_overlap > nt ? rp->nt_fwd_overlap : nt;
+    fz_check_var("altmem__nt_threshold_fwd_overlap", altmem__nt_threshold_fwd_overlap, fwd, value);
     fz_check_var("altmem__rep_movsb_start_coaligned", altmem__rep_movsb_start_coaligned,
                  want->movsb == FZ_KEEP ? rp->movsb_coaligned : want->movsb, value);
     fz_check_var("altmem__movsb_short_distance", altmem__movsb_short_distance,

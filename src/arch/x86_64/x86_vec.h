@@ -53,7 +53,8 @@
    took 1.90 ns instead of 1.62 (0.86x glibc 2.41's avx2) when the library's
    layout put its entry at page offset 0xf00 (Zen 4,
    docs/perf/amd-family25-model17.md).  So each entry is aligned to the power of two
-   at or above its size (512 or 1024 bytes), which keeps it inside one page;
+   at or above its size (512 to 4096 bytes: the 16- and 32-byte copies hold
+   their loops too), which keeps it inside one page;
    the test entry_pages checks the built libraries. */
 #define ENTRY_ALIGNED(bytes) __attribute__((aligned(bytes)))
 

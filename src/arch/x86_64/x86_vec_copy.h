@@ -301,6 +301,8 @@ OPS_INL size_t movsb_stop(const unsigned char *d, const unsigned char *s, size_t
    loop (dst aligned first) wins: at 160-256 B dst+3 0.68-0.84x glibc here,
    0.87-0.96x through the loop; aligned, 1.2-1.5x glibc here against ~1.0x
    through the loop (Intel 6/167, docs/perf/intel-family6-model167.md). */
+/* (8W, 16W] with dst W-aligned: the classes below, which the entries test first. */
+OPS_INL int vcopy_htk_fits(const unsigned char *d, size_t n) { return (n <= 16 * W) & !((uintptr_t)d & (W - 1)); }
 /* h vectors from the start, t from the end (h + t covering n), all loaded first. */
 OPS_INL void vcopy_hk(unsigned char *d, const unsigned char *s, size_t n, const int h, const int t)
 {
@@ -326,7 +328,6 @@ OPS_INL void vcopy_htk(unsigned char *d, const unsigned char *s, size_t n, const
    looped there (backward at an aligned 4 KiB alias): 0.63-0.88x glibc 2.41's
    avx2 memmove at 288-384 B 0/0 on Zen 4; now 0.83-1.27x
    (docs/perf/amd-family25-model17.md, "The 32-byte copies at 257-512 B"). */
-OPS_INL int vcopy_htk_fits(const unsigned char *d, size_t n) { return n <= 16 * W && !((uintptr_t)d & (W - 1)); }
 OPS_INL void *vcopy_htk_classes(unsigned char *d, const unsigned char *s, size_t n)
 {
     if (n <= 12 * W) {
@@ -355,28 +356,12 @@ OPS_INL void *vcopy_htk_classes(unsigned char *d, const unsigned char *s, size_t
 #endif
 
 #if VEC_BITS < 512
-/* memmove above the classes, for the 16- and 32-byte widths (memmove_avx512 has
-   its own: the co-aligned rep movsb start).  The common case first, falling
-   through (the blocks stay in source order, src/CMakeLists.txt): dst not
-   inside the source, below the rep movsb and streaming starts, not the 4 KiB
-   alias (then backward, as memcpy).  Behind the tests below it took two taken jumps more than
-   memcpy's large(): sse2 memmove 0.86-0.90x glibc's at 384-768 B where memcpy
-   was 0.96-1.09x (docs/perf/intel-family6-model167.md). */
+/* memmove from altmem__copy_loop_below (the entry's loops run below it,
+   x86_vec_set.h), for the 16- and 32-byte widths (memmove_avx512 has its own:
+   the co-aligned rep movsb start); correct at any size. */
 OPS_INL void *vmove_large(unsigned char *d, const unsigned char *s, size_t n, const size_t *erms_min)
 {
-#if VEC_BITS == 256
-    if (vcopy_htk_fits(d, n))
-        return vcopy_htk_classes(d, s, n); /* (8W, 16W], dst aligned: all loaded, then stored */
-#endif
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
-    if (__builtin_expect(fwd >= n && n < *erms_min && n < COPY_NT_THRESHOLD, 1)) {
-        /* dst not inside the source, below the rep movsb and streaming starts:
-           backward at the 4 KiB alias (regions apart), falling straight into
-           its loop, else forward. */
-        if (alias_4k_ahead(d, s) && bwd >= n)
-            return vcopy_bwd(d, s, n);
-        return vcopy_fwd(d, s, n);
-    }
     /* Backward also where rep movsb is refused at a short distance: that is
        the 4 KiB alias too (a forward loop there ran 0.72-0.84x glibc 2.41's
        sse2 memcpy at 32 KiB-8 MiB s+1/d+3 on Zen 4 with rep movsb on). */
@@ -399,30 +384,23 @@ OPS_INL void *vmove_large(unsigned char *d, const unsigned char *s, size_t n, co
 }
 #endif
 
-/* memcpy above the classes, for the 16- and 32-byte widths (memcpy_avx512 has
-   its own: the co-aligned rep movsb start).  The common case first, falling
-   through, as vmove_large: below the rep movsb and streaming starts, not the
-   4 KiB alias; then streaming from the threshold, rep movsb from *erms_min (not
-   at short distances), the backward loop at the 4 KiB alias (glibc's 32-byte
-   variants test the same: 4 KiB d+63 was 0.69x glibc 2.41's avx2 memcpy on
-   Zen 4 without it, docs/perf/amd-family25-model17.md). */
+/* memcpy from altmem__copy_loop_below, for the 16- and 32-byte widths
+   (memcpy_avx512 has its own: the co-aligned rep movsb start); correct at any
+   size: streaming from the threshold, rep movsb from *erms_min (not at short
+   distances), the backward loop at the 4 KiB alias (glibc's 32-byte variants
+   test the same: 4 KiB d+63 was 0.69x glibc 2.41's avx2 memcpy on Zen 4
+   without it, docs/perf/amd-family25-model17.md), else forward. */
 #if VEC_BITS < 512
 OPS_INL void *vcopy_large(unsigned char *d, const unsigned char *s, size_t n, const size_t *erms_min)
 {
-#if VEC_BITS == 256
-    if (vcopy_htk_fits(d, n))
-        return vcopy_htk_classes(d, s, n); /* (8W, 16W], dst aligned: all loaded, then stored */
-#endif
-    if (__builtin_expect(n < *erms_min && n < COPY_NT_THRESHOLD, 1) && !alias_4k_ahead(d, s))
-        return vcopy_fwd(d, s, n);      /* (8W, *erms_min): 4W loop           */
-    else if (n >= COPY_NT_THRESHOLD) {
+    if (n >= COPY_NT_THRESHOLD) {
         ALTMEM_SETTLE(n, altmem__settle_memcpy(d, s, n)); /* the first streaming call: the caches */
         vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
     }
     else if (n >= *erms_min && n <= movsb_stop(d, s, n) && !movsb_short_distance((uintptr_t)d, (uintptr_t)s))
         rep_movsb(d, s, n);             /* [*erms_min, stop], below nt: rep movsb */
     else if (alias_4k_ahead(d, s))
-        return vcopy_bwd(d, s, n);      /* below *erms_min, or a short distance: dst just above src mod 4 KiB: backward */
+        return vcopy_bwd(d, s, n);      /* a short distance, or past the 16-byte stop, dst just above src mod 4 KiB: backward */
     else
         return vcopy_fwd(d, s, n);      /* above the 16-byte stop: 4W loop    */
     return d;

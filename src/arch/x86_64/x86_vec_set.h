@@ -307,8 +307,33 @@ one:
     *d = b;
 }
 
-/* Every class loads all it copies before it stores: memcpy and memmove alike. */
-OPS_INL void *vcopy_entry(unsigned char *d, const unsigned char *s, size_t n, large_copy_fn *large)
+/* (8W, *loop_below), in the 16- and 32-byte entries: the loops of x86_vec_copy.h
+   inline, forward, or backward at the 4 KiB alias and (memmove) where dst lies
+   inside the source; from *loop_below (the rep movsb or streaming start,
+   whichever is first) large() decides.  Behind large()'s tail call and
+   compares the loops took 3-5 taken jumps and ~20 instructions more than
+   glibc's (sse2 0.77-0.89x glibc 2.41 at 192-768 B misaligned, avx2 0.82x at
+   768 B aligned, Intel 6/207; docs/perf/intel-family6-model207.md, "The copy
+   loops inline").  The forward loop falls through: apart, the common case;
+   the bench's layouts (dst - src a multiple of 4 KiB, or 2 or 63 more) take
+   the backward one, as glibc's do. */
+OPS_INL void *vcopy_loop_or_large(unsigned char *d, const unsigned char *s, size_t n, large_copy_fn *large,
+                                  const size_t *loop_below, const int move)
+{
+    if (unlikely(n >= *loop_below))
+        return large(d, s, n);
+    const uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
+    if (move ? fwd < n || (alias_4k_ahead(d, s) && bwd >= n) : alias_4k_ahead(d, s))
+        goto backward;
+    return vcopy_fwd(d, s, n);
+backward:
+    return vcopy_bwd(d, s, n);
+}
+
+/* Every class loads all it copies before it stores: memcpy and memmove alike
+   (move: memmove's loop directions). */
+OPS_INL void *vcopy_entry(unsigned char *d, const unsigned char *s, size_t n, large_copy_fn *large,
+                          const size_t *loop_below, const int move)
 {
     const uintptr_t ud = (uintptr_t)d, us = (uintptr_t)s;
     if (n < W)
@@ -318,13 +343,8 @@ OPS_INL void *vcopy_entry(unsigned char *d, const unsigned char *s, size_t n, la
     ops_vcopy_ht1(OPS_PLAIN, ud, us, n);                 /* [W, 2W]: W + W                  */
     return d;
 mid:
-#if VEC_BITS == 128
     if (n > 8 * W)
         goto c8v;
-#else
-    if (n > 8 * W)
-        return large(d, s, n);          /* (8W, ...): the variant's loops  */
-#endif
     if (n <= 4 * W)
         goto c2;
     ops_vcopy_ht4(OPS_PLAIN, ud, us, n);                 /* (4W, 8W]: 4 x W from each end   */
@@ -332,10 +352,16 @@ mid:
 c2:
     ops_vcopy_ht2(OPS_PLAIN, ud, us, n);                 /* (2W, 4W]: 2 x W from each end   */
     return d;
-#if VEC_BITS == 128
-c8v:
-    if (n > 16 * W || ((uintptr_t)d & (W - 1)))
-        return large(d, s, n);          /* (16W, ...), or dst misaligned: the variant's loops */
+c8v:;
+    int fits = vcopy_htk_fits(d, n);
+    __asm__("" : "+r"(fits));           /* one test, and the loops on its fall-through */
+    if (unlikely(fits))
+        goto c8v_aligned;
+    return vcopy_loop_or_large(d, s, n, large, loop_below, move); /* (8W, ...): the loops, or large() */
+c8v_aligned:
+#if VEC_BITS == 256
+    return vcopy_htk_classes(d, s, n);  /* (8W, 16W], dst aligned: all loaded, then stored */
+#else
     if (n <= 12 * W)
         goto c6v;
     vcopy_htk(d, s, n, 8);              /* (12W, 16W], dst aligned: 8 x W from each end */

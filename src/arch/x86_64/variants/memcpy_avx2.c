@@ -28,8 +28,8 @@ static __attribute__((noinline)) void *large(void *__restrict dst, const void *_
     return vcopy_large(dst, src, n, &ERMS_MIN); /* x86_vec.h: streaming, rep movsb, the loop */
 }
 
-ENTRY_ALIGNED(512) void *altmem_memcpy_avx2(void *__restrict dst, const void *__restrict src, size_t n)
+ENTRY_ALIGNED(4096) void *altmem_memcpy_avx2(void *__restrict dst, const void *__restrict src, size_t n)
 {
     RETURN_VALUE_IN_RAX(dst);
-    return vcopy_entry(dst, src, n, large); /* the classes: x86_vec.h, vcopy_entry */
+    return vcopy_entry(dst, src, n, large, &altmem__copy_loop_below[1], 0); /* x86_vec_set.h: the classes, the loops */
 }

@@ -29,8 +29,8 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     return vmove_large(dst, src, n, &ERMS_MIN); /* x86_vec.h: the direction, streaming, rep movsb */
 }
 
-ENTRY_ALIGNED(512) void *altmem_memmove_avx2(void *dst, const void *src, size_t n)
+ENTRY_ALIGNED(4096) void *altmem_memmove_avx2(void *dst, const void *src, size_t n)
 {
     RETURN_VALUE_IN_RAX(dst);
-    return vcopy_entry(dst, src, n, large); /* the classes: x86_vec.h, vcopy_entry */
+    return vcopy_entry(dst, src, n, large, &altmem__copy_loop_below[1], 1); /* x86_vec_set.h: the classes, the loops */
 }
