@@ -15,6 +15,9 @@
  *   altmem-stepcost WIDTH [SIZE...]   (sse2, avx2, evex, avx512; sizes up to 8 KiB,
  *                                      the class bounds up to 256 B by default)
  *   STEPCOST_ALIGN=0/0|s+1/d+3|d+63     the layout, as altmem bench's cells (default 0/0)
+ *   STEPCOST_ALIGN=dist=N               (dst - src) mod 4096 = N (0..4095), src 64-aligned,
+ *                                       as the bench's --mod4096 cells: from 256 the regions
+ *                                       are apart for the loops' purposes (forward)
  */
 #include <altmem.h>
 #include <stdio.h>
@@ -42,7 +45,7 @@ __attribute__((noinline, used)) void stepcost_end(void)
 }
 
 #define STEP_MAX_SIZE 8192
-static unsigned char buf[3 * STEP_MAX_SIZE] __attribute__((aligned(4096)));
+static unsigned char buf[3 * STEP_MAX_SIZE + 4096] __attribute__((aligned(4096))); /* dist=: up to 4095 more */
 
 /* The sizes on each side of every class boundary up to 256 bytes. */
 static const size_t class_bounds[] = {0,  1,  2,  3,  4,  5,  7,  8,  9,   15,  16,  17,  24,  31,  32,
@@ -103,8 +106,16 @@ int main(int argc, char **argv)
         s_off = 1, d_off = 3;
     else if (align && !strcmp(align, "d+63"))
         d_off = 63;
-    else if (align && *align && strcmp(align, "0/0")) {
-        fprintf(stderr, "altmem-stepcost: STEPCOST_ALIGN is 0/0, s+1/d+3 or d+63, not '%s'\n", align);
+    else if (align && !strncmp(align, "dist=", 5)) {
+        char *end;
+        unsigned long v = strtoul(align + 5, &end, 10);
+        if (*end || end == align + 5 || v > 4095) {
+            fprintf(stderr, "altmem-stepcost: STEPCOST_ALIGN=dist=N takes N in 0..4095, not '%s'\n", align + 5);
+            return 2;
+        }
+        d_off = v;
+    } else if (align && *align && strcmp(align, "0/0")) {
+        fprintf(stderr, "altmem-stepcost: STEPCOST_ALIGN is 0/0, s+1/d+3, d+63 or dist=N, not '%s'\n", align);
         return 2;
     }
     unsigned char *src = buf + 64 + s_off, *dst = buf + STEP_MAX_SIZE + 4096 + 64 + d_off;
