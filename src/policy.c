@@ -41,6 +41,7 @@ size_t altmem__rep_stosb_stop_16 = NEVER;
 size_t altmem__rep_movsb_stop_16 = NEVER;
 size_t altmem__rep_movsb_stop_16_apart = NEVER;
 size_t altmem__rep_movsb_stop_16_near = NEVER;
+size_t altmem__rep_movsb_stop_16_min = NEVER;
 size_t altmem__movsb_short_distance = 63;
 size_t altmem__copy_split_loads_above = NEVER;
 size_t altmem__zero_block = 0;
@@ -71,6 +72,8 @@ static void install(const struct altmem__policy *p, size_t cap)
     __atomic_store_n(&altmem__rep_movsb_stop_16, p->movsb_stop16, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__rep_movsb_stop_16_apart, p->movsb_stop16_apart, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__rep_movsb_stop_16_near, p->movsb_stop16_near, __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__rep_movsb_stop_16_min,
+                     at_most(p->movsb_stop16, at_most(p->movsb_stop16_apart, p->movsb_stop16_near)), __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__rep_movsb_start_coaligned, p->movsb_coaligned, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__movsb_short_distance, p->short_distance, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__copy_split_loads_above, p->split_loads_above, __ATOMIC_RELEASE);

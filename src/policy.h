@@ -50,6 +50,8 @@ extern size_t altmem__rep_stosb_stop_16 __attribute__((visibility("hidden")));
 extern size_t altmem__rep_movsb_stop_16 __attribute__((visibility("hidden")));
 extern size_t altmem__rep_movsb_stop_16_apart __attribute__((visibility("hidden")));
 extern size_t altmem__rep_movsb_stop_16_near __attribute__((visibility("hidden")));
+/* ... the lowest of the three: below it, none to tell apart (one compare). */
+extern size_t altmem__rep_movsb_stop_16_min __attribute__((visibility("hidden")));
 /* No rep movsb where (dst - src) mod 4096 is in 1..this (0: anywhere). */
 extern size_t altmem__movsb_short_distance __attribute__((visibility("hidden")));
 /* The 64-byte copies (memcpy, memmove) hand a copy of more than this many bytes,

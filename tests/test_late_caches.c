@@ -98,6 +98,10 @@ static int check_settled(const char *what)
         altmem__rep_stosb_stop_16 != p->stosb_stop16 || altmem__rep_movsb_stop_16 != p->movsb_stop16 ||
         altmem__rep_movsb_stop_16_apart != p->movsb_stop16_apart ||
         altmem__rep_movsb_stop_16_near != p->movsb_stop16_near ||
+        altmem__rep_movsb_stop_16_min !=
+            (p->movsb_stop16 < p->movsb_stop16_apart
+                 ? (p->movsb_stop16 < p->movsb_stop16_near ? p->movsb_stop16 : p->movsb_stop16_near)
+                 : (p->movsb_stop16_apart < p->movsb_stop16_near ? p->movsb_stop16_apart : p->movsb_stop16_near)) ||
         altmem__rep_movsb_start[0] != p->movsb[0] ||
         now->policy.rules != p->rules) {
         printf("FAIL: %s: thresholds nt %zu/%zu/%zu, stosb %zu, rules %#x; at once: %zu/%zu/%zu, %zu, %#x\n", what,

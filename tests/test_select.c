@@ -12,6 +12,7 @@
 #include "cpu.h"
 #include "decide.h"
 #include "policy.h"
+#include "select.h"
 #include "tunables.h"
 #include "variant_table.h"
 
@@ -751,6 +752,18 @@ static void policy_rules(void)
         struct altmem__policy p;
         memset(&p, 0xee, sizeof p);
         altmem__policy_for(&c, &p);
+        /* Installed, the variables the variants read: the derived ones too
+           (this process's own policy is put back after the table). */
+        altmem__policy_install(&p);
+        size_t stop_min = p.movsb_stop16 < p.movsb_stop16_apart ? p.movsb_stop16 : p.movsb_stop16_apart;
+        stop_min = stop_min < p.movsb_stop16_near ? stop_min : p.movsb_stop16_near;
+        size_t nt16 = p.nt_copy16_never ? NEVER : p.nt_copy;
+        CHECK(altmem__rep_movsb_stop_16_min == stop_min && altmem__copy_loop_below[0] == (p.movsb[0] < nt16 ? p.movsb[0] : nt16) &&
+                  altmem__copy_loop_below[1] == (p.movsb[1] < p.nt_copy ? p.movsb[1] : p.nt_copy) &&
+                  altmem__nt_threshold_fwd_overlap == (p.nt_fwd_overlap > p.nt_copy ? p.nt_fwd_overlap : p.nt_copy),
+              "%s: installed: stop min %zu (want %zu), copy loops below %zu/%zu, forward overlaps from %zu", k->what,
+              altmem__rep_movsb_stop_16_min, stop_min, altmem__copy_loop_below[0], altmem__copy_loop_below[1],
+              altmem__nt_threshold_fwd_overlap);
         CHECK(p.nt_copy == k->nt_copy && p.nt_set == k->nt_set, "%s: nt %zu/%zu, expected %zu/%zu", k->what,
               p.nt_copy, p.nt_set, k->nt_copy, k->nt_set);
         CHECK(p.movsb[2] == k->movsb2 && p.movsb_coaligned == k->movsb_coal && p.stosb[2] == k->stosb2,
@@ -814,6 +827,7 @@ static void policy_rules(void)
         }
 #endif
     }
+    altmem__policy_install(&altmem__global.policy);
     /* Every row says where it comes from. */
     for (size_t r = 0; r < altmem__policy_rule_count; r++) {
         const struct altmem__policy_rule *row = &altmem__policy_rules[r];

@@ -283,6 +283,8 @@ OPS_INL int movsb_short_distance(uintptr_t d, uintptr_t s)
 #define COPY_NT_THRESHOLD altmem__nt_threshold_16
 OPS_INL size_t movsb_stop(const unsigned char *d, const unsigned char *s, size_t n)
 {
+    if (likely(n <= altmem__rep_movsb_stop_16_min))
+        return n;                       /* below every stop (all of them where no rule sets one) */
     uintptr_t ahead = (uintptr_t)s - (uintptr_t)d;
     if (ahead - 64 <= 4096 - 64 && !(ahead & 63))
         return altmem__rep_movsb_stop_16_near;
@@ -400,12 +402,16 @@ OPS_INL void *vmove_large(unsigned char *d, const unsigned char *s, size_t n, co
 #if VEC_BITS < 512
 OPS_INL void *vcopy_large(unsigned char *d, const unsigned char *s, size_t n, const size_t *erms_min)
 {
+    /* The common case first, on the fall-through, as vmove_large. */
+    if (likely(n < COPY_NT_THRESHOLD && n >= *erms_min) && n <= movsb_stop(d, s, n) &&
+        !movsb_short_distance((uintptr_t)d, (uintptr_t)s)) {
+        rep_movsb(d, s, n);             /* [*erms_min, stop], below nt: rep movsb */
+        return d;
+    }
     if (n >= COPY_NT_THRESHOLD) {
         ALTMEM_SETTLE(n, altmem__settle_memcpy(d, s, n)); /* the first streaming call: the caches */
         vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
     }
-    else if (n >= *erms_min && n <= movsb_stop(d, s, n) && !movsb_short_distance((uintptr_t)d, (uintptr_t)s))
-        rep_movsb(d, s, n);             /* [*erms_min, stop], below nt: rep movsb */
     else if (alias_4k_ahead(d, s))
         return vcopy_bwd(d, s, n);      /* a short distance, or past the 16-byte stop, dst just above src mod 4 KiB: backward */
     else
