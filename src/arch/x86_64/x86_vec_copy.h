@@ -302,8 +302,9 @@ OPS_INL size_t movsb_stop(const unsigned char *d, const unsigned char *s, size_t
    misaligned its 16 unaligned stores cross a line twice per 64 bytes, and the
    loop (dst aligned first) wins: at 160-256 B dst+3 0.68-0.84x glibc here,
    0.87-0.96x through the loop; aligned, 1.2-1.5x glibc here against ~1.0x
-   through the loop (Intel 6/167, docs/perf/intel-family6-model167.md). */
-/* (8W, 16W] with dst W-aligned: the classes below, which the entries test first. */
+   through the loop (Intel 6/167, docs/perf/intel-family6-model167.md).
+   vcopy_htk_fits: (8W, 16W] with dst W-aligned, as one value (no branch), which
+   the entries test before their loops. */
 OPS_INL int vcopy_htk_fits(const unsigned char *d, size_t n) { return (n <= 16 * W) & !((uintptr_t)d & (W - 1)); }
 /* h vectors from the start, t from the end (h + t covering n), all loaded first. */
 OPS_INL void vcopy_hk(unsigned char *d, const unsigned char *s, size_t n, const int h, const int t)
@@ -325,11 +326,14 @@ OPS_INL void vcopy_htk(unsigned char *d, const unsigned char *s, size_t n, const
    as the 16-byte copies' entry takes them, but as many vectors as n needs
    (9 for 288 B: 5 from the start, 4 from the end; with k from each end 10, and
    288 B memcpy 0/0 ran at 0.91x glibc 2.41 against 1.00x, 416 B 0.93 against
-   1.00x), and from their large paths, first: in the entry the 32-byte
-   copies lost 15-20% at 0-3 B and 96-128 B to the moved code.  Before, they
-   looped there (backward at an aligned 4 KiB alias): 0.63-0.88x glibc 2.41's
-   avx2 memmove at 288-384 B 0/0 on Zen 4; now 0.83-1.27x
-   (docs/perf/amd-family25-model17.md, "The 32-byte copies at 257-512 B"). */
+   1.00x).  Before, they looped there (backward at an aligned 4 KiB alias):
+   0.63-0.88x glibc 2.41's avx2 memmove at 288-384 B 0/0 on Zen 4; then 0.83-1.27x
+   (docs/perf/amd-family25-model17.md, "The 32-byte copies at 257-512 B").  They
+   were first tested in large(), since in the entry the 32-byte copies lost
+   15-20% at 0-3 B and 96-128 B to the moved code; with the loops inline, the
+   entry tests them (one test, the loops on its fall-through) and 64-byte jump
+   targets keep the small classes where they were (x86_vec_set.h,
+   vcopy_loop_or_large). */
 OPS_INL void *vcopy_htk_classes(unsigned char *d, const unsigned char *s, size_t n)
 {
     if (n <= 12 * W) {
