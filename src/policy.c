@@ -53,14 +53,14 @@ static size_t at_most(size_t v, size_t cap) { return v < cap ? v : cap; }
 static void install(const struct altmem__policy *p, size_t cap)
 {
     const size_t nt_set = at_most(p->nt_set, cap);
-    __atomic_store_n(&altmem__nt_threshold, at_most(p->nt_copy, cap), __ATOMIC_RELEASE);
-    __atomic_store_n(&altmem__nt_threshold_16, at_most(p->nt_copy16_never ? NEVER : p->nt_copy, cap),
+    const size_t nt = at_most(p->nt_copy, cap), nt16 = at_most(p->nt_copy16_never ? NEVER : p->nt_copy, cap);
+    __atomic_store_n(&altmem__nt_threshold, nt, __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__nt_threshold_16, nt16, __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__nt_threshold_fwd_overlap, p->nt_fwd_overlap > nt ? at_most(p->nt_fwd_overlap, cap) : nt,
                      __ATOMIC_RELEASE);
-    __atomic_store_n(&altmem__nt_threshold_fwd_overlap,
-                     at_most(p->nt_fwd_overlap > p->nt_copy ? p->nt_fwd_overlap : p->nt_copy, cap), __ATOMIC_RELEASE);
-    __atomic_store_n(&altmem__copy_loop_below[0],
-                     at_most(p->movsb[0], at_most(p->nt_copy16_never ? NEVER : p->nt_copy, cap)), __ATOMIC_RELEASE);
-    __atomic_store_n(&altmem__copy_loop_below[1], at_most(p->movsb[1], at_most(p->nt_copy, cap)), __ATOMIC_RELEASE);
+    /* the inline copy loops' one compare: below the width's rep movsb and streaming starts */
+    __atomic_store_n(&altmem__copy_loop_below[0], at_most(p->movsb[0], nt16), __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__copy_loop_below[1], at_most(p->movsb[1], nt), __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__copy_nt_four_pages, (size_t)!p->nt_copy_linear, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__memset_nt_threshold, nt_set, __ATOMIC_RELEASE);
     for (int w = 0; w < 3; w++) {

@@ -177,12 +177,18 @@ static __attribute__((noinline, cold)) void *vcopy_bwd_pieces(unsigned char *d, 
    overlap only when src is at least this far ahead of dst. */
 #define NT_MIN_AHEAD (4 * 4096)
 
-/* NT_FWD_OVERLAP: a forward overlap streams only from
-   altmem__nt_threshold_fwd_overlap (src/policy.c: the rules' own where they
-   set one, else the copies' threshold).  Its stores land on lines the loop
-   read as source n - (src - dst) bytes before, which may still be cached; glibc
-   never streams an overlapping move for that reason ("destination may be in
-   cache when source is loaded", memmove-vec-unaligned-erms.S). */
+/* memmove from the streaming threshold, src ahead of dst by bwd (or apart):
+   whether vcopy_fwd_nt may run.  Src at least NT_MIN_AHEAD ahead, and a
+   forward overlap (bwd < n) only from altmem__nt_threshold_fwd_overlap
+   (src/policy.c: the rules' own where they set one, else the copies'
+   threshold): its stores land on lines the loop read as source n - bwd bytes
+   before, which may still be cached; glibc never streams an overlapping move
+   for that reason ("destination may be in cache when source is loaded",
+   memmove-vec-unaligned-erms.S). */
+OPS_INL int fwd_may_stream(uintptr_t bwd, size_t n)
+{
+    return bwd >= NT_MIN_AHEAD && (bwd >= n || n >= altmem__nt_threshold_fwd_overlap);
+}
 
 /* Forward with non-temporal stores, n > 8W (>= 128 bytes); for regions apart,
    or src at least NT_MIN_AHEAD above dst (each store then lands on source
@@ -385,9 +391,9 @@ OPS_INL void *vmove_large(unsigned char *d, const unsigned char *s, size_t n, co
     else if (back) {
         ALTMEM_SETTLE(n, altmem__settle_memmove(d, s, n)); /* the first streaming call: the caches */
         vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src or apart: backward, streaming */
-    } else if (n >= COPY_NT_THRESHOLD && bwd >= NT_MIN_AHEAD && (bwd >= n || n >= altmem__nt_threshold_fwd_overlap)) {
+    } else if (n >= COPY_NT_THRESHOLD && fwd_may_stream(bwd, n)) {
         ALTMEM_SETTLE(n, altmem__settle_memmove(d, s, n));
-        vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming (NT_FWD_OVERLAP) */
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
     }
     else if (bwd < 64 || no_movsb)
         return vcopy_fwd(d, s, n);      /* src < 64 B ahead, outside [start, stop], short distance */

@@ -61,9 +61,9 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     else if (back) {
         ALTMEM_SETTLE(n, altmem__settle_memmove(dst, src, n)); /* the first streaming call: the caches */
         vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src or apart: backward, streaming */
-    } else if (n >= altmem__nt_threshold && bwd >= NT_MIN_AHEAD && (bwd >= n || n >= altmem__nt_threshold_fwd_overlap)) {
+    } else if (n >= altmem__nt_threshold && fwd_may_stream(bwd, n)) {
         ALTMEM_SETTLE(n, altmem__settle_memmove(dst, src, n));
-        vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming (NT_FWD_OVERLAP) */
+        vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
     }
     else if (bwd < 64 || n < erms_min(d, s) || movsb_short_distance((uintptr_t)d, (uintptr_t)s))
         return vcopy_fwd(d, s, n);      /* dst < src within a page, (512, 16/32 KiB), short distance */
