@@ -63,6 +63,7 @@ static void policy_copy(struct altmem__policy *d, const struct altmem__policy *s
         d->stosb[w] = s->stosb[w];
     }
     d->movsb_coaligned = s->movsb_coaligned;
+    d->movsb32_apart = s->movsb32_apart;
     d->stosb_stop16 = s->stosb_stop16;
     d->movsb_stop16 = s->movsb_stop16;
     d->movsb_stop16_apart = s->movsb_stop16_apart;
@@ -112,7 +113,7 @@ static unsigned policy_apply(struct altmem__policy *pol, const struct altmem__tu
         set |= ALTMEM_POLICY_NT_MEMSET;
     }
     if (t->movsb_set) {
-        pol->movsb[0] = pol->movsb[1] = pol->movsb[2] = pol->movsb_coaligned = t->movsb;
+        pol->movsb[0] = pol->movsb[1] = pol->movsb[2] = pol->movsb_coaligned = pol->movsb32_apart = t->movsb;
         /* the setting is every width's, up to streaming */
         pol->movsb_stop16 = pol->movsb_stop16_apart = pol->movsb_stop16_near = (size_t)-1;
         set |= ALTMEM_POLICY_MOVSB;

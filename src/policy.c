@@ -34,9 +34,12 @@ size_t altmem__copy_nt_four_pages = 1;
 size_t altmem__memset_nt_threshold = NEVER;
 size_t altmem__rep_movsb_start[3] = {2 * K, 4 * K, 32 * K};
 size_t altmem__rep_movsb_start_coaligned = 16 * K;
+size_t altmem__rep_movsb_start_32_apart = 4 * K;
 size_t altmem__rep_stosb_start[3] = {2 * K, 4 * K, 4 * K};
 size_t altmem__memset_loop_below[3] = {2 * K, 4 * K, 4 * K};
 size_t altmem__copy_loop_below[2] = {2 * K, 4 * K};
+size_t altmem__copy_loop_below_32_coaligned = 4 * K;
+size_t altmem__rep_movsb_direct_below[2] = {0, 0};
 size_t altmem__rep_stosb_stop_16 = NEVER;
 size_t altmem__rep_movsb_stop_16 = NEVER;
 size_t altmem__rep_movsb_stop_16_apart = NEVER;
@@ -60,7 +63,15 @@ static void install(const struct altmem__policy *p, size_t cap)
                      __ATOMIC_RELEASE);
     /* the inline copy loops' one compare: below the width's rep movsb and streaming starts */
     __atomic_store_n(&altmem__copy_loop_below[0], at_most(p->movsb[0], nt16), __ATOMIC_RELEASE);
-    __atomic_store_n(&altmem__copy_loop_below[1], at_most(p->movsb[1], nt), __ATOMIC_RELEASE);
+    const size_t movsb32_apart = at_most(p->movsb32_apart, p->movsb[1]);
+    __atomic_store_n(&altmem__copy_loop_below[1], at_most(movsb32_apart, nt), __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__copy_loop_below_32_coaligned, at_most(p->movsb[1], nt), __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__rep_movsb_start_32_apart, movsb32_apart, __ATOMIC_RELEASE);
+    /* rep movsb at once from the loop limit (its start, or streaming) up to streaming and the 16-byte stops */
+    const size_t stop16_min = at_most(p->movsb_stop16, at_most(p->movsb_stop16_apart, p->movsb_stop16_near));
+    __atomic_store_n(&altmem__rep_movsb_direct_below[0],
+                     p->short_distance ? 0 : at_most(nt16, stop16_min == NEVER ? NEVER : stop16_min + 1), __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__rep_movsb_direct_below[1], p->short_distance ? 0 : nt, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__copy_nt_four_pages, (size_t)!p->nt_copy_linear, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__memset_nt_threshold, nt_set, __ATOMIC_RELEASE);
     for (int w = 0; w < 3; w++) {
@@ -72,8 +83,7 @@ static void install(const struct altmem__policy *p, size_t cap)
     __atomic_store_n(&altmem__rep_movsb_stop_16, p->movsb_stop16, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__rep_movsb_stop_16_apart, p->movsb_stop16_apart, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__rep_movsb_stop_16_near, p->movsb_stop16_near, __ATOMIC_RELEASE);
-    __atomic_store_n(&altmem__rep_movsb_stop_16_min,
-                     at_most(p->movsb_stop16, at_most(p->movsb_stop16_apart, p->movsb_stop16_near)), __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__rep_movsb_stop_16_min, stop16_min, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__rep_movsb_start_coaligned, p->movsb_coaligned, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__movsb_short_distance, p->short_distance, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__copy_split_loads_above, p->split_loads_above, __ATOMIC_RELEASE);
@@ -123,6 +133,7 @@ static void a_defaults(const struct altmem__cpu *c, struct altmem__policy *p)
     p->movsb[1] = 4 * K;
     p->movsb[2] = 32 * K;
     p->movsb_coaligned = 16 * K;
+    p->movsb32_apart = NEVER;
     p->stosb[0] = 2 * K;
     p->stosb[1] = p->stosb[2] = 4 * K;
     p->stosb_stop16 = NEVER;
@@ -232,7 +243,7 @@ static void a_amd_zen4(const struct altmem__cpu *c, struct altmem__policy *p)
 static int m_amd_zen5(const struct altmem__cpu *c) { return is_amd(c) && c->family == 0x1a; }
 static void a_amd_zen5(const struct altmem__cpu *c, struct altmem__policy *p)
 {
-    p->movsb[0] = p->movsb[1] = p->movsb[2] = p->movsb_coaligned = 32 * K;
+    p->movsb[0] = p->movsb[1] = p->movsb[2] = p->movsb_coaligned = p->movsb32_apart = 32 * K;
     size_t l2 = c->l2_bytes ? c->l2_bytes : 1 * M;
     p->stosb[0] = p->stosb[1] = p->stosb[2] = l2;
     p->nt_copy = NEVER;
@@ -271,6 +282,14 @@ static void a_intel_emr_kvm(const struct altmem__cpu *c, struct altmem__policy *
        loaded, 1.03-1.14x from 24 MiB; rep movsb is 1.00x below
        (docs/perf/intel-family6-model207.md, "Forward overlaps"). */
     p->nt_fwd_overlap = 16 * M;
+    /* 32-byte copies with src and dst apart mod 32 (every other load of their
+       loop crosses a line): rep movsb from 2.5 KiB, not 4: at 2.5-3.5 KiB
+       s+1/d+3 and d+63 the loop ran 0.85-0.93x glibc 2.41's avx2 and evex
+       variants (rep movsb from 2112 B), rep movsb 0.93-1.0x; from 2112 B it lost
+       at 2112-2304 B (0.92-0.95x against the loop's 0.97-1.01x).  Equally aligned,
+       the loop stays to 4 KiB (1.1-1.3x glibc's rep movsb at 2.5-3.5 KiB)
+       (docs/perf/intel-family6-model207.md, "rep movsb sooner"). */
+    p->movsb32_apart = 2560;
 }
 
 /* No ERMS (CPUID.(EAX=7,ECX=0):EBX bit 9), or hwcaps=-ERMS: rep movsb and
@@ -283,7 +302,7 @@ static void a_intel_emr_kvm(const struct altmem__cpu *c, struct altmem__policy *
 static void a_amd_zen_strings(const struct altmem__cpu *c, struct altmem__policy *p)
 {
     p->stosb[0] = p->stosb[1] = p->stosb[2] = NEVER;
-    p->movsb[0] = p->movsb[1] = p->movsb[2] = p->movsb_coaligned = NEVER;
+    p->movsb[0] = p->movsb[1] = p->movsb[2] = p->movsb_coaligned = p->movsb32_apart = NEVER;
     (void)c;
     p->short_distance = 63;
 }
@@ -293,7 +312,7 @@ static void a_no_string(const struct altmem__cpu *c, struct altmem__policy *p)
 {
     (void)c;
     p->stosb[0] = p->stosb[1] = p->stosb[2] = NEVER;
-    p->movsb[0] = p->movsb[1] = p->movsb[2] = p->movsb_coaligned = NEVER;
+    p->movsb[0] = p->movsb[1] = p->movsb[2] = p->movsb_coaligned = p->movsb32_apart = NEVER;
 }
 
 const struct altmem__policy_rule altmem__policy_rules[] = {
@@ -327,7 +346,7 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
      "measured, AMD family 26 model 2 (KVM): docs/perf/amd-family26-model2.md", m_amd_zen5, a_amd_zen5},
     {"intel-emr-kvm", "Intel family 6 model 207 (Emerald Rapids) in a VM: the guest keeps little of the L3 it reports",
      "streaming copies from 4 MiB (a forward overlap from 16 MiB), streaming memset from 40 MiB, rep movsb from "
-     "20 KiB in the 64-byte copies",
+     "20 KiB in the 64-byte copies and from 2.5 KiB in the 32-byte copies whose src and dst differ mod 32",
      "measured, Intel family 6 model 207 (KVM): docs/perf/intel-family6-model207.md", m_intel_emr_kvm,
      a_intel_emr_kvm},
     {"no-erms", "CPUs without ERMS (or hwcaps=-ERMS): rep movsb/stosb are not the fast strings there",

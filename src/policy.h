@@ -26,6 +26,13 @@ extern size_t altmem__nt_threshold_16 __attribute__((visibility("hidden")));
 /* The 16- and 32-byte copies' inline loops run below this: their rep movsb
    start or streaming start, whichever is lower (x86_vec_set.h). */
 extern size_t altmem__copy_loop_below[2] __attribute__((visibility("hidden")));
+/* The 16- and 32-byte copies' large() (entered from their loop limit): rep
+   movsb with no other test below this, where no short distance is avoided and
+   no 16-byte stop applies (the lesser of streaming and those stops; 0: never). */
+extern size_t altmem__rep_movsb_direct_below[2] __attribute__((visibility("hidden")));
+/* ... the 32-byte copies' with src and dst equally aligned mod 32, where the
+   32-byte start below apart ones is lower (else the same as [1]). */
+extern size_t altmem__copy_loop_below_32_coaligned __attribute__((visibility("hidden")));
 /* memmove with a forward overlap (src ahead of dst by less than n) streams
    from here, never below altmem__nt_threshold. */
 extern size_t altmem__nt_threshold_fwd_overlap __attribute__((visibility("hidden")));
@@ -39,6 +46,7 @@ extern size_t altmem__memset_nt_threshold __attribute__((visibility("hidden")));
    threshold. */
 extern size_t altmem__rep_movsb_start[3] __attribute__((visibility("hidden")));
 extern size_t altmem__rep_movsb_start_coaligned __attribute__((visibility("hidden"))); /* 64 B, (dst ^ src) % 64 == 0 */
+extern size_t altmem__rep_movsb_start_32_apart __attribute__((visibility("hidden")));  /* 32 B, (dst ^ src) % 32 != 0 */
 extern size_t altmem__rep_stosb_start[3] __attribute__((visibility("hidden")));
 /* ... and below the lesser of that and memset's non-temporal threshold, its
    vector loop: one compare where the 32-byte memsets enter it inline. */
@@ -78,6 +86,7 @@ struct altmem__policy {
     size_t nt_set;                /* memset, clear_user: streaming from          */
     size_t movsb[3];              /* rep movsb from, per width                   */
     size_t movsb_coaligned;       /* ... 64-byte width, src, dst equally aligned */
+    size_t movsb32_apart;         /* ... 32-byte width, src, dst apart mod 32: the lesser of this and movsb[1] */
     size_t stosb[3];              /* rep stosb from, per width                   */
     size_t stosb_stop16;          /* 16-byte memset: the loop again above this    */
     size_t movsb_stop16;          /* 16-byte copies, forward overlap: loop above  */

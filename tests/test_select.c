@@ -758,12 +758,25 @@ static void policy_rules(void)
         size_t stop_min = p.movsb_stop16 < p.movsb_stop16_apart ? p.movsb_stop16 : p.movsb_stop16_apart;
         stop_min = stop_min < p.movsb_stop16_near ? stop_min : p.movsb_stop16_near;
         size_t nt16 = p.nt_copy16_never ? NEVER : p.nt_copy;
+        /* the 32-byte copies' start with src and dst apart mod 32: only intel-emr-kvm sets its own */
+        size_t apart = p.movsb32_apart < p.movsb[1] ? p.movsb32_apart : p.movsb[1];
+        CHECK(apart == (strstr(k->rules, "intel-emr-kvm") ? 2560 : p.movsb[1]), "%s: 32-byte rep movsb apart from %zu",
+              k->what, apart);
         CHECK(altmem__rep_movsb_stop_16_min == stop_min && altmem__copy_loop_below[0] == (p.movsb[0] < nt16 ? p.movsb[0] : nt16) &&
-                  altmem__copy_loop_below[1] == (p.movsb[1] < p.nt_copy ? p.movsb[1] : p.nt_copy) &&
+                  altmem__copy_loop_below[1] == (apart < p.nt_copy ? apart : p.nt_copy) &&
+                  altmem__copy_loop_below_32_coaligned == (p.movsb[1] < p.nt_copy ? p.movsb[1] : p.nt_copy) &&
+                  altmem__rep_movsb_start_32_apart == apart &&
                   altmem__nt_threshold_fwd_overlap == (p.nt_fwd_overlap > p.nt_copy ? p.nt_fwd_overlap : p.nt_copy),
-              "%s: installed: stop min %zu (want %zu), copy loops below %zu/%zu, forward overlaps from %zu", k->what,
-              altmem__rep_movsb_stop_16_min, stop_min, altmem__copy_loop_below[0], altmem__copy_loop_below[1],
+              "%s: installed: stop min %zu (want %zu), copy loops below %zu/%zu (co-aligned %zu), 32-byte apart from %zu, "
+              "forward overlaps from %zu", k->what, altmem__rep_movsb_stop_16_min, stop_min, altmem__copy_loop_below[0],
+              altmem__copy_loop_below[1], altmem__copy_loop_below_32_coaligned, altmem__rep_movsb_start_32_apart,
               altmem__nt_threshold_fwd_overlap);
+        /* rep movsb with no other test (large()): below streaming and the 16-byte stops, none with a short distance */
+        size_t direct16 = p.short_distance ? 0 : stop_min == NEVER ? nt16 : stop_min + 1 < nt16 ? stop_min + 1 : nt16;
+        size_t direct32 = p.short_distance ? 0 : p.nt_copy;
+        CHECK(altmem__rep_movsb_direct_below[0] == direct16 && altmem__rep_movsb_direct_below[1] == direct32,
+              "%s: rep movsb direct below %zu/%zu, expected %zu/%zu", k->what, altmem__rep_movsb_direct_below[0],
+              altmem__rep_movsb_direct_below[1], direct16, direct32);
         CHECK(p.nt_copy == k->nt_copy && p.nt_set == k->nt_set, "%s: nt %zu/%zu, expected %zu/%zu", k->what,
               p.nt_copy, p.nt_set, k->nt_copy, k->nt_set);
         CHECK(p.movsb[2] == k->movsb2 && p.movsb_coaligned == k->movsb_coal && p.stosb[2] == k->stosb2,

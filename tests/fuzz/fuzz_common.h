@@ -234,9 +234,22 @@ static inline void fz_set_policy(const struct fz_policy *want)
     /* the inline copy loops' one compare (16- and 32-byte): below the rep
        movsb start and the width's streaming start */
     size_t nt16 = want->nt == FZ_KEEP && rp->nt_copy16_never ? (size_t)-1 : nt;
+    size_t shortd = want->shortd == FZ_KEEP ? rp->short_distance : want->shortd;
+    size_t stop_min = want->movsb != FZ_KEEP ? (size_t)-1 : rp->movsb_stop16 < rp->movsb_stop16_apart ? rp->movsb_stop16 : rp->movsb_stop16_apart;
+    stop_min = want->movsb != FZ_KEEP || stop_min < rp->movsb_stop16_near ? stop_min : rp->movsb_stop16_near;
     for (int w = 0; w < 2; w++) {
         size_t movsb = want->movsb == FZ_KEEP ? rp->movsb[w] : want->movsb, ntw = w ? nt : nt16;
-        fz_check_var("altmem__copy_loop_below[w]", altmem__copy_loop_below[w], movsb < ntw ? movsb : ntw, value);
+        /* the 32-byte copies with src and dst apart mod 32: their own start where a rule sets one */
+        size_t first = w && want->movsb == FZ_KEEP && rp->movsb32_apart < movsb ? rp->movsb32_apart : movsb;
+        fz_check_var("altmem__copy_loop_below[w]", altmem__copy_loop_below[w], first < ntw ? first : ntw, value);
+        if (w)
+            fz_check_var("altmem__copy_loop_below_32_coaligned", altmem__copy_loop_below_32_coaligned,
+                         movsb < ntw ? movsb : ntw, value);
+        if (w)
+            fz_check_var("altmem__rep_movsb_start_32_apart", altmem__rep_movsb_start_32_apart, first, value);
+        /* rep movsb with no other test: below streaming and the 16-byte stops, no short distance */
+        size_t direct = shortd ? 0 : w || stop_min == (size_t)-1 ? ntw : stop_min + 1 < ntw ? stop_min + 1 : ntw;
+        fz_check_var("altmem__rep_movsb_direct_below[w]", altmem__rep_movsb_direct_below[w], direct, value);
     }
     /* forward overlaps stream from the rules' own start, unless nt_threshold= */
     size_t fwd = want->nt == FZ_KEEP && rp->nt_fwd_overlap > nt ? rp->nt_fwd_overlap : nt;

@@ -317,10 +317,22 @@ one:
    loops inline").  The forward loop falls through: apart, the common case;
    the bench's layouts (dst - src a multiple of 4 KiB, or 2 or 63 more) take
    the backward one, as glibc's do. */
+#if VEC_BITS == 256
+/* The 32-byte loops past *loop_below where src and dst are equally aligned mod
+   32 (no load crosses a line) and below their own limit: where a rule starts
+   rep movsb earlier for the others (src/policy.c, intel-emr-kvm). */
+OPS_INL int vcopy_loop_coaligned(const unsigned char *d, const unsigned char *s, size_t n)
+{
+    return n < altmem__copy_loop_below_32_coaligned && !(((uintptr_t)d ^ (uintptr_t)s) & (W - 1));
+}
+#else
+#define vcopy_loop_coaligned(d, s, n) 0
+#endif
+
 OPS_INL void *vcopy_loop_or_large(unsigned char *d, const unsigned char *s, size_t n, large_copy_fn *large,
                                   const size_t *loop_below, const int move)
 {
-    if (unlikely(n >= *loop_below))
+    if (unlikely(n >= *loop_below) && !vcopy_loop_coaligned(d, s, n))
         return large(d, s, n);
     const uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
     if (move ? fwd < n || (alias_4k_ahead(d, s) && bwd >= n) : alias_4k_ahead(d, s))
@@ -352,7 +364,9 @@ mid:
 c2:
     ops_vcopy_ht2(OPS_PLAIN, ud, us, n);                 /* (2W, 4W]: 2 x W from each end   */
     return d;
-c8v:;
+c8v:
+    if (unlikely(n >= *loop_below) && !vcopy_loop_coaligned(d, s, n))
+        return large(d, s, n);          /* first: each instruction before its rep movsb costs (x86_vec_copy.h) */
     int fits = vcopy_htk_fits(d, n);
     __asm__("" : "+r"(fits));           /* one test, and the loops on its fall-through */
     if (unlikely(fits))

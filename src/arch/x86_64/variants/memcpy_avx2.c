@@ -16,16 +16,20 @@
  *     (src/policy.c: the per-CPU rules, ALTMEM_TUNABLES; never on a CPU
  *     without ERMS).
  */
+#include <stdint.h>
+
 #define VEC_BITS 256
 #include "x86_vec.h"
 
-#define ERMS_MIN altmem__rep_movsb_start[1] /* below: the vector loop wins (src/policy.c) */
+/* Below: the vector loop wins (src/policy.c); src and dst apart mod 32, the
+   rule's own start (its loads cross lines: intel-emr-kvm). */
+#define ERMS_MIN(d, s) ((((uintptr_t)(d) ^ (uintptr_t)(s)) & 31) ? &altmem__rep_movsb_start_32_apart : &altmem__rep_movsb_start[1])
 
 /* The sizes that loop: kept out of line, so that the small classes above need
    no registers saved or copied on entry. */
 static __attribute__((noinline)) void *large(void *__restrict dst, const void *__restrict src, size_t n)
 {
-    return vcopy_large(dst, src, n, &ERMS_MIN); /* x86_vec.h: streaming, rep movsb, the loop */
+    return vcopy_large(dst, src, n, ERMS_MIN(dst, src), &altmem__rep_movsb_direct_below[1]); /* x86_vec.h: streaming, rep movsb, the loop */
 }
 
 ENTRY_ALIGNED(4096) void *altmem_memcpy_avx2(void *__restrict dst, const void *__restrict src, size_t n)

@@ -26,7 +26,7 @@
    no registers saved or copied on entry. */
 static __attribute__((noinline)) void *large(void *__restrict dst, const void *__restrict src, size_t n)
 {
-    return vcopy_large(dst, src, n, &ERMS_MIN); /* x86_vec.h: streaming, rep movsb, the loop */
+    return vcopy_large(dst, src, n, &ERMS_MIN, &altmem__rep_movsb_direct_below[0]); /* x86_vec.h: streaming, rep movsb, the loop */
 }
 
 ENTRY_ALIGNED(2048) void *altmem_memcpy_sse2(void *__restrict dst, const void *__restrict src, size_t n)

@@ -24,7 +24,7 @@
    no registers saved or copied on entry. */
 static __attribute__((noinline)) void *large(void *dst, const void *src, size_t n)
 {
-    return vmove_large(dst, src, n, &ERMS_MIN); /* x86_vec.h: the direction, streaming, rep movsb */
+    return vmove_large(dst, src, n, &ERMS_MIN, &altmem__rep_movsb_direct_below[0]); /* x86_vec.h: the direction, streaming, rep movsb */
 }
 
 ENTRY_ALIGNED(2048) void *altmem_memmove_sse2(void *dst, const void *src, size_t n)
