@@ -39,6 +39,7 @@ size_t altmem__rep_stosb_start[3] = {2 * K, 4 * K, 4 * K};
 size_t altmem__memset_loop_below[3] = {2 * K, 4 * K, 4 * K};
 size_t altmem__copy_loop_below[2] = {2 * K, 4 * K};
 size_t altmem__copy_loop_below_32_coaligned = 4 * K;
+size_t altmem__copy_loop_below_512 = 16 * K;
 size_t altmem__rep_movsb_direct_below[2] = {0, 0};
 size_t altmem__rep_stosb_stop_16 = NEVER;
 size_t altmem__rep_movsb_stop_16 = NEVER;
@@ -67,6 +68,10 @@ static void install(const struct altmem__policy *p, size_t cap)
     __atomic_store_n(&altmem__copy_loop_below[1], at_most(movsb32_apart, nt), __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__copy_loop_below_32_coaligned, at_most(p->movsb[1], nt), __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__rep_movsb_start_32_apart, movsb32_apart, __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__copy_loop_below_512,
+                     at_most(at_most(p->movsb[2], p->movsb_coaligned),
+                             at_most(nt, p->split_loads_above == NEVER ? NEVER : p->split_loads_above + 1)),
+                     __ATOMIC_RELEASE);
     /* rep movsb at once from the loop limit (its start, or streaming) up to streaming and the 16-byte stops */
     const size_t stop16_min = at_most(p->movsb_stop16, at_most(p->movsb_stop16_apart, p->movsb_stop16_near));
     __atomic_store_n(&altmem__rep_movsb_direct_below[0],

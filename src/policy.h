@@ -30,6 +30,9 @@ extern size_t altmem__copy_loop_below[2] __attribute__((visibility("hidden")));
    movsb with no other test below this, where no short distance is avoided and
    no 16-byte stop applies (the lesser of streaming and those stops; 0: never). */
 extern size_t altmem__rep_movsb_direct_below[2] __attribute__((visibility("hidden")));
+/* ... the 64-byte memcpy's: below its rep movsb starts, streaming and the
+   hand-over to the 32-byte variant (split_loads), one compare before its loops. */
+extern size_t altmem__copy_loop_below_512 __attribute__((visibility("hidden")));
 /* ... the 32-byte copies' with src and dst equally aligned mod 32, where the
    32-byte start below apart ones is lower (else the same as [1]). */
 extern size_t altmem__copy_loop_below_32_coaligned __attribute__((visibility("hidden")));

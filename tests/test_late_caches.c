@@ -106,6 +106,8 @@ static int check_settled(const char *what)
         altmem__rep_movsb_start_32_apart != (p->movsb32_apart < p->movsb[1] ? p->movsb32_apart : p->movsb[1]) ||
         altmem__copy_loop_below_32_coaligned != (p->movsb[1] < p->nt_copy ? p->movsb[1] : p->nt_copy) ||
         altmem__rep_movsb_direct_below[1] != (p->short_distance ? 0 : p->nt_copy) ||
+        altmem__copy_loop_below_512 > p->nt_copy || altmem__copy_loop_below_512 > p->movsb[2] ||
+        altmem__copy_loop_below_512 > p->movsb_coaligned ||
         now->policy.rules != p->rules) {
         printf("FAIL: %s: thresholds nt %zu/%zu/%zu, stosb %zu, rules %#x; at once: %zu/%zu/%zu, %zu, %#x\n", what,
                altmem__nt_threshold, altmem__nt_threshold_16, altmem__memset_nt_threshold, altmem__rep_stosb_start[2],

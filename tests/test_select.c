@@ -774,6 +774,12 @@ static void policy_rules(void)
         /* rep movsb with no other test (large()): below streaming and the 16-byte stops, none with a short distance */
         size_t direct16 = p.short_distance ? 0 : stop_min == NEVER ? nt16 : stop_min + 1 < nt16 ? stop_min + 1 : nt16;
         size_t direct32 = p.short_distance ? 0 : p.nt_copy;
+        /* the 64-byte copies' loops: below both their rep movsb starts, streaming and the hand-over */
+        size_t below512 = p.movsb[2] < p.movsb_coaligned ? p.movsb[2] : p.movsb_coaligned;
+        below512 = below512 < p.nt_copy ? below512 : p.nt_copy;
+        below512 = p.split_loads_above != NEVER && p.split_loads_above + 1 < below512 ? p.split_loads_above + 1 : below512;
+        CHECK(altmem__copy_loop_below_512 == below512, "%s: 64-byte copy loops below %zu, expected %zu", k->what,
+              altmem__copy_loop_below_512, below512);
         CHECK(altmem__rep_movsb_direct_below[0] == direct16 && altmem__rep_movsb_direct_below[1] == direct32,
               "%s: rep movsb direct below %zu/%zu, expected %zu/%zu", k->what, altmem__rep_movsb_direct_below[0],
               altmem__rep_movsb_direct_below[1], direct16, direct32);

@@ -251,6 +251,13 @@ static inline void fz_set_policy(const struct fz_policy *want)
         size_t direct = shortd ? 0 : w || stop_min == (size_t)-1 ? ntw : stop_min + 1 < ntw ? stop_min + 1 : ntw;
         fz_check_var("altmem__rep_movsb_direct_below[w]", altmem__rep_movsb_direct_below[w], direct, value);
     }
+    /* the 64-byte copies' loops: below their rep movsb starts, streaming and the 32-byte hand-over */
+    size_t m2 = want->movsb == FZ_KEEP ? rp->movsb[2] : want->movsb;
+    size_t mco = want->movsb == FZ_KEEP ? rp->movsb_coaligned : want->movsb;
+    size_t b512 = m2 < mco ? m2 : mco;
+    b512 = b512 < nt ? b512 : nt;
+    b512 = rp->split_loads_above != (size_t)-1 && rp->split_loads_above + 1 < b512 ? rp->split_loads_above + 1 : b512;
+    fz_check_var("altmem__copy_loop_below_512", altmem__copy_loop_below_512, b512, value);
     /* forward overlaps stream from the rules' own start, unless nt_threshold= */
     size_t fwd = want->nt == FZ_KEEP && rp->nt_fwd_overlap > nt ? rp->nt_fwd_overlap : nt;
     fz_check_var("altmem__nt_threshold_fwd_overlap", altmem__nt_threshold_fwd_overlap, fwd, value);

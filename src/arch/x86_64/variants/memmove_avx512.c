@@ -38,18 +38,18 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
 {
     unsigned char *d = dst;
     const unsigned char *s = src;
-    if (unlikely(split_loads(d, s, n)))
-        return altmem_memmove_avx2(dst, src, n); /* Zen 4, src and dst apart mod 64 */
     uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;
     /* The common case first, every test on the fall-through path (a taken
-       branch here costs time at 600 B-1 KiB, docs/perf/variant-figures.md): forward-safe, below the
-       streaming and rep movsb sizes; inside it the 4 KiB alias (regions
-       apart) falls straight into the backward loop. */
-    if (likely(fwd >= n) && likely(n < altmem__nt_threshold) && likely(n < MOVSB_MIN_COALIGNED || n < erms_min(d, s))) {
+       branch here costs time at 600 B-1 KiB, docs/perf/variant-figures.md): forward-safe, below
+       every other path's start (one compare: memcpy_avx512.c); inside it the
+       4 KiB alias (regions apart) falls straight into the backward loop. */
+    if (likely(fwd >= n) && likely(n < altmem__copy_loop_below_512)) {
         if (alias_4k_ahead(d, s) && bwd >= n)
             return vcopy_bwd(d, s, n);  /* dst just above src mod 4 KiB: backward */
         return vcopy_fwd(d, s, n);      /* (512, 16/32 KiB): 256 B loop, dst 64-aligned */
     }
+    if (unlikely(split_loads(d, s, n)))
+        return altmem_memmove_avx2(dst, src, n); /* Zen 4, src and dst apart mod 64 */
     /* Backward when dst lies inside the source, or, apart and in the loop's
        range, when dst is just above src mod 4 KiB (alias_4k_ahead), which
        includes the short distances where rep movsb is refused. */
