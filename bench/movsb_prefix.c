@@ -26,35 +26,25 @@
 
 typedef void *copy_fn(void *, const void *, size_t);
 
-/* Exact sequences: C cannot say them.  System V: rdi dst, rsi src, rdx n. */
+/* Exact sequences: C cannot say them.  System V: rdi dst, rsi src, rdx n.
+   COMPARES(name, k): k compare-and-branch pairs, never taken, before it. */
+#define COMPARES(name, k)                                                                                         \
+    ".p2align 6\n" #name ":\n"                                                                                  \
+    "  mov %rdi, %rax\n"                                                                                          \
+    "  .rept " #k "\n"                                                                                           \
+    "  cmp $0x80, %rdx\n"                                                                                         \
+    "  jb 9f\n"                                                                                                   \
+    "  .endr\n"                                                                                                   \
+    "  mov %rdx, %rcx\n"                                                                                          \
+    "  rep movsb\n"                                                                                               \
+    "  ret\n"
 __asm__(".text\n"
         ".p2align 6\n"
         "prefix_none:\n"
         "  mov %rdi, %rax\n"
         "  mov %rdx, %rcx\n"
         "  rep movsb\n"
-        "  ret\n"
-        ".p2align 6\n"
-        "prefix_cmp4:\n"
-        "  mov %rdi, %rax\n"
-        "  .rept 4\n"
-        "  cmp $0x80, %rdx\n"
-        "  jb 9f\n"
-        "  .endr\n"
-        "  mov %rdx, %rcx\n"
-        "  rep movsb\n"
-        "  ret\n"
-        ".p2align 6\n"
-        "prefix_cmp12:\n"
-        "  mov %rdi, %rax\n"
-        "  .rept 12\n"
-        "  cmp $0x80, %rdx\n"
-        "  jb 9f\n"
-        "  .endr\n"
-        "  mov %rdx, %rcx\n"
-        "  rep movsb\n"
-        "  ret\n"
-        "9: ud2\n"
+        "  ret\n" COMPARES(prefix_cmp4, 4) COMPARES(prefix_cmp12, 12) "9: ud2\n"
         ".p2align 6\n"
         "prefix_setb12:\n"
         "  mov %rdi, %rax\n"
