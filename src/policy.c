@@ -293,7 +293,7 @@ static void a_intel_emr_kvm(const struct altmem__cpu *c, struct altmem__policy *
        variants (rep movsb from 2112 B), rep movsb 0.93-1.0x; from 2112 B it lost
        at 2112-2304 B (0.92-0.95x against the loop's 0.97-1.01x).  Equally aligned,
        the loop stays to 4 KiB (1.1-1.3x glibc's rep movsb at 2.5-3.5 KiB)
-       (docs/perf/intel-family6-model207.md, "rep movsb sooner"). */
+       (docs/perf/intel-family6-model207.md, "rep movsb with one compare"). */
     p->movsb32_apart = 2560;
 }
 
