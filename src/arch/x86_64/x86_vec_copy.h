@@ -301,6 +301,15 @@ OPS_INL size_t movsb_stop(const unsigned char *d, const unsigned char *s, size_t
 #define movsb_stop(d, s, n) ((size_t)-1)
 #endif
 
+#if VEC_BITS == 256
+/* src and dst equally aligned mod 32: no load of the 32-byte loop crosses a
+   line.  Apart, the copies take rep movsb from a start of their own where a
+   rule sets one (src/policy.c, intel-emr-kvm; the entry's vcopy_loop_coaligned
+   keeps the others in the loop up to theirs). */
+#define coaligned_32(d, s) (!(((uintptr_t)(d) ^ (uintptr_t)(s)) & 31))
+#define movsb_start_32(d, s) (!coaligned_32(d, s) ? &altmem__rep_movsb_start_32_apart : &altmem__rep_movsb_start[1])
+#endif
+
 /* (8W, 16W]: k vectors from each end (k = 8 above 12W, 6 above 10W, else 5: 8 at
    192 B moved 256, 0.79-0.84x glibc 2.41's sse2 copies on Zen 4), all loaded
    before the first store (memmove-safe; the 16 xmm registers of the sse2

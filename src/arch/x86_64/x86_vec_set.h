@@ -307,6 +307,17 @@ one:
     *d = b;
 }
 
+#if VEC_BITS == 256
+/* The 32-byte loops past *loop_below, src and dst equally aligned, below
+   their own limit (x86_vec_copy.h, coaligned_32). */
+OPS_INL int vcopy_loop_coaligned(const unsigned char *d, const unsigned char *s, size_t n)
+{
+    return n < altmem__copy_loop_below_32_coaligned && coaligned_32(d, s);
+}
+#else
+#define vcopy_loop_coaligned(d, s, n) 0
+#endif
+
 /* (8W, *loop_below), in the 16- and 32-byte entries: the loops of x86_vec_copy.h
    inline, forward, or backward at the 4 KiB alias and (memmove) where dst lies
    inside the source; from *loop_below (the rep movsb or streaming start,
@@ -317,21 +328,12 @@ one:
    loops inline").  The forward loop falls through: apart, the common case;
    the bench's layouts (dst - src a multiple of 4 KiB, or 2 or 63 more) take
    the backward one, as glibc's do. */
-#if VEC_BITS == 256
-/* The 32-byte loops past *loop_below where src and dst are equally aligned mod
-   32 (no load crosses a line) and below their own limit: where a rule starts
-   rep movsb earlier for the others (src/policy.c, intel-emr-kvm). */
-OPS_INL int vcopy_loop_coaligned(const unsigned char *d, const unsigned char *s, size_t n)
-{
-    return n < altmem__copy_loop_below_32_coaligned && !(((uintptr_t)d ^ (uintptr_t)s) & (W - 1));
-}
-#else
-#define vcopy_loop_coaligned(d, s, n) 0
-#endif
-
 OPS_INL void *vcopy_loop_or_large(unsigned char *d, const unsigned char *s, size_t n, large_copy_fn *large,
                                   const size_t *loop_below, const int move)
 {
+    /* vcopy_entry has tested this (GCC folds the two); without it here GCC
+       allocated the avx2 memcpy entry's registers differently, one instruction
+       more on every call from 8 B (scripts/stepcost.py). */
     if (unlikely(n >= *loop_below) && !vcopy_loop_coaligned(d, s, n))
         return large(d, s, n);
     const uintptr_t fwd = (uintptr_t)d - (uintptr_t)s, bwd = (uintptr_t)s - (uintptr_t)d;

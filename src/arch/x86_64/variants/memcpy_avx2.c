@@ -10,26 +10,21 @@
  *   - Layout (built -fno-reorder-blocks, x86_vec.h vcopy_entry): no size class
  *     takes more taken jumps than glibc 2.36's avx2 variant (scripts/small-cost.sh
  *     --width avx2).
- *   - rep movsb from the policy's 32-byte start up to the non-temporal
+ *   - rep movsb from the policy's 32-byte start (its own where src and dst
+ *     differ mod 32) up to the non-temporal
  *     threshold,
  *     not where (dst - src) mod 4096 is in 1..the policy's short distance
  *     (src/policy.c: the per-CPU rules, ALTMEM_TUNABLES; never on a CPU
  *     without ERMS).
  */
-#include <stdint.h>
-
 #define VEC_BITS 256
 #include "x86_vec.h"
-
-/* Below: the vector loop wins (src/policy.c); src and dst apart mod 32, the
-   rule's own start (its loads cross lines: intel-emr-kvm). */
-#define ERMS_MIN(d, s) ((((uintptr_t)(d) ^ (uintptr_t)(s)) & 31) ? &altmem__rep_movsb_start_32_apart : &altmem__rep_movsb_start[1])
 
 /* The sizes that loop: kept out of line, so that the small classes above need
    no registers saved or copied on entry. */
 static __attribute__((noinline)) void *large(void *__restrict dst, const void *__restrict src, size_t n)
 {
-    return vcopy_large(dst, src, n, ERMS_MIN(dst, src), &altmem__rep_movsb_direct_below[1]); /* x86_vec.h: streaming, rep movsb, the loop */
+    return vcopy_large(dst, src, n, movsb_start_32(dst, src), &altmem__rep_movsb_direct_below[1]); /* x86_vec.h: streaming, rep movsb, the loop */
 }
 
 ENTRY_ALIGNED(4096) void *altmem_memcpy_avx2(void *__restrict dst, const void *__restrict src, size_t n)

@@ -20,15 +20,11 @@
 #define VEC_BITS 256
 #include "x86_vec.h"
 
-/* Below: the vector loop wins (src/policy.c); src and dst apart mod 32, the
-   rule's own start (its loads cross lines: intel-emr-kvm). */
-#define ERMS_MIN(d, s) ((((uintptr_t)(d) ^ (uintptr_t)(s)) & 31) ? &altmem__rep_movsb_start_32_apart : &altmem__rep_movsb_start[1])
-
 /* The sizes that loop: kept out of line, so that the small classes above need
    no registers saved or copied on entry. */
 static __attribute__((noinline)) void *large(void *dst, const void *src, size_t n)
 {
-    return vmove_large(dst, src, n, ERMS_MIN(dst, src), &altmem__rep_movsb_direct_below[1]); /* x86_vec.h: the direction, streaming, rep movsb */
+    return vmove_large(dst, src, n, movsb_start_32(dst, src), &altmem__rep_movsb_direct_below[1]); /* x86_vec.h: the direction, streaming, rep movsb */
 }
 
 ENTRY_ALIGNED(4096) void *altmem_memmove_avx2(void *dst, const void *src, size_t n)
