@@ -6,12 +6,19 @@
 #     (the crt's _fini does nothing; the destructors run from .fini_array);
 #   - the writable data after RELRO (.data, .bss) within MAX_PAGES pages: a large
 #     static array there (a buffer few processes use) lies between the variables
-#     every start-up writes and spreads them over more pages, a fault each.
+#     every start-up writes and spreads them over more pages, a fault each;
+#   - at most 32 KiB of padding between the functions of the text (the stubs'
+#     page and the probe page beside it, which nothing else may share, take up
+#     to 12 KiB of it): an entry aligned to stay in one page once gave its
+#     alignment (up to 4 KiB) to its whole object and cold part
+#     (src/arch/x86_64/x86_vec.h, ENTRY_ALIGNED): 52-57 KB of padding, one or
+#     two more page faults in a static program.
 #
 #   startup_layout.sh READELF MAX_PAGES LIBRARY...
 #   startup_layout.sh READELF MAX_PAGES --control CC
-#       builds a library with a 64 KiB static array between two variables and the
-#       default _fini, and checks it: must fail (the check can fail).
+#       builds a library with a 64 KiB static array between two variables, the
+#       default _fini and sixteen functions aligned to 4 KiB, and checks it: must
+#       fail (the check can fail).
 set -eu
 readelf=$1
 max_pages=$2
@@ -24,6 +31,11 @@ int first_state = 1;
 static char big_buffer[65536];
 int last_state;
 char *control_buffer(void) { last_state = first_state; return big_buffer; }
+#define PAGE_ALIGNED(n) __attribute__((aligned(4096), noinline)) int control_##n(int x) { return x * n + last_state; }
+PAGE_ALIGNED(1) PAGE_ALIGNED(2) PAGE_ALIGNED(3) PAGE_ALIGNED(4)
+PAGE_ALIGNED(5) PAGE_ALIGNED(6) PAGE_ALIGNED(7) PAGE_ALIGNED(8)
+PAGE_ALIGNED(9) PAGE_ALIGNED(10) PAGE_ALIGNED(11) PAGE_ALIGNED(12)
+PAGE_ALIGNED(13) PAGE_ALIGNED(14) PAGE_ALIGNED(15) PAGE_ALIGNED(16)
 EOF
     "$2" -O2 -shared -fPIC "$tmp/c.c" -o "$tmp/libcontrol.so"
     set -- "$tmp/libcontrol.so"
@@ -34,6 +46,21 @@ for lib in "$@"; do
     if "$readelf" -dW "$lib" | grep -q '(FINI)'; then
         echo "FAIL: $name has DT_FINI (link it with -Wl,-fini=<an undefined name>)"
         status=1
+    fi
+    # Padding: the distance between one function's end and the next one's start,
+    # over the functions of the symbol table (a stripped library has fewer).
+    pad=$("$readelf" -sW "$lib" | awk '
+        function hex(s,   i, v) { v = 0; s = tolower(s)
+            for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+            return v }
+        $4 == "FUNC" && $3 + 0 > 0 && $7 ~ /^[0-9]+$/ { print hex($2), $3 + 0 }' | sort -n -u | awk '
+        { if (NR > 1 && $1 > end) total += $1 - end; if ($1 + $2 > end) end = $1 + $2 }
+        END { print total + 0 }')
+    if [ "$pad" -gt 32768 ]; then
+        echo "FAIL: $name: $pad bytes of padding between its functions, more than 32768 (readelf -sW: is an aligned function's section aligned whole?)"
+        status=1
+    else
+        echo "$name: $pad bytes of padding between its functions, at most 32768"
     fi
     # The RW PT_LOAD and PT_GNU_RELRO: the writable part the loader does not
     # make read-only again is [RELRO end, segment end).

@@ -21,4 +21,5 @@
 NOINL size_t large(uintptr_t d, size_t n) { return cl_large(d, n); }
 NOINL size_t mid(uintptr_t d, size_t n) { return cl_mid(d, n, large); }
 
-ENTRY_ALIGNED(1024) size_t altmem_clear_user_avx512(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, mid, large, altmem_clear_user_avx512); }
+ENTRY_ALIGNED(altmem_clear_user_avx512, 1024);
+size_t altmem_clear_user_avx512(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, mid, large, altmem_clear_user_avx512); }

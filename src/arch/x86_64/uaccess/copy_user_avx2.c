@@ -22,7 +22,8 @@
 
 NOINL size_t large(uintptr_t d, uintptr_t s, size_t n) { return cu_large(d, s, n); }
 
-ENTRY_ALIGNED(1024) size_t altmem_copy_user_avx2(void *dst, const void *src, size_t n)
+ENTRY_ALIGNED(altmem_copy_user_avx2, 1024);
+size_t altmem_copy_user_avx2(void *dst, const void *src, size_t n)
 {
     return cu_small((uintptr_t)dst, (uintptr_t)src, n, NULL, large, altmem_copy_user_avx2);
 }

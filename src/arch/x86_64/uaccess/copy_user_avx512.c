@@ -24,7 +24,8 @@
 NOINL size_t large(uintptr_t d, uintptr_t s, size_t n) { return cu_large(d, s, n); }
 NOINL size_t mid(uintptr_t d, uintptr_t s, size_t n) { return cu_mid(d, s, n, large, 1); }
 
-ENTRY_ALIGNED(1024) size_t altmem_copy_user_avx512(void *dst, const void *src, size_t n)
+ENTRY_ALIGNED(altmem_copy_user_avx512, 1024);
+size_t altmem_copy_user_avx512(void *dst, const void *src, size_t n)
 {
     return cu_small((uintptr_t)dst, (uintptr_t)src, n, mid, large, altmem_copy_user_avx512);
 }

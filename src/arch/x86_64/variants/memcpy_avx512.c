@@ -65,7 +65,8 @@ static __attribute__((noinline)) void *mid(void *dst, const void *src, size_t n)
     return vcopy_mid_512(dst, src, n, large);
 }
 
-ENTRY_ALIGNED(512) void *altmem_memcpy_avx512(void *__restrict dst, const void *__restrict src, size_t n)
+ENTRY_ALIGNED(altmem_memcpy_avx512, 512);
+void *altmem_memcpy_avx512(void *__restrict dst, const void *__restrict src, size_t n)
 {
     return vcopy_entry_512(dst, src, n, mid, large);   /* the classes: x86_vec.h */
 }

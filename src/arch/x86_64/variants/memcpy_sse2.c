@@ -29,7 +29,8 @@ static __attribute__((noinline)) void *large(void *__restrict dst, const void *_
     return vcopy_large(dst, src, n, &ERMS_MIN, &altmem__rep_movsb_direct_below[0]); /* x86_vec.h: streaming, rep movsb, the loop */
 }
 
-ENTRY_ALIGNED(2048) void *altmem_memcpy_sse2(void *__restrict dst, const void *__restrict src, size_t n)
+ENTRY_ALIGNED(altmem_memcpy_sse2, 2048);
+void *altmem_memcpy_sse2(void *__restrict dst, const void *__restrict src, size_t n)
 {
     RETURN_VALUE_IN_RAX(dst);
     return vcopy_entry(dst, src, n, large, &altmem__copy_loop_below[0], 0); /* x86_vec_set.h: the classes, the loops */

@@ -27,7 +27,8 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     return vmove_large(dst, src, n, &ERMS_MIN, &altmem__rep_movsb_direct_below[0]); /* x86_vec.h: the direction, streaming, rep movsb */
 }
 
-ENTRY_ALIGNED(2048) void *altmem_memmove_sse2(void *dst, const void *src, size_t n)
+ENTRY_ALIGNED(altmem_memmove_sse2, 2048);
+void *altmem_memmove_sse2(void *dst, const void *src, size_t n)
 {
     RETURN_VALUE_IN_RAX(dst);
     return vcopy_entry(dst, src, n, large, &altmem__copy_loop_below[0], 1); /* x86_vec_set.h: the classes, the loops */

@@ -39,7 +39,8 @@ static __attribute__((noinline)) void *mid(void *dst, int c, size_t n)
     return vset_mid_512(dst, c, n, large);
 }
 
-ENTRY_ALIGNED(512) void *altmem_memset_avx512(void *dst, int c, size_t n)
+ENTRY_ALIGNED(altmem_memset_avx512, 512);
+void *altmem_memset_avx512(void *dst, int c, size_t n)
 {
     return vset_entry_512(dst, c, n, mid, large);      /* the classes: x86_vec.h */
 }

@@ -30,7 +30,8 @@ static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
     return vset_large(dst, c, n, &ERMS_MIN); /* x86_vec.h: the loop, rep stosb, streaming */
 }
 
-ENTRY_ALIGNED(1024) void *altmem_memset_sse2(void *dst, int c, size_t n)
+ENTRY_ALIGNED(altmem_memset_sse2, 1024);
+void *altmem_memset_sse2(void *dst, int c, size_t n)
 {
     RETURN_VALUE_IN_RAX(dst);
     return vset_entry(dst, c, n, large, &altmem__memset_loop_below[0]);    /* the classes: x86_vec.h, vset_entry */
