@@ -40,15 +40,39 @@ static void warn_line(altmem__warn_fn *warn, void *ctx, struct altmem__text *t)
 /* A variant the policy keeps out of the default walk: 512-bit registers where
    the rules say they lower the clock (not the evex variants: AVX-512's
    instructions on 32-byte registers, as glibc's evex variants there). */
-static int ruled_out(const struct altmem__variant *v, const struct altmem__policy *p)
+static int ruled_out_512(const struct altmem__variant *v, const struct altmem__policy *p)
 {
     return !p->allow512 && v->vec512;
 }
 
-/* The rule that cleared allow512. */
-static const char *rule_name_512(const struct altmem__policy *p)
+/* The 64-byte variants built twice (x86_vec_entry512.h, exactly 64 bytes):
+   the _halves build only where a rule asks for it, and then not the other
+   512-bit variants of its routine. */
+static int has_halves64(enum altmem_routine r)
 {
-    return p->no512_rule >= 0 ? altmem__policy_rules[p->no512_rule].name : "?";
+    for (size_t i = 0; i < altmem__variant_total; i++)
+        if (altmem__variants[i].routine == r && altmem__variants[i].halves64)
+            return 1;
+    return 0;
+}
+
+static int ruled_out_halves(const struct altmem__variant *v, const struct altmem__policy *p)
+{
+    if (v->halves64)
+        return !p->halves64;
+    return p->halves64 && v->vec512 && has_halves64(v->routine);
+}
+
+static int ruled_out(const struct altmem__variant *v, const struct altmem__policy *p)
+{
+    return ruled_out_512(v, p) || ruled_out_halves(v, p);
+}
+
+/* The rule that kept v out (ruled_out). */
+static const char *rule_name(const struct altmem__variant *v, const struct altmem__policy *p)
+{
+    int rule = ruled_out_512(v, p) ? p->no512_rule : p->halves64 ? p->halves64_rule : -1;
+    return rule >= 0 ? altmem__policy_rules[rule].name : "?";
 }
 
 /* Field by field (no struct copy: clang would call memcpy, freestanding). */
@@ -70,6 +94,8 @@ static void policy_copy(struct altmem__policy *d, const struct altmem__policy *s
     d->movsb_stop16_near = s->movsb_stop16_near;
     d->short_distance = s->short_distance;
     d->split_loads_above = s->split_loads_above;
+    d->halves64 = s->halves64;
+    d->halves64_rule = s->halves64_rule;
     d->nt_copy16_never = s->nt_copy16_never;
     d->nt_copy_linear = s->nt_copy_linear;
     d->nt_fwd_overlap = s->nt_fwd_overlap;
@@ -265,7 +291,7 @@ void altmem__decide_profile(const struct altmem__cpu *cpu, const char *tunables,
             altmem__text_puts(&why, v->name);
             if (runnable(v, out->active)) {
                 altmem__text_puts(&why, " (rule ");
-                altmem__text_puts(&why, rule_name_512(pol));
+                altmem__text_puts(&why, rule_name(v, pol));
                 altmem__text_puts(&why, ")");
             } else {
                 altmem__text_puts(&why, " (lacks ");

@@ -145,6 +145,7 @@ static void a_defaults(const struct altmem__cpu *c, struct altmem__policy *p)
     p->movsb_stop16 = p->movsb_stop16_apart = p->movsb_stop16_near = NEVER;
     p->short_distance = 0;
     p->split_loads_above = NEVER;
+    p->halves64 = 0;
     p->nt_copy16_never = 0;
     p->nt_copy_linear = 0;
     p->nt_fwd_overlap = 0;
@@ -228,6 +229,7 @@ static void a_amd_zen4(const struct altmem__cpu *c, struct altmem__policy *p)
     }
     if (c->features & ALTMEM_FEAT_SIMD256)
         p->split_loads_above = 512;
+    p->halves64 = 1;
     p->nt_copy16_never = 1;
     p->nt_copy_linear = 1;
     p->stosb[0] = 2 * K;
@@ -340,7 +342,8 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
      m_amd_zen, a_amd_zen_strings},
     {"amd-zen4", "AMD family 0x19 with AVX-512 (Zen 4)",
      "streaming copies from 3/4 of the L3 where it is known (glibc 2.41's threshold; never in the 16-byte copies), straight through, not four pages at a time; streaming memset from 8 times the L3 (known), rep stosb from 2 KiB to 3/4 of the L3 (known) in the 16-byte memset; "
-     "above 512 B, src and dst apart mod 64, the 64-byte copies run the 32-byte variant; rep movsb from 2 KiB in the "
+     "above 512 B, src and dst apart mod 64, the 64-byte copies run the 32-byte variant; the 64-byte variants' "
+     "_halves builds (exactly 64 B as two 32-byte halves, not 64 + 64); rep movsb from 2 KiB in the "
      "16-byte copies, up to 8 KiB apart, 32 KiB for forward overlaps, 12 MiB for forward moves with src 64 B-4 KiB "
      "ahead, a multiple of 64",
      "measured, AMD family 25 model 17 (KVM), idle and under --load: docs/perf/amd-family25-model17.md",
@@ -366,6 +369,7 @@ void altmem__policy_for(const struct altmem__cpu *cpu, struct altmem__policy *ou
 {
     out->rules = 0;
     out->no512_rule = -1;
+    out->halves64_rule = -1;
     /* Not a rule: the block size the CPU reports for whole-block zeroing. */
     out->zero_block = cpu->zero_block;
     /* On riscv64 the block is Zicboz's: hwcaps=-ZICBOZ (the features the rules
@@ -375,11 +379,13 @@ void altmem__policy_for(const struct altmem__cpu *cpu, struct altmem__policy *ou
         out->zero_block = 0;
     for (size_t i = 0; i < altmem__policy_rule_count; i++) {
         if (altmem__policy_rules[i].match(cpu)) {
-            int was = i ? out->allow512 : 1;
+            int was = i ? out->allow512 : 1, was_halves = i ? out->halves64 : 0;
             altmem__policy_rules[i].apply(cpu, out);
             out->rules |= (uint32_t)1 << i;
             if (was && !out->allow512)
                 out->no512_rule = (int)i;
+            if (!was_halves && out->halves64)
+                out->halves64_rule = (int)i;
         }
     }
 }

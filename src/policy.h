@@ -97,6 +97,8 @@ struct altmem__policy {
     size_t movsb_stop16_near;     /* ... src 64 B-4 KiB ahead, a multiple of 64   */
     size_t short_distance;        /* no rep movsb at (dst - src) mod 4096 in 1..this */
     size_t split_loads_above;     /* 64-byte copies: the 32-byte loop above this, src/dst apart mod 64 */
+    int halves64;                 /* the 64-byte variants' _halves builds (exactly 64 B as two halves) */
+    int halves64_rule;            /* ... the rule that asked for them, or -1     */
     int nt_copy16_never;          /* 16-byte memcpy, memmove: never stream (else nt_copy) */
     int nt_copy_linear;           /* the streaming copy goes straight through, not four pages at a time */
     size_t nt_fwd_overlap;        /* memmove, src ahead of dst inside its range: streaming from the

@@ -15,10 +15,14 @@
 #define ALTMEM__PROBE(...) ALTMEM__SECOND(__VA_ARGS__, 0, ~)
 #define ALTMEM__VEC512_avx512 ~, 1
 #define ALTMEM__IS_VEC512(flags) ALTMEM__PROBE(ALTMEM__VEC512_##flags)
+/* 1 for the name avx512_halves: the Zen 4 build of the 64-byte variants. */
+#define ALTMEM__HALVES64_avx512_halves ~, 1
+#define ALTMEM__IS_HALVES64(name) ALTMEM__PROBE(ALTMEM__HALVES64_##name)
 
 #define VARIANT(routine, name, arch, flags, source, requires, summary)                            \
     ALTMEM__IF_ARCH_##arch({ALTMEM__ID_##routine, #name, summary, requires,                       \
-                            {.routine = altmem_##routine##_##name}, ALTMEM__IS_VEC512(flags)},)
+                            {.routine = altmem_##routine##_##name}, ALTMEM__IS_VEC512(flags),             \
+                            ALTMEM__IS_HALVES64(name)},)
 
 const struct altmem__variant altmem__variants[] = {
 #include "registry.def"

@@ -20,6 +20,9 @@ struct altmem__variant {
     union altmem_routine_fn fn;   /* include/altmem.h */
     int vec512;                   /* 512-bit registers (flag set avx512): what a
                                      rule clearing allow512 keeps out (src/policy.c) */
+    int halves64;                 /* the _halves build of a 64-byte variant: bound only
+                                     where the policy's halves64 is set, which keeps
+                                     the routine's other 512-bit variants out */
 };
 
 /* All variants; within a routine, in preference order (best first). */

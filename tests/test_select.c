@@ -470,16 +470,22 @@ static void table_invariants(void)
         CHECK(altmem__variant_find(v->routine, upper, k) == (int)i, "row %zu: '%.*s' not found", i, (int)k, upper);
         /* Reachable: an earlier variant of the routine whose requirements are a
            subset of this one's would always be chosen first, unless the policy
-           can rule it out and not this one (512-bit registers, allow512 = 0). */
+           can rule it out and not this one (512-bit registers, allow512 = 0;
+           the other 512-bit variants where the rules ask for the _halves builds). */
         for (size_t j = 0; j < i; j++) {
             const struct altmem__variant *u = &altmem__variants[j];
             if (u->routine == v->routine)
-                CHECK((u->requires & ~v->requires) != 0 || (u->vec512 && !v->vec512),
+                CHECK((u->requires & ~v->requires) != 0 || (u->vec512 && !v->vec512) ||
+                          (u->vec512 && !u->halves64 && v->halves64),
                       "%s %s (row %zu) can never be selected: %s (row %zu) comes first and needs no more", rn,
                       v->name, i, u->name, j);
         }
-        /* vec512 is the flag set avx512's: 512-bit registers in these names. */
-        CHECK(v->vec512 == !strcmp(v->name, "avx512"), "row %zu (%s %s): vec512 %d", i, rn, v->name, v->vec512);
+        /* vec512 is the flag set avx512's: 512-bit registers in these names; halves64
+           the name avx512_halves's (x86_vec_entry512.h: exactly 64 bytes). */
+        int halves = !strcmp(v->name, "avx512_halves");
+        CHECK(v->vec512 == (!strcmp(v->name, "avx512") || halves), "row %zu (%s %s): vec512 %d", i, rn, v->name,
+              v->vec512);
+        CHECK(v->halves64 == halves, "row %zu (%s %s): halves64 %d", i, rn, v->name, v->halves64);
         /* The public view agrees with the table. */
         struct altmem_variant_info info;
         CHECK(altmem_variant(i, &info) == 0 && info.routine == v->routine && !strcmp(info.name, v->name) &&
@@ -715,15 +721,15 @@ static void policy_rules(void)
          192 * MB, NEVER, NEVER, NEVER, 63, "defaults amd-zen-no-string", 192 * MB},
         /* Zen 4: AVX-512, allowed on AMD; streaming copies from 3/4 of the L3, memset
            from 8 times it (measured: docs/perf/amd-family25-model17.md) */
-        {"Zen 4 0x19/0x11", A, 0x19, 0x11, ALTMEM__ID_AVX_VNNI, x512, 1 * MB, 32 * MB, "avx512", 24 * MB,
+        {"Zen 4 0x19/0x11", A, 0x19, 0x11, ALTMEM__ID_AVX_VNNI, x512, 1 * MB, 32 * MB, "avx512_halves", 24 * MB,
          256 * MB, NEVER, NEVER, NEVER, 63, "defaults amd-zen-no-string amd-zen4", 24 * MB},
         /* ... the KVM guest of issue 28, where glibc 2.36 reads 320 MiB from the legacy
            leaf and streams from 240 MiB: the rule takes the L3 of 0x8000001D */
-        {"Zen 4 0x19/0x11 KVM", A, 0x19, 0x11, ALTMEM__ID_HYPERVISOR, x512, 1 * MB, 32 * MB, "avx512", 24 * MB,
+        {"Zen 4 0x19/0x11 KVM", A, 0x19, 0x11, ALTMEM__ID_HYPERVISOR, x512, 1 * MB, 32 * MB, "avx512_halves", 24 * MB,
          256 * MB, NEVER, NEVER, NEVER, 63, "defaults amd-zen-no-string amd-zen4", 240 * MB},
         /* ... and with no L3 known: the rule's thresholds from it do not apply (glibc
            2.36's stays), the rest of the rule does */
-        {"Zen 4, caches unknown", A, 0x19, 0x61, 0, x512, 0, 0, "avx512", 64 * MB, 64 * MB, NEVER, NEVER, NEVER,
+        {"Zen 4, caches unknown", A, 0x19, 0x61, 0, x512, 0, 0, "avx512_halves", 64 * MB, 64 * MB, NEVER, NEVER, NEVER,
          63, "defaults amd-zen-no-string amd-zen4", 64 * MB},
         /* Zen 5: measured (docs/perf/amd-family26-model2.md) */
         {"Zen 5 0x1a/0x02", A, 0x1a, 0x02, ALTMEM__ID_AVX_VNNI | ALTMEM__ID_HYPERVISOR, x512, 1 * MB, 32 * MB,
@@ -838,6 +844,26 @@ static void policy_rules(void)
               "%s: nt_threshold=8M: nt %zu, forward overlaps %zu", k->what, st.policy.nt_copy,
               st.policy.nt_fwd_overlap);
         decide(&c, NULL, 0);
+        /* The 64-byte variants' _halves builds: only where amd-zen4 asks, all three
+           routines, and why names the rule. */
+        int zen4_halves = strstr(k->rules, "amd-zen4") != NULL;
+        CHECK(p.halves64 == zen4_halves && (p.halves64_rule >= 0) == zen4_halves &&
+                  (!zen4_halves || !strcmp(altmem__policy_rules[p.halves64_rule].name, "amd-zen4")),
+              "%s: halves64 %d (rule %d)", k->what, p.halves64, p.halves64_rule);
+        if (p.allow512 && (k->features & ALTMEM_FEAT_SIMD512)) {
+            const char *want = zen4_halves ? "avx512_halves" : "avx512";
+            CHECK(!strcmp(bound_name(ALTMEM_MEMMOVE), want) && !strcmp(bound_name(ALTMEM_MEMSET), want),
+                  "%s: memmove %s, memset %s, expected %s", k->what, bound_name(ALTMEM_MEMMOVE),
+                  bound_name(ALTMEM_MEMSET), want);
+            CHECK(!zen4_halves || strstr(st.bound[ALTMEM_MEMCPY].why, "avx512 (rule amd-zen4)") != NULL,
+                  "%s: why does not name the rule that kept avx512 out: '%s'", k->what,
+                  st.bound[ALTMEM_MEMCPY].why);
+            decide(&c, zen4_halves ? "memcpy=avx512" : "memcpy=avx512_halves", 0); /* a pin still can */
+            CHECK(!strcmp(bound_name(ALTMEM_MEMCPY), zen4_halves ? "avx512" : "avx512_halves"),
+                  "%s: pin of the other 64-byte build not honoured", k->what);
+            expect_warnings(k->what, 0);
+            decide(&c, NULL, 0);
+        }
         if (!p.allow512) {
             CHECK(strstr(st.bound[ALTMEM_MEMCPY].why, "rule intel-avx512-no-vnni") != NULL,
                   "%s: why does not name the rule: '%s'", k->what, st.bound[ALTMEM_MEMCPY].why);

@@ -366,7 +366,8 @@ static int same_policy(const struct altmem__policy *a, const struct altmem__poli
                a->short_distance == b->short_distance && a->split_loads_above == b->split_loads_above &&
                a->nt_copy16_never == b->nt_copy16_never && a->nt_copy_linear == b->nt_copy_linear &&
                a->stosb_stop16 == b->stosb_stop16 && a->movsb_stop16 == b->movsb_stop16 && a->movsb_stop16_apart == b->movsb_stop16_apart &&
-               a->movsb_stop16_near == b->movsb_stop16_near && a->rules == b->rules;
+               a->movsb_stop16_near == b->movsb_stop16_near && a->halves64 == b->halves64 &&
+               a->halves64_rule == b->halves64_rule && a->rules == b->rules;
     for (int w = 0; w < 3; w++)
         same = same && a->movsb[w] == b->movsb[w] && a->stosb[w] == b->stosb[w];
     return same;
@@ -464,6 +465,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     : rp.no512_rule < 0 || (size_t)rp.no512_rule >= altmem__policy_rule_count ||
                           !(rp.rules >> rp.no512_rule & 1))
         FZ_FAIL("allow512 %d but no512_rule %d (rules %#x)", rp.allow512, rp.no512_rule, rp.rules);
+    /* The 64-byte variants' _halves builds: asked for by amd-zen4 alone. */
+    int zen4 = 0;
+    for (size_t i = 0; i < altmem__policy_rule_count; i++)
+        if (!strcmp(altmem__policy_rules[i].name, "amd-zen4") && (rp.rules >> i & 1))
+            zen4 = 1;
+    if (rp.halves64 != zen4 || (rp.halves64_rule >= 0) != zen4 ||
+        (zen4 && strcmp(altmem__policy_rules[rp.halves64_rule].name, "amd-zen4") != 0))
+        FZ_FAIL("halves64 %d (rule %d) but amd-zen4 %s (rules %#x)", rp.halves64, rp.halves64_rule,
+                zen4 ? "applied" : "did not apply", rp.rules);
     struct altmem__policy want = rp;
     if (m.set[0])
         want.nt_copy = want.nt_set = m.val[0];
@@ -497,13 +507,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if ((int)v->routine != r)
             FZ_FAIL("%s bound to %s, a variant of %s", routines[r], v->name, routines[v->routine]);
         /* Detected: the first in table order whose requirements are active and
-           that the rules allow (no 512-bit variant, the avx512 ones, when
-           allow512 is 0; the evex ones use AVX-512 on 32-byte registers). */
+           that the rules allow (no 512-bit variant, the avx512 and avx512_halves
+           ones, when allow512 is 0; the evex ones use AVX-512 on 32-byte
+           registers; avx512_halves only where the rules ask for it, and then
+           not the routine's avx512). */
+        int has_halves = 0;
+        for (size_t i = 0; i < nvar; i++)
+            has_halves |= (int)var[i].routine == r && !strcmp(var[i].name, "avx512_halves");
         int detected = -1;
-        for (size_t i = 0; i < nvar && detected < 0; i++)
+        for (size_t i = 0; i < nvar && detected < 0; i++) {
+            int halves = !strcmp(var[i].name, "avx512_halves"), plain512 = !strcmp(var[i].name, "avx512");
             if ((int)var[i].routine == r && (var[i].requires & ~active) == 0 &&
-                (rp.allow512 || strcmp(var[i].name, "avx512") != 0))
+                (rp.allow512 || (!plain512 && !halves)) && (halves ? rp.halves64 : !(plain512 && has_halves && rp.halves64)))
                 detected = (int)i;
+        }
         if (detected < 0)
             FZ_FAIL("%s: no variant runs on active features %#llx (the generic one should)", routines[r],
                     (unsigned long long)active);

@@ -109,6 +109,7 @@ all=3f00000000000000
 none=0000000000000000
 caches="01000000 14 20000000 14"   # L2 1 MiB, L3 32 MiB
 amd5="02 1a 02 02"                 # AMD family 0x1a model 2, hypervisor
+zen4="02 19 11 02"                 # AMD family 0x19 model 0x11 (Zen 4), hypervisor
 intel="01 06 55 00"                # Intel 6/0x55, no AVX-VNNI
 unk="00 00 00 00"
 text fuzz_tunables empty         "$all 00 00 $caches $unk" ""
@@ -125,6 +126,7 @@ text fuzz_tunables case_empty    "$all 00 00 01000000 10 00000000 00 $unk" "Memm
 text fuzz_tunables policy        "$all 00 00 $caches $amd5" "rep_movsb_threshold=4k:rep_stosb_threshold=never:memset_nt_threshold=1M:rep_movsb_short_distance=4095"
 text fuzz_tunables policy_bad    "$all 00 00 $caches $intel" "rep_movsb_short_distance=4096:rep_stosb_threshold=-1:memset_nt_threshold=nev:nt_threshold=NEVER"
 text fuzz_tunables intel_pin512  "$all 00 00 $caches $intel" "memset=avx512:copy_user=avx512_erms"
+text fuzz_tunables zen4_halves   "$all 00 00 $caches $zen4" "memmove=avx512:rep_movsb_threshold=8k"
 # Planted: a CPU without features must get the generic memcpy; the broken decision
 # binds the table's first memcpy variant.
 regress fuzz_tunables planted-memcpy-no-features "$none 00 00 $caches $unk"

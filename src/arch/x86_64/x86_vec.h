@@ -60,7 +60,8 @@
    (src/CMakeLists.txt), and GCC gives an aligned function's alignment to its
    cold part too, which the linker gathers at the start of the text (14 KB of
    padding for 16-byte cold parts at 557075a). */
-#define ENTRY_ALIGNED(function, bytes) \
+#define ENTRY_ALIGNED(function, bytes) ENTRY_ALIGNED_SECTION(function, bytes)
+#define ENTRY_ALIGNED_SECTION(function, bytes) \
     __asm__(".pushsection .text." #function ",\"ax\",@progbits\n\t.balign " #bytes "\n\t.popsection")
 
 /* The return value goes to %rax on entry, as in hand-written string functions:

@@ -36,6 +36,21 @@ OPS_INL size_t erms_min(const unsigned char *d, const unsigned char *s)
     return (((uintptr_t)d ^ (uintptr_t)s) & 63) ? altmem__rep_movsb_start[2] : MOVSB_MIN_COALIGNED;
 }
 
+/* Exactly 64 bytes.  In [64, 128], 64 + 64 from each end with no taken jump,
+   as glibc's avx512 variant: 0.80 -> 1.00x glibc 2.41 at 64 B aligned on Intel
+   6/207, where 32 + 32 one taken jump away held every size 32-64 at 1.92 ns.
+   The _halves build (VEC64_AS_HALVES) keeps 64 with the smaller sizes, 32 + 32
+   (memset: one masked store): on Zen 4, which writes a 64-byte store as two
+   halves, 64 + 64 stores 128 bytes, each crossing a line when dst is not
+   aligned (1.40-1.60x glibc 2.41 at 64 B misaligned with 32 + 32).  Built
+   twice because a boundary read from a variable cost the classes 3-10% here
+   (docs/perf/intel-family6-model207.md, "Exactly 64 bytes"). */
+#ifdef VEC64_AS_HALVES
+#define BELOW_64_AND_64(n) ((n) <= 64)
+#else
+#define BELOW_64_AND_64(n) ((n) < 64)
+#endif
+
 typedef void *large_copy_fn(void *, const void *, size_t);
 typedef void *large_set_fn(void *, int, size_t);
 
@@ -69,16 +84,16 @@ OPS_INL void *vcopy_entry_512(void *dst, const void *src, size_t n, large_copy_f
     RETURN_VALUE_IN_RAX(dst);
     if (n < 16)
         goto tiny;
-    if (n <= 64)
+    if (BELOW_64_AND_64(n))
         goto small;
     if (unlikely(n > 128))
         return n <= 512 ? mid((void *)d, (const void *)s, n)     /* (128, 512]: mid(), above        */
                         : large((void *)d, (const void *)s, n);  /* (512, ...): the loops           */
-    ops_vcopy_ht1(OPS_PLAIN, d, s, n);                     /* (64, 128]: 64 + 64              */
+    ops_vcopy_ht1(OPS_PLAIN, d, s, n);                     /* [64, 128]: 64 + 64 (_halves: (64, 128]) */
     return dst;
 small:
     if (n >= 32)
-        ops_copy_ht32(OPS_PLAIN, d, s, n);                 /* [32, 64]: 32 + 32 (64: not 128 bytes stored) */
+        ops_copy_ht32(OPS_PLAIN, d, s, n);                 /* [32, 64): 32 + 32 (_halves: [32, 64]) */
     else
         ops_copy_ht16(OPS_PLAIN, d, s, n);                 /* [16, 32): 16 + 16               */
     return dst;
@@ -116,17 +131,17 @@ OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *mid, larg
 {
     const uintptr_t d = (uintptr_t)dst;
     RETURN_VALUE_IN_RAX(dst);
-    if (n <= 64)
+    if (BELOW_64_AND_64(n))
         goto lt64;
     if (unlikely(n > 128))
         return n <= 512 ? mid((void *)d, c, n)     /* (128, 512]: mid(), above        */
                         : large((void *)d, c, n);  /* (512, ...): the loops, as vcopy_entry_512 */
-    ops_vset_ht1(OPS_PLAIN, d, _mm512_set1_epi8((char)c), n); /* (64, 128]: 64 + 64           */
+    ops_vset_ht1(OPS_PLAIN, d, _mm512_set1_epi8((char)c), n); /* [64, 128]: 64 + 64 (_halves: (64, 128]) */
     return dst;
 lt64:
     if (unlikely(!within_page64((const unsigned char *)d)))
         goto page_end;
-    set_lt64_masked((unsigned char *)d, c, n);               /* [0, 64]: one masked store (64: not 64 + 64) */
+    set_lt64_masked((unsigned char *)d, c, n);               /* [0, 64) (_halves: [0, 64]): one masked store */
     return dst;
 page_end:;                              /* [0, 64] near a page's end: no masks */
     __m128i x = set_c(c);

@@ -65,8 +65,13 @@ static __attribute__((noinline)) void *mid(void *dst, const void *src, size_t n)
     return vcopy_mid_512(dst, src, n, large);
 }
 
-ENTRY_ALIGNED(altmem_memcpy_avx512, 512);
-void *altmem_memcpy_avx512(void *__restrict dst, const void *__restrict src, size_t n)
+/* Its name: the _halves build (memcpy_avx512_halves.c) gives its own. */
+#ifndef MEMCPY_AVX512_ENTRY
+#define MEMCPY_AVX512_ENTRY altmem_memcpy_avx512
+#endif
+
+ENTRY_ALIGNED(MEMCPY_AVX512_ENTRY, 512);
+void *MEMCPY_AVX512_ENTRY(void *__restrict dst, const void *__restrict src, size_t n)
 {
     return vcopy_entry_512(dst, src, n, mid, large);   /* the classes: x86_vec.h */
 }

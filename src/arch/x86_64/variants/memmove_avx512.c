@@ -78,8 +78,13 @@ static __attribute__((noinline)) void *mid(void *dst, const void *src, size_t n)
     return vcopy_mid_512(dst, src, n, large);
 }
 
-ENTRY_ALIGNED(altmem_memmove_avx512, 512);
-void *altmem_memmove_avx512(void *dst, const void *src, size_t n)
+/* Its name: the _halves build (memmove_avx512_halves.c) gives its own. */
+#ifndef MEMMOVE_AVX512_ENTRY
+#define MEMMOVE_AVX512_ENTRY altmem_memmove_avx512
+#endif
+
+ENTRY_ALIGNED(MEMMOVE_AVX512_ENTRY, 512);
+void *MEMMOVE_AVX512_ENTRY(void *dst, const void *src, size_t n)
 {
     return vcopy_entry_512(dst, src, n, mid, large);   /* the classes: x86_vec.h */
 }

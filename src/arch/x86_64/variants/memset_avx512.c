@@ -39,8 +39,13 @@ static __attribute__((noinline)) void *mid(void *dst, int c, size_t n)
     return vset_mid_512(dst, c, n, large);
 }
 
-ENTRY_ALIGNED(altmem_memset_avx512, 512);
-void *altmem_memset_avx512(void *dst, int c, size_t n)
+/* Its name: the _halves build (memset_avx512_halves.c) gives its own. */
+#ifndef MEMSET_AVX512_ENTRY
+#define MEMSET_AVX512_ENTRY altmem_memset_avx512
+#endif
+
+ENTRY_ALIGNED(MEMSET_AVX512_ENTRY, 512);
+void *MEMSET_AVX512_ENTRY(void *dst, int c, size_t n)
 {
     return vset_entry_512(dst, c, n, mid, large);      /* the classes: x86_vec.h */
 }
