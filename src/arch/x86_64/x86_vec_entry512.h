@@ -121,7 +121,7 @@ OPS_INL void *vset_mid_512(void *dst, int c, size_t n, large_set_fn *large)
     else if (n <= 384)
         ops_vset_ht3(OPS_PLAIN, d, x, n);                  /* (256, 384]: 3 x 64 from each end */
     else if (n <= 512)
-        ops_vset_ht4(OPS_PLAIN, d, x, n);                  /* (384, 512]: 4 x 64 from each end */
+        ops_vset_ht4(OPS_PLAIN, d, x, n);                  /* (384, 512]: 4 x 64 from each end (avx512: in its entry) */
     else
         return large(dst, c, n);            /* not reached: see vcopy_mid_512  */
     return dst;
@@ -144,7 +144,7 @@ OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *mid, larg
             return dst;
         }
 #endif
-        return n <= 512 ? mid((void *)d, c, n)     /* (128, 512]: mid(), above        */
+        return n <= 512 ? mid((void *)d, c, n)     /* (128, 512]: mid(), above (avx512: (128, 384]) */
                         : large((void *)d, c, n);  /* (512, ...): the loops, as vcopy_entry_512 */
     }
     ops_vset_ht1(OPS_PLAIN, d, _mm512_set1_epi8((char)c), n); /* [64, 128]: 64 + 64 (_halves: (64, 128]) */
