@@ -20,11 +20,16 @@
  * ops_ld16v / ops_st16v (OPS_HAVE_V16), ops_v32 with ops_ld32v / ops_st32v
  * (OPS_HAVE_V32), with the same arguments.  Offsets are separate from the base
  * for the reason given in src/ops/access.h.
+ * It may also define OPS_HT2_TAIL_FROM_END: the plain (not fault-tolerant)
+ * [2W, 4W] class then loads and stores its last two vectors from the end, the
+ * last before the one before it (see ops_vcopy_ht2).
  *
  * Assumptions:
  *   - Every class loads all it copies before its first store (the classes up
  *     to 8W serve overlapping memmove too) and stores in ascending address
- *     order, each store beginning at or below the end of those before it.
+ *     order, each store beginning at or below the end of those before it
+ *     (the order progress needs; a plain class without progress may differ:
+ *     OPS_HT2_TAIL_FROM_END).
  *   - A vector store that faults may have written part of its bytes; the
  *     progress counts only what its accessor reports, and the fix-up stores
  *     the rest again (the same values).
@@ -69,6 +74,24 @@ OPS_INL size_t ops_vcopy_ht2(const enum ops_access acc, uintptr_t d, uintptr_t s
 {
     ops_vec a, b, y, z;
     size_t k;
+#ifdef OPS_HT2_TAIL_FROM_END
+    /* A memmove repeated on one overlapping buffer loads, in the next call,
+       what this one stored; the load that overlaps a store only in part waits
+       for it to reach the cache, the longer the younger the store.  Which store
+       that is depends on the direction, so the order favours one: this one,
+       x86 glibc's, the forward (dst below src) direction, as glibc does. */
+    if (acc == OPS_PLAIN) {
+        ops_vld(acc, &a, s, 0);
+        ops_vld(acc, &b, s, OPS_W);
+        ops_vld(acc, &z, s, n - OPS_W);
+        ops_vld(acc, &y, s, n - 2 * OPS_W);
+        ops_vst(acc, d, 0, a);
+        ops_vst(acc, d, OPS_W, b);
+        ops_vst(acc, d, n - OPS_W, z);
+        ops_vst(acc, d, n - 2 * OPS_W, y);
+        return OPS_OK;
+    }
+#endif
     if (ops_vld(acc, &a, s, 0) || ops_vld(acc, &b, s, OPS_W) || ops_vld(acc, &y, s, n - 2 * OPS_W) ||
         ops_vld(acc, &z, s, n - OPS_W))
         return 0;
