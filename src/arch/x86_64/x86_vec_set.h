@@ -484,8 +484,16 @@ OPS_INL void vset_loop_inline(unsigned char *d, vec x, size_t n)
 OPS_INL void *vset_loop_or_large(unsigned char *d, int c, __m128i x, size_t n, large_set_fn *large,
                                  const size_t *loop_below)
 {
-    if (unlikely(n >= *loop_below))
-        return large(d, c, n);
+    if (unlikely(n >= *loop_below)) {
+        /* rep stosb here, not in large(): each instruction on the way to it
+           costs (sse2 2-4 KiB 0.91-0.95x glibc 2.41 -> 0.94-0.98x, avx2 and
+           evex 4 KiB 0.94-0.96 -> 0.98-1.00x, idle and under --load, Intel
+           6/207: docs/perf/intel-family6-model207.md, "rep stosb in the entry").
+           From *loop_below, below the threshold, n is past *erms_min. */
+        if (likely(n < altmem__memset_nt_threshold && n <= STOSB_STOP))
+            return rep_stosb_keep_rax(d, c, n);         /* [*erms_min, stop]: rep stosb */
+        return large(d, c, n);                          /* the rest: large()'s          */
+    }
     vset_loop_inline(d, vspread(x), n);
     return d;
 }
