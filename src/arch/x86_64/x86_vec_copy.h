@@ -21,7 +21,8 @@
    is not W-aligned), so that the loop may start at a W-aligned dst and stop as
    soon as at most 4W bytes remain, and so that no store lands on source bytes
    still to be read when dst < src.  Where the first vector or one of the last
-   four would cross a page, vcopy_fwd_pieces (out of line: the test is the one
+   four would cross a page, vcopy_fwd_pieces (the 32- and 64-byte loops,
+   VCOPY_PAGE_TEST below; out of line: the test is the one
    not-taken branch the common path pays; with -fno-reorder-blocks an inline
    slow path would cost taken jumps around it). */
 static void *vcopy_fwd_pieces(unsigned char *d, const unsigned char *s, size_t n);
@@ -34,11 +35,19 @@ OPS_INL int fwd_ends_cross_page(uintptr_t d, uintptr_t de)
     return (d & 4095) > 4096 - W || ((de - 1) & 4095) < 4 * W - 1;
 }
 
+/* The 16-byte loops do without the test and its pieces: on Intel 6/207 its
+   instructions cost more at 160-512 B (sse2 copies 0.86-0.95x glibc 2.41
+   there with it, 0.94-1.02x without) than a crossing costs on average (~2%
+   of random addresses; a crossing copy of 192 B then takes glibc's time,
+   where the pieces took 0.6x of it: docs/perf/intel-family6-model207.md,
+   "The sse2 copy loops without the page test").  The wider loops keep it. */
+#define VCOPY_PAGE_TEST (VEC_BITS > 128)
+
 OPS_INL void *vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
 {
     unsigned char *d0 = d, *de = d + n;
     const unsigned char *se = s + n;
-    if (likely(!fwd_ends_cross_page((uintptr_t)d, (uintptr_t)de))) {
+    if (!VCOPY_PAGE_TEST || likely(!fwd_ends_cross_page((uintptr_t)d, (uintptr_t)de))) {
         vec h = vld(s);
         vec t0 = vld(se - 4 * W), t1 = vld(se - 3 * W), t2 = vld(se - 2 * W), t3 = vld(se - W);
         size_t skip = -(uintptr_t)d & (W - 1);         /* 0..W-1: dst aligned after it */
@@ -131,7 +140,7 @@ OPS_INL int bwd_ends_cross_page(uintptr_t d, uintptr_t de)
 OPS_INL void *vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
 {
     unsigned char *de = d + n;
-    if (likely(!bwd_ends_cross_page((uintptr_t)d, (uintptr_t)de))) {
+    if (!VCOPY_PAGE_TEST || likely(!bwd_ends_cross_page((uintptr_t)d, (uintptr_t)de))) {
         vec t = vld(s + n - W);
         vec h0 = vld(s), h1 = vld(s + W), h2 = vld(s + 2 * W), h3 = vld(s + 3 * W);
         n -= (uintptr_t)de & (W - 1);                  /* d + n aligned now */
