@@ -78,8 +78,8 @@ OPS_INL size_t ops_vcopy_ht2(const enum ops_access acc, uintptr_t d, uintptr_t s
     /* A memmove repeated on one overlapping buffer loads, in the next call,
        what this one stored; the load that overlaps a store only in part waits
        for it to reach the cache, the longer the younger the store.  Which store
-       that is depends on the direction, so the order favours one: this one,
-       x86 glibc's, the forward (dst below src) direction, as glibc does. */
+       that is depends on the direction, so an order favours one of them; this
+       one is x86 glibc's, which favours dst below src. */
     if (acc == OPS_PLAIN) {
         ops_vld(acc, &a, s, 0);
         ops_vld(acc, &b, s, OPS_W);

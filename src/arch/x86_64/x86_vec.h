@@ -189,9 +189,9 @@ OPS_VECTOR_STORE(__m128i, x86_st_low8, st_low8, X86_FAULT_STQ)
 OPS_VECTOR_STORE(__m128i, x86_st_low4, st_low4, X86_FAULT_STD)
 
 /* The plain [2W, 4W] copy in glibc's order (src/ops/vector.h): memmove at
-   (2W, 4W] with dst below src, repeated on one buffer, 0.78-0.89x glibc 2.41
-   -> 0.97-1.00x at every width on Intel 6/207, and dst above src 1.10-1.14x ->
-   0.99-1.00x (docs/perf/intel-family6-model207.md, "Overlapping memmove"). */
+   (2W, 4W] with dst below src, repeated on one buffer, 0.82-0.89x glibc 2.41
+   -> 0.95-1.03x at every width on Intel 6/207, and dst above src 1.00-1.15x ->
+   0.98-1.09x (docs/perf/intel-family6-model207.md, "Overlapping memmove"). */
 #define OPS_HT2_TAIL_FROM_END 1
 #include "ops/vector.h"
 
