@@ -9,17 +9,19 @@
 # TREE; a trailing "/" makes it a folder.  Fails (exit 1), naming each, when
 #   - a listed path does not exist (or a listed folder is not a folder), or
 #   - a folder that must be listed has no row naming it "folder/".
-# The folders that must be listed (the rule the README's section states):
-# every top-level folder, and every folder under src/, bench/ and tools/ that
-# holds a file itself.  "Holds a file": the files of the git checkout (tracked,
+# The paths that must be listed (the rule the README's section states):
+# every top-level folder and every top-level file but README.md itself (so a
+# scratch file left at the top fails), and every folder under src/, bench/ and
+# tools/ that holds a file itself.  "Holds a file": the files of the git checkout (tracked,
 # or new and not ignored: `git ls-files -co --exclude-standard`, minus deleted
 # ones) when TREE is the top of one, else every file found below TREE, leaving
 # out .git and build trees (a folder holding CMakeCache.txt).
 #
-# --control: the negative controls.  Runs the check on two altered copies of
+# --control: the negative controls.  Runs the check on three altered copies of
 # README in WORKDIR and passes only if each fails with the message it must
 # give: one with a row for a path that does not exist, one without the row
-# that lists the last folder that must be listed.
+# that lists the last folder that must be listed, one without the row that
+# lists the first top-level file that must be listed.
 set -euo pipefail
 
 if [ "${1:-}" = --control ]; then
@@ -46,7 +48,8 @@ if [ "${1:-}" = --control ]; then
     grep -q 'no-such-folder' "$work/README.bogus.md" || { echo "control: no table in $readme"; exit 1; }
     expect_failure bogus_row "$work/README.bogus.md" "listed but not in the tree: src/no-such-folder/"
     # 2. Without the row of the last folder that must be listed.
-    dir=$(bash "$self" --required "$tree" | tail -n 1)
+    dir=$(bash "$self" --required "$tree" | grep '/$' | tail -n 1)
+    dir=${dir%/}
     [ -n "$dir" ] || { echo "control: no folder must be listed?"; exit 1; }
     awk -v item="\`$dir/\`" '/^## / { s = ($0 ~ /^## What is here/) } s && /^\|/ && index($0, item) { next } { print }' \
         "$readme" >"$work/README.norow.md"
@@ -55,7 +58,18 @@ if [ "${1:-}" = --control ]; then
         exit 1
     fi
     expect_failure missing_row "$work/README.norow.md" "not listed: $dir/"
-    [ "$failed" -eq 0 ] && echo "control: passed: both altered READMEs were rejected"
+    # 3. Without the row of the first top-level file that must be listed (what a
+    #    scratch file left at the top looks like to the check).
+    file=$(bash "$self" --required "$tree" | grep -v '/$' | head -n 1)
+    [ -n "$file" ] || { echo "control: no top-level file must be listed?"; exit 1; }
+    awk -v item="\`$file\`" '/^## / { s = ($0 ~ /^## What is here/) } s && /^\|/ && index($0, item) { next } { print }' \
+        "$readme" >"$work/README.nofile.md"
+    if cmp -s "$readme" "$work/README.nofile.md"; then
+        echo "control: FAIL: $readme has no row naming \`$file\`"
+        exit 1
+    fi
+    expect_failure missing_file_row "$work/README.nofile.md" "not listed: $file "
+    [ "$failed" -eq 0 ] && echo "control: passed: the three altered READMEs were rejected"
     exit "$failed"
 fi
 
@@ -73,19 +87,22 @@ tree_files() {
     fi
 }
 
-# The folders that must be listed, sorted.
-required_dirs() {
-    tree_files "$1" | awk -F/ 'NF > 1 {
-        print $1                                   # every top-level folder
+# The paths that must be listed, sorted: folders with their trailing "/",
+# top-level files as they are.
+required_paths() {
+    tree_files "$1" | awk -F/ '
+    NF == 1 && $1 != "README.md" { print $1 }          # every top-level file
+    NF > 1 {
+        print $1 "/"                               # every top-level folder
         if ($1 == "src" || $1 == "bench" || $1 == "tools") {
             d = $1; for (i = 2; i < NF; i++) d = d "/" $i
-            print d                                # the folder holding the file
+            print d "/"                            # the folder holding the file
         }
     }' | LC_ALL=C sort -u
 }
 
 if [ "${1:-}" = --required ]; then
-    required_dirs "$2"
+    required_paths "$2"
     exit 0
 fi
 
@@ -114,11 +131,11 @@ n_dirs=0
 while IFS= read -r d; do
     [ -n "$d" ] || continue
     n_dirs=$((n_dirs + 1))
-    grep -qxF -- "$d/" <<<"$items" || { echo "readme_tree: not listed: $d/ (no row of '## What is here' names \`$d/\`)"; fail=1; }
-done < <(required_dirs "$tree")
+    grep -qxF -- "$d" <<<"$items" || { echo "readme_tree: not listed: $d (no row of '## What is here' names \`$d\`)"; fail=1; }
+done < <(required_paths "$tree")
 
 if [ "$fail" -ne 0 ]; then
     echo "readme_tree: FAILED: $readme, '## What is here', against $tree"
     exit 1
 fi
-echo "readme_tree: passed: the $n_items listed paths exist, and each of the $n_dirs folders that must have a row has one"
+echo "readme_tree: passed: the $n_items listed paths exist, and each of the $n_dirs paths that must have a row has one"
