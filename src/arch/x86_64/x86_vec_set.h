@@ -292,17 +292,30 @@ typedef void *large_copy_fn(void *, const void *, size_t);
 typedef void *large_set_fn(void *, int, size_t);
 
 /* n < 4, as glibc's: 2-3 falls through, 0 and 1 are one taken jump away; the
-   first byte is loaded before the tail's two are stored (memmove-safe). */
+   first byte is loaded before the others are stored (memmove-safe).  sse2
+   copies 2-3 as bytes 1 and n - 1, not glibc's 16-bit tail: with src and dst 1
+   byte apart and the next call reading what this one stored, a 16-bit load is
+   not forwarded from the byte stores (3.6x glibc 2.41 there on Intel 6/207,
+   the same elsewhere).  avx2 keeps glibc's: the longer block crosses a 64-byte
+   line of its entry, and 2-3 B fell from 1.19 to 1.01x glibc's in every other
+   layout (docs/perf/intel-family6-model207.md, "1-3 bytes"). */
 OPS_INL void copy_lt4(unsigned char *d, const unsigned char *s, size_t n)
 {
     if (n == 0)
         return;
     unsigned char b = *s;
-    uint16_t tail;
     if (n == 1)
         goto one;
+#if VEC_BITS == 128
+    __asm__("" : "+r"(n));              /* no 16-bit access merged from bytes 0 and 1 */
+    unsigned char second = s[1], last = s[n - 1];
+    d[n - 1] = last;
+    d[1] = second;
+#else
+    uint16_t tail;
     ops_ld16(OPS_PLAIN, &tail, (uintptr_t)s, (ptrdiff_t)n - 2);
     ops_st16(OPS_PLAIN, (uintptr_t)d, (ptrdiff_t)n - 2, tail);
+#endif
 one:
     *d = b;
 }
