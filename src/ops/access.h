@@ -84,8 +84,10 @@ OPS_INL size_t ops_fault(size_t done)
             return ops_fault(done);                                                                            \
     } while (0)
 
-/* Keeps x out of GCC's reach at a fault path, so that a loop keeps no register
-   per store address for the progress arithmetic. */
+/* Keeps x out of GCC's reach: it may assume nothing of x's value after it.  At
+   a fault path, so that a loop keeps no register per store address for the
+   progress arithmetic; in a size class, so that GCC does not merge accesses
+   the class keeps apart (x86's 2-3 byte copies). */
 #define OPS_LAUNDER(x) __asm__("" : "+r"(x))
 
 typedef uint64_t __attribute__((may_alias)) ops_u64_aligned;

@@ -107,7 +107,7 @@ tiny:
        access: that is glibc's 2-3 B code, which takes 3.6x our time when src
        and dst are 1 byte apart and the next call reads what this one stored
        (Intel 6/207; a 16-bit load is not forwarded from two byte stores). */
-    __asm__("" : "+r"(n));
+    OPS_LAUNDER(n);
     ops_copy_1_3(OPS_PLAIN, d, s, n);                /* [2, 4): bytes 0, 1, n - 1       */
     return dst;
 c1:                                     /* 1: one byte, not byte 0 thrice  */

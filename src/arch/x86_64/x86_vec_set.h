@@ -307,7 +307,7 @@ OPS_INL void copy_lt4(unsigned char *d, const unsigned char *s, size_t n)
     if (n == 1)
         goto one;
 #if VEC_BITS == 128
-    __asm__("" : "+r"(n));              /* no 16-bit access merged from bytes 0 and 1 */
+    OPS_LAUNDER(n);                     /* no 16-bit access merged from bytes 0 and 1 */
     unsigned char second = s[1], last = s[n - 1];
     d[n - 1] = last;
     d[1] = second;
