@@ -9,10 +9,11 @@
 /* ---- The entries of the 64-byte variants ---------------------------------------------
    Up to 512 bytes every class loads all it copies before it stores anything,
    so the same classes serve memcpy and memmove, which differ only in their
-   large() (above 512 bytes); (128, 512] is out of line in the variant's mid()
-   (noinline, a call of vcopy_mid_512 / vset_mid_512 with its large()).  The
-   layout measured in docs/perf/variant-figures.md depends on the order below
-   (built -fno-reorder-blocks). */
+   large() (above 512 bytes); memset's (128, 384] is out of line in the
+   variant's mid() (noinline, a call of vset_mid_512 with its large()), the
+   copies' (128, 512] in their entries' out-of-line block.  The layout
+   measured in docs/perf/variant-figures.md depends on the order below (built
+   -fno-reorder-blocks). */
 #if VEC_BITS == 512
 /* Source and destination apart mod 64, above the policy's size and below
    streaming: every 64-byte load of the loops would cross a line, and where the
@@ -54,31 +55,16 @@ OPS_INL size_t erms_min(const unsigned char *d, const unsigned char *s)
 typedef void *large_copy_fn(void *, const void *, size_t);
 typedef void *large_set_fn(void *, int, size_t);
 
-/* (128, 512]: the classes of 2, 3 and 4 vectors from each end.  The entry sends
-   larger sizes to large() itself, so the last branch is never taken; it stays
-   because without it GCC lays the classes out differently, and that measured
-   mixed on Intel 6/207 (memset 160-256 B aligned 1.05 -> 0.90x, memcpy 320-384 B
-   1.07 -> 1.14x against glibc 2.41; builds alternated, 3 runs each). */
-OPS_INL void *vcopy_mid_512(void *dst, const void *src, size_t n, large_copy_fn *large)
-{
-    const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
-    if (n <= 256)
-        ops_vcopy_ht2(OPS_PLAIN, d, s, n);                 /* (128, 256]: 2 x 64 from each end */
-    else if (n <= 384)
-        ops_vcopy_ht3(OPS_PLAIN, d, s, n);                 /* (256, 384]: 3 x 64 from each end */
-    else if (n <= 512)
-        ops_vcopy_ht4(OPS_PLAIN, d, s, n);                 /* (384, 512]: 4 x 64 from each end */
-    else
-        return large(dst, src, n);          /* not reached: see above          */
-    return dst;
-}
-
-/* Above 512 the entry calls large() itself: three taken jumps to the loops,
-   where going through mid() took six (~0.5 ns each on Intel 6/207,
-   docs/perf/intel-family6-model207.md, "Taken jumps").  The test sits in the
-   out-of-line block of n > 128, so the path to the classes up to 128 B is the
-   code of before (one more test on it cost 48-128 B up to 0.2x there). */
-OPS_INL void *vcopy_entry_512(void *dst, const void *src, size_t n, large_copy_fn *mid, large_copy_fn *large)
+/* Above 128 B the entry's out-of-line block: large() from 512 B, and the
+   classes of (128, 512] after it, (256, 384] on its fall-through (one taken
+   jump to it, two to the others), no call of an out-of-line mid() (its call
+   and compares were two taken jumps more: 384 B aligned 0.86 -> 1.00x glibc
+   2.36, 1.02-1.06 -> 1.26x glibc 2.41 on Intel 6/207, docs/perf/
+   intel-family6-model207.md, "The copies' (128, 512] in the entry").  Taken
+   jumps cost ~0.5 ns each there ("Taken jumps").  The path to the classes up
+   to 128 B is the code of before (one more test on it cost 48-128 B up to
+   0.2x there). */
+OPS_INL void *vcopy_entry_512(void *dst, const void *src, size_t n, large_copy_fn *large)
 {
     const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
     RETURN_VALUE_IN_RAX(dst);
@@ -87,9 +73,23 @@ OPS_INL void *vcopy_entry_512(void *dst, const void *src, size_t n, large_copy_f
     if (BELOW_64_AND_64(n))
         goto small;
     if (unlikely(n > 128))
-        return n <= 512 ? mid((void *)d, (const void *)s, n)     /* (128, 512]: mid(), above        */
-                        : large((void *)d, (const void *)s, n);  /* (512, ...): the loops           */
+        goto gt128;
     ops_vcopy_ht1(OPS_PLAIN, d, s, n);                     /* [64, 128]: 64 + 64 (_halves: (64, 128]) */
+    return dst;
+gt128:
+    if (n > 512)
+        return large((void *)d, (const void *)s, n);  /* (512, ...): the loops           */
+    if (n <= 256)
+        goto v2;
+    if (n > 384)
+        goto v4;
+    ops_vcopy_ht3(OPS_PLAIN, d, s, n);                     /* (256, 384]: 3 x 64 from each end */
+    return dst;
+v4:
+    ops_vcopy_ht4(OPS_PLAIN, d, s, n);                     /* (384, 512]: 4 x 64 from each end */
+    return dst;
+v2:
+    ops_vcopy_ht2(OPS_PLAIN, d, s, n);                     /* (128, 256]: 2 x 64 from each end */
     return dst;
 small:
     if (n >= 32)
@@ -121,7 +121,12 @@ c4:                                     /* [4, 8): 4 + 4                   */
     return dst;
 }
 
-/* (128, 512]: as vcopy_mid_512, its last branch never taken and kept. */
+/* (128, 512]: the classes of 2, 3 and 4 vectors from each end.  The entry sends
+   larger sizes to large() itself (and (384, 512] to its own class), so the last
+   branches are never taken; they stay because without them GCC lays the
+   classes out differently, and that measured mixed on Intel 6/207 (memset
+   160-256 B aligned 1.05 -> 0.90x against glibc 2.41; builds alternated, 3
+   runs each). */
 OPS_INL void *vset_mid_512(void *dst, int c, size_t n, large_set_fn *large)
 {
     const uintptr_t d = (uintptr_t)dst;

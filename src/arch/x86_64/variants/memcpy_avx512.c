@@ -59,19 +59,13 @@ static __attribute__((noinline)) void *large(void *__restrict dst, const void *_
     return dst;
 }
 
-/* (128, 512]: out of line, so that the classes below need no registers saved. */
-static __attribute__((noinline)) void *mid(void *dst, const void *src, size_t n)
-{
-    return vcopy_mid_512(dst, src, n, large);
-}
-
 /* Its name: the _halves build (memcpy_avx512_halves.c) gives its own. */
 #ifndef MEMCPY_AVX512_ENTRY
 #define MEMCPY_AVX512_ENTRY altmem_memcpy_avx512
 #endif
 
-ENTRY_ALIGNED(MEMCPY_AVX512_ENTRY, 512);
+ENTRY_ALIGNED(MEMCPY_AVX512_ENTRY, 1024);
 void *MEMCPY_AVX512_ENTRY(void *__restrict dst, const void *__restrict src, size_t n)
 {
-    return vcopy_entry_512(dst, src, n, mid, large);   /* the classes: x86_vec.h */
+    return vcopy_entry_512(dst, src, n, large);   /* the classes: x86_vec.h */
 }

@@ -72,19 +72,13 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     return dst;
 }
 
-/* (128, 512]: out of line, so that the classes below need no registers saved. */
-static __attribute__((noinline)) void *mid(void *dst, const void *src, size_t n)
-{
-    return vcopy_mid_512(dst, src, n, large);
-}
-
 /* Its name: the _halves build (memmove_avx512_halves.c) gives its own. */
 #ifndef MEMMOVE_AVX512_ENTRY
 #define MEMMOVE_AVX512_ENTRY altmem_memmove_avx512
 #endif
 
-ENTRY_ALIGNED(MEMMOVE_AVX512_ENTRY, 512);
+ENTRY_ALIGNED(MEMMOVE_AVX512_ENTRY, 1024);
 void *MEMMOVE_AVX512_ENTRY(void *dst, const void *src, size_t n)
 {
-    return vcopy_entry_512(dst, src, n, mid, large);   /* the classes: x86_vec.h */
+    return vcopy_entry_512(dst, src, n, large);   /* the classes: x86_vec.h */
 }
