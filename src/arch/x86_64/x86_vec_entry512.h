@@ -9,10 +9,9 @@
 /* ---- The entries of the 64-byte variants ---------------------------------------------
    Up to 512 bytes every class loads all it copies before it stores anything,
    so the same classes serve memcpy and memmove, which differ only in their
-   large() (above 512 bytes); memset's (128, 384] is out of line in the
-   variant's mid() (noinline, a call of vset_mid_512 with its large()), the
-   copies' (128, 512] in their entries' out-of-line block.  The layout
-   measured in docs/perf/variant-figures.md depends on the order below (built
+   large() (above 512 bytes); (128, 512] sits in each entry's out-of-line
+   block, large() behind a call.  The layout measured in
+   docs/perf/variant-figures.md depends on the order below (built
    -fno-reorder-blocks). */
 #if VEC_BITS == 512
 /* Source and destination apart mod 64, above the policy's size and below
@@ -121,28 +120,12 @@ c4:                                     /* [4, 8): 4 + 4                   */
     return dst;
 }
 
-/* (128, 512]: the classes of 2, 3 and 4 vectors from each end.  The entry sends
-   larger sizes to large() itself (and (384, 512] to its own class), so the last
-   branches are never taken; they stay because without them GCC lays the
-   classes out differently, and that measured mixed on Intel 6/207 (memset
-   160-256 B aligned 1.05 -> 0.90x against glibc 2.41; builds alternated, 3
-   runs each). */
-OPS_INL void *vset_mid_512(void *dst, int c, size_t n, large_set_fn *large)
-{
-    const uintptr_t d = (uintptr_t)dst;
-    vec x = vspread(set_c(c));
-    if (n <= 256)
-        ops_vset_ht2(OPS_PLAIN, d, x, n);                  /* (128, 256]: 2 x 64 from each end */
-    else if (n <= 384)
-        ops_vset_ht3(OPS_PLAIN, d, x, n);                  /* (256, 384]: 3 x 64 from each end */
-    else if (n <= 512)
-        ops_vset_ht4(OPS_PLAIN, d, x, n);                  /* (384, 512]: 4 x 64 from each end (avx512: in its entry) */
-    else
-        return large(dst, c, n);            /* not reached: see vcopy_mid_512  */
-    return dst;
-}
-
-OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *mid, large_set_fn *large)
+/* Above 128 B, as vcopy_entry_512: large() from 512 B and the classes of
+   (128, 512] in the entry's out-of-line block, no call of an out-of-line mid()
+   (384 B aligned 1.14 -> 1.28x glibc 2.41 on Intel 6/207, the rest unchanged:
+   docs/perf/intel-family6-model207.md, "The copies' (128, 512] in the
+   entry"). */
+OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *large)
 {
     const uintptr_t d = (uintptr_t)dst;
     RETURN_VALUE_IN_RAX(dst);
@@ -150,17 +133,32 @@ OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *mid, larg
         goto lt64;
     if (unlikely(n > 128)) {
 #ifndef VEC64_AS_HALVES
-        /* Here, not in mid(): two taken jumps fewer, 448-512 B aligned 0.93 ->
-           1.00x glibc 2.41 on Intel 6/207 (the copies lost more at 160-384 B
-           than they gained; docs/perf/intel-family6-model207.md, "Exactly 64
-           bytes"); the _halves build as measured on Zen 4. */
+        /* First: 448-512 B aligned 0.93 -> 1.00x glibc 2.41 on Intel 6/207
+           with this test ahead of the others (docs/perf/intel-family6-model207.md,
+           "Exactly 64 bytes"); the _halves build as measured on Zen 4, below. */
         if (n > 384 && n <= 512) {
             ops_vset_ht4(OPS_PLAIN, d, _mm512_set1_epi8((char)c), n); /* (384, 512]: 4 x 64 from each end */
             return dst;
         }
 #endif
-        return n <= 512 ? mid((void *)d, c, n)     /* (128, 512]: mid(), above (avx512: (128, 384]) */
-                        : large((void *)d, c, n);  /* (512, ...): the loops, as vcopy_entry_512 */
+        if (n > 512)
+            return large((void *)d, c, n);  /* (512, ...): the loops, as vcopy_entry_512 */
+        if (n <= 256)
+            goto v2;
+#ifdef VEC64_AS_HALVES
+        if (n > 384)
+            goto v4;
+#endif
+        ops_vset_ht3(OPS_PLAIN, d, _mm512_set1_epi8((char)c), n); /* (256, 384]: 3 x 64 from each end */
+        return dst;
+v2:
+        ops_vset_ht2(OPS_PLAIN, d, _mm512_set1_epi8((char)c), n); /* (128, 256]: 2 x 64 from each end */
+        return dst;
+#ifdef VEC64_AS_HALVES
+v4:
+        ops_vset_ht4(OPS_PLAIN, d, _mm512_set1_epi8((char)c), n); /* (384, 512]: 4 x 64 from each end */
+        return dst;
+#endif
     }
     ops_vset_ht1(OPS_PLAIN, d, _mm512_set1_epi8((char)c), n); /* [64, 128]: 64 + 64 (_halves: (64, 128]) */
     return dst;

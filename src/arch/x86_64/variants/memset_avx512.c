@@ -33,12 +33,6 @@ static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
     return vset_large(dst, c, n, &ERMS_MIN); /* x86_vec.h: the loop, rep stosb, streaming */
 }
 
-/* (128, 512]: out of line, so that the classes below need no registers saved. */
-static __attribute__((noinline)) void *mid(void *dst, int c, size_t n)
-{
-    return vset_mid_512(dst, c, n, large);
-}
-
 /* Its name: the _halves build (memset_avx512_halves.c) gives its own. */
 #ifndef MEMSET_AVX512_ENTRY
 #define MEMSET_AVX512_ENTRY altmem_memset_avx512
@@ -47,5 +41,5 @@ static __attribute__((noinline)) void *mid(void *dst, int c, size_t n)
 ENTRY_ALIGNED(MEMSET_AVX512_ENTRY, 512);
 void *MEMSET_AVX512_ENTRY(void *dst, int c, size_t n)
 {
-    return vset_entry_512(dst, c, n, mid, large);      /* the classes: x86_vec.h */
+    return vset_entry_512(dst, c, n, large);      /* the classes: x86_vec.h */
 }
