@@ -59,7 +59,8 @@ typedef void *large_set_fn(void *, int, size_t);
    jump to it, two to the others), no call of an out-of-line mid() (its call
    and compares were two taken jumps more: 384 B aligned 0.86 -> 1.00x glibc
    2.36, 1.02-1.06 -> 1.26x glibc 2.41 on Intel 6/207, docs/perf/
-   intel-family6-model207.md, "The copies' (128, 512] in the entry").  Taken
+   intel-family6-model207.md, "The copies' (128, 512] in the entry, and
+   memset's").  Taken
    jumps cost ~0.5 ns each there ("Taken jumps").  The path to the classes up
    to 128 B is the code of before (one more test on it cost 48-128 B up to
    0.2x there). */
@@ -124,7 +125,7 @@ c4:                                     /* [4, 8): 4 + 4                   */
    (128, 512] in the entry's out-of-line block, no call of an out-of-line mid()
    (384 B aligned 1.14 -> 1.28x glibc 2.41 on Intel 6/207, the rest unchanged:
    docs/perf/intel-family6-model207.md, "The copies' (128, 512] in the
-   entry"). */
+   entry, and memset's"). */
 OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *large)
 {
     const uintptr_t d = (uintptr_t)dst;
