@@ -47,28 +47,26 @@ if [ "${1:-}" = --control ]; then
         "$readme" >"$work/README.bogus.md"
     grep -q 'no-such-folder' "$work/README.bogus.md" || { echo "control: no table in $readme"; exit 1; }
     expect_failure bogus_row "$work/README.bogus.md" "listed but not in the tree: src/no-such-folder/"
+    # without_row NAME ITEM FILE: README without the rows naming `ITEM`, in FILE;
+    # the check on it must fail naming ITEM.
+    without_row() {
+        awk -v item="\`$2\`" '/^## / { s = ($0 ~ /^## What is here/) } s && /^\|/ && index($0, item) { next } { print }' \
+            "$readme" >"$3"
+        if cmp -s "$readme" "$3"; then
+            echo "control: FAIL: $readme has no row naming \`$2\`"
+            exit 1
+        fi
+        expect_failure "$1" "$3" "not listed: $2 "
+    }
     # 2. Without the row of the last folder that must be listed.
     dir=$(bash "$self" --required "$tree" | grep '/$' | tail -n 1)
-    dir=${dir%/}
     [ -n "$dir" ] || { echo "control: no folder must be listed?"; exit 1; }
-    awk -v item="\`$dir/\`" '/^## / { s = ($0 ~ /^## What is here/) } s && /^\|/ && index($0, item) { next } { print }' \
-        "$readme" >"$work/README.norow.md"
-    if cmp -s "$readme" "$work/README.norow.md"; then
-        echo "control: FAIL: $readme has no row naming \`$dir/\`"
-        exit 1
-    fi
-    expect_failure missing_row "$work/README.norow.md" "not listed: $dir/"
+    without_row missing_row "$dir" "$work/README.norow.md"
     # 3. Without the row of the first top-level file that must be listed (what a
     #    scratch file left at the top looks like to the check).
     file=$(bash "$self" --required "$tree" | grep -v '/$' | head -n 1)
     [ -n "$file" ] || { echo "control: no top-level file must be listed?"; exit 1; }
-    awk -v item="\`$file\`" '/^## / { s = ($0 ~ /^## What is here/) } s && /^\|/ && index($0, item) { next } { print }' \
-        "$readme" >"$work/README.nofile.md"
-    if cmp -s "$readme" "$work/README.nofile.md"; then
-        echo "control: FAIL: $readme has no row naming \`$file\`"
-        exit 1
-    fi
-    expect_failure missing_file_row "$work/README.nofile.md" "not listed: $file "
+    without_row missing_file_row "$file" "$work/README.nofile.md"
     [ "$failed" -eq 0 ] && echo "control: passed: the three altered READMEs were rejected"
     exit "$failed"
 fi
