@@ -58,12 +58,10 @@ typedef void *large_set_fn(void *, int, size_t);
    classes of (128, 512] after it, (256, 384] on its fall-through (one taken
    jump to it, two to the others), no call of an out-of-line mid() (its call
    and compares were two taken jumps more: 384 B aligned 0.86 -> 1.00x glibc
-   2.36, 1.02-1.06 -> 1.26x glibc 2.41 on Intel 6/207, docs/perf/
-   intel-family6-model207.md, "The copies' (128, 512] in the entry, and
-   memset's").  Taken
-   jumps cost ~0.5 ns each there ("Taken jumps").  The path to the classes up
-   to 128 B is the code of before (one more test on it cost 48-128 B up to
-   0.2x there). */
+   2.36, 1.02-1.06 -> 1.26x glibc 2.41 on Intel 6/207, where a taken jump
+   costs ~0.5 ns; docs/perf/intel-family6-model207.md, "The copies' (128,
+   512] in the entry, and memset's").  The path to the classes up to 128 B is
+   the code of before (one more test on it cost 48-128 B up to 0.2x there). */
 OPS_INL void *vcopy_entry_512(void *dst, const void *src, size_t n, large_copy_fn *large)
 {
     const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;

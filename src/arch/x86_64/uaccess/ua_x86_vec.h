@@ -312,9 +312,10 @@ OPS_INL size_t cu_small(uintptr_t d, uintptr_t s, size_t n, size_t (*mid)(uintpt
         return cu_mid(d, s, n, large, 0);
 #else
         /* avx512: (2W, 4W] falls through here, [W, 2W] is one taken branch
-           away.  memcpy_avx512 does (2W, 4W] a taken branch away in its entry's
-           out-of-line block; this is one taken branch less (chosen when copy_user's public entry had one more
-           than memcpy's: the lazy-install check, now the one above). */
+           away.  memcpy_avx512 does (2W, 4W] a taken branch away in its
+           entry's out-of-line block; this is one taken branch less (chosen
+           when copy_user's public entry had one more than memcpy's: the
+           lazy-install check, now the one above). */
         (void)large;
         if (n > 4 * W)
             return mid(d, s, n);
