@@ -5,6 +5,10 @@
  * before its first store, so memmove may use it too; its stores go in
  * ascending order, and each returns OPS_OK or its progress (src/ops/access.h).
  *
+ * An architecture may define OPS_COPY_4_8_TAIL_FIRST before including it: the
+ * plain (not fault-tolerant) [4, 8] copy then loads and stores its last 4
+ * bytes first (see ops_copy_4_8).
+ *
  * Assumptions:
  *   - Unaligned 16-, 32- and 64-bit accesses are single instructions (UAL).
  *   - Little or big endian: values are only moved or repeated, never combined.
@@ -35,6 +39,18 @@ OPS_INL size_t ops_copy_4_8(const enum ops_access acc, uintptr_t d, uintptr_t s,
 {
     uint32_t head, tail;
     size_t k;
+#ifdef OPS_COPY_4_8_TAIL_FIRST
+    /* Repeated on one overlapping buffer, the order decides which direction
+       waits for a store (as in src/ops/vector.h, ops_vcopy_ht2).  No progress
+       in this order, so only the plain copy takes it. */
+    if (acc == OPS_PLAIN) {
+        ops_ld32(acc, &tail, s, n - 4);
+        ops_ld32(acc, &head, s, 0);
+        ops_st32(acc, d, n - 4, tail);
+        ops_st32(acc, d, 0, head);
+        return OPS_OK;
+    }
+#endif
     if (ops_ld32(acc, &head, s, 0) || ops_ld32(acc, &tail, s, n - 4))
         return 0;
     if ((k = ops_st32(acc, d, 0, head)) != OPS_OK)

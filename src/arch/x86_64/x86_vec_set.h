@@ -320,21 +320,6 @@ one:
     *d = b;
 }
 
-/* n in [4, 8), as glibc's 16- and 32-byte memmove: the last 4 bytes loaded
-   and stored first.  Repeated on one overlapping buffer, the order decides
-   which direction waits for a store (src/ops/vector.h, ops_vcopy_ht2): with
-   the first 4 first, 6 B with dst below src took 0.83x glibc 2.41's time and
-   above it 1.20x (sse2, avx2; Intel 6/207).  glibc's 64-byte variants store
-   the first 4 first, and so does x86_vec_entry512.h. */
-OPS_INL void copy_4_8_tail_first(unsigned char *d, const unsigned char *s, size_t n)
-{
-    uint32_t head, tail;
-    ops_ld32(OPS_PLAIN, &tail, (uintptr_t)s, (ptrdiff_t)n - 4);
-    ops_ld32(OPS_PLAIN, &head, (uintptr_t)s, 0);
-    ops_st32(OPS_PLAIN, (uintptr_t)d, (ptrdiff_t)n - 4, tail);
-    ops_st32(OPS_PLAIN, (uintptr_t)d, 0, head);
-}
-
 #if VEC_BITS == 256
 /* The 32-byte loops past *loop_below, src and dst equally aligned, below
    their own limit (x86_vec_copy.h, coaligned_32). */
@@ -441,7 +426,7 @@ c8:
     ops_copy_8_16(OPS_PLAIN, ud, us, n);                 /* [8, 16): 8 + 8                  */
     return d;
 c4:
-    copy_4_8_tail_first(d, s, n);                       /* [4, 8): 4 + 4, the last first    */
+    ops_copy_4_8(OPS_PLAIN, ud, us, n);                  /* [4, 8): 4 + 4, the last first (x86_vec.h) */
     return d;
 }
 
