@@ -27,27 +27,29 @@
 
 /* Until altmem_init(): never (the generic variants are bound then anyway),
    and the rules' defaults for the rest, so a variant called early is right. */
-size_t altmem__nt_threshold = NEVER;
-size_t altmem__nt_threshold_16 = NEVER;
-size_t altmem__nt_threshold_fwd_overlap = NEVER;
-size_t altmem__copy_nt_four_pages = 1;
-size_t altmem__memset_nt_threshold = NEVER;
-size_t altmem__rep_movsb_start[3] = {2 * K, 4 * K, 32 * K};
-size_t altmem__rep_movsb_start_coaligned = 16 * K;
-size_t altmem__rep_movsb_start_32_apart = 4 * K;
-size_t altmem__rep_stosb_start[3] = {2 * K, 4 * K, 4 * K};
-size_t altmem__memset_loop_below[3] = {2 * K, 4 * K, 4 * K};
-size_t altmem__copy_loop_below[2] = {2 * K, 4 * K};
-size_t altmem__copy_loop_below_32_coaligned = 4 * K;
-size_t altmem__copy_loop_below_512 = 16 * K;
-size_t altmem__rep_movsb_direct_below[2] = {0, 0};
-size_t altmem__rep_stosb_stop_16 = NEVER;
-size_t altmem__rep_movsb_stop_16 = NEVER;
-size_t altmem__rep_movsb_stop_16_apart = NEVER;
-size_t altmem__rep_movsb_stop_16_near = NEVER;
-size_t altmem__rep_movsb_stop_16_min = NEVER;
-size_t altmem__movsb_short_distance = 63;
-size_t altmem__copy_split_loads_above = NEVER;
+struct altmem__policy_vars altmem__policy_vars = {
+    .copy_loop_below_512 = 16 * K,
+    .copy_split_loads_above = NEVER,
+    .nt_threshold = NEVER,
+    .rep_movsb_start_coaligned = 16 * K,
+    .rep_movsb_start = {2 * K, 4 * K, 32 * K},
+    .movsb_short_distance = 63,
+    .copy_loop_below = {2 * K, 4 * K},
+    .copy_loop_below_32_coaligned = 4 * K,
+    .rep_movsb_direct_below = {0, 0},
+    .rep_movsb_start_32_apart = 4 * K,
+    .nt_threshold_16 = NEVER,
+    .rep_movsb_stop_16_min = NEVER,
+    .memset_loop_below = {2 * K, 4 * K, 4 * K},
+    .rep_stosb_start = {2 * K, 4 * K, 4 * K},
+    .memset_nt_threshold = NEVER,
+    .rep_stosb_stop_16 = NEVER,
+    .rep_movsb_stop_16 = NEVER,
+    .rep_movsb_stop_16_apart = NEVER,
+    .rep_movsb_stop_16_near = NEVER,
+    .nt_threshold_fwd_overlap = NEVER,
+    .copy_nt_four_pages = 1,
+};
 size_t altmem__zero_block = 0;
 
 size_t altmem__settle_from = NEVER;

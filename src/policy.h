@@ -15,61 +15,112 @@
 /* ---- The variables the variants read ------------------------------------ */
 
 /* Index 0, 1, 2: the 16-, 32- and 64-byte variants.  (size_t)-1 = never.
-   The one declaration of each. */
 
-/* memcpy, memmove, copy_user: non-temporal stores from this size (when source
-   and destination do not overlap). */
-extern size_t altmem__nt_threshold __attribute__((visibility("hidden")));
-/* ... the 16-byte copies' (memcpy, memmove): the same, or never where a rule
-   says their streaming loop loses. */
-extern size_t altmem__nt_threshold_16 __attribute__((visibility("hidden")));
-/* The 16- and 32-byte copies' inline loops run below this: their rep movsb
-   start or streaming start, whichever is lower (x86_vec_set.h). */
-extern size_t altmem__copy_loop_below[2] __attribute__((visibility("hidden")));
-/* The 16- and 32-byte copies' large() (entered from their loop limit): rep
-   movsb with no other test below this, where no short distance is avoided and
-   no 16-byte stop applies (the lesser of streaming and those stops; 0: never). */
-extern size_t altmem__rep_movsb_direct_below[2] __attribute__((visibility("hidden")));
-/* ... the 64-byte memcpy's: below its rep movsb starts, streaming and the
-   hand-over to the 32-byte variant (split_loads), one compare before its loops. */
-extern size_t altmem__copy_loop_below_512 __attribute__((visibility("hidden")));
-/* ... the 32-byte copies' with src and dst equally aligned mod 32, where the
-   32-byte start below apart ones is lower (else the same as [1]). */
-extern size_t altmem__copy_loop_below_32_coaligned __attribute__((visibility("hidden")));
-/* memmove with a forward overlap (src ahead of dst by less than n) streams
-   from here, never below altmem__nt_threshold. */
-extern size_t altmem__nt_threshold_fwd_overlap __attribute__((visibility("hidden")));
-/* memcpy / memmove's streaming loop takes four 4 KiB pages at a time (1), or
-   goes straight through (0). */
-extern size_t altmem__copy_nt_four_pages __attribute__((visibility("hidden")));
-/* memset, clear_user: the same. */
-extern size_t altmem__memset_nt_threshold __attribute__((visibility("hidden")));
-/* Each width's copies (memcpy, memmove, copy_user) use rep movsb, and its sets
-   (memset, clear_user) rep stosb, from this size up to the non-temporal
-   threshold. */
-extern size_t altmem__rep_movsb_start[3] __attribute__((visibility("hidden")));
-extern size_t altmem__rep_movsb_start_coaligned __attribute__((visibility("hidden"))); /* 64 B, (dst ^ src) % 64 == 0 */
-extern size_t altmem__rep_movsb_start_32_apart __attribute__((visibility("hidden")));  /* 32 B, (dst ^ src) % 32 != 0 */
-extern size_t altmem__rep_stosb_start[3] __attribute__((visibility("hidden")));
-/* ... and below the lesser of that and memset's non-temporal threshold, its
-   vector loop: one compare where the 32-byte memsets enter it inline. */
-extern size_t altmem__memset_loop_below[3] __attribute__((visibility("hidden")));
-/* ... and the 16-byte memset loops again above this ((size_t)-1: never). */
-extern size_t altmem__rep_stosb_stop_16 __attribute__((visibility("hidden")));
-/* ... and the 16-byte copies' rep movsb stops (x86_vec_copy.h, movsb_stop): a
-   forward overlap, source and destination apart, a source 64 B-4 KiB ahead. */
-extern size_t altmem__rep_movsb_stop_16 __attribute__((visibility("hidden")));
-extern size_t altmem__rep_movsb_stop_16_apart __attribute__((visibility("hidden")));
-extern size_t altmem__rep_movsb_stop_16_near __attribute__((visibility("hidden")));
-/* ... the lowest of the three: below it, none to tell apart (one compare). */
-extern size_t altmem__rep_movsb_stop_16_min __attribute__((visibility("hidden")));
-/* No rep movsb where (dst - src) mod 4096 is in 1..this (0: anywhere). */
-extern size_t altmem__movsb_short_distance __attribute__((visibility("hidden")));
-/* The 64-byte copies (memcpy, memmove) hand a copy of more than this many bytes,
-   below the non-temporal threshold, whose source and destination differ mod 64
-   (so that every 64-byte load of their loop would cross a line) to the 32-byte
-   variant of the same routine.  (size_t)-1 = never. */
-extern size_t altmem__copy_split_loads_above __attribute__((visibility("hidden")));
+   One structure, laid out by who reads what: a path above the small classes
+   reads one or two of its 64-byte lines, where one variable a line cost a copy
+   four lines.  A line a call touches beside its data evicts one of them when
+   the data fill the L1d: at 24 KiB, source and destination page-aligned filled
+   all 12 ways of every set of Intel 6/207's 48 KiB L1d, and the 64-byte copies,
+   which read their variables from four lines, were 0.92-0.95x glibc 2.41 there,
+   1.00x from one (docs/perf/intel-family6-model207.md, "The policy's variables
+   in one line a path").  Each keeps its name: a macro for its member. */
+struct altmem__policy_vars {
+    /* ---- line 1: the 64-byte copies from their loop limit, and every width's rep movsb */
+    /* ... the 64-byte memcpy's: below its rep movsb starts, streaming and the
+       hand-over to the 32-byte variant (split_loads), one compare before its loops. */
+    size_t copy_loop_below_512;
+    /* The 64-byte copies (memcpy, memmove) hand a copy of more than this many bytes,
+       below the non-temporal threshold, whose source and destination differ mod 64
+       (so that every 64-byte load of their loop would cross a line) to the 32-byte
+       variant of the same routine.  (size_t)-1 = never. */
+    size_t copy_split_loads_above;
+    /* memcpy, memmove, copy_user: non-temporal stores from this size (when source
+       and destination do not overlap). */
+    size_t nt_threshold;
+    /* Each width's copies (memcpy, memmove, copy_user) use rep movsb, and its sets
+       (memset, clear_user) rep stosb (line 3), from this size up to the
+       non-temporal threshold. */
+    size_t rep_movsb_start_coaligned;   /* 64 B, (dst ^ src) % 64 == 0 */
+    size_t rep_movsb_start[3];
+    /* No rep movsb where (dst - src) mod 4096 is in 1..this (0: anywhere). */
+    size_t movsb_short_distance;
+
+    /* ---- line 2: the 16- and 32-byte copies from their loop limit */
+    /* The 16- and 32-byte copies' inline loops run below this: their rep movsb
+       start or streaming start, whichever is lower (x86_vec_set.h). */
+    size_t copy_loop_below[2];
+    /* ... the 32-byte copies' with src and dst equally aligned mod 32, where the
+       32-byte start below apart ones is lower (else the same as [1]). */
+    size_t copy_loop_below_32_coaligned;
+    /* The 16- and 32-byte copies' large() (entered from their loop limit): rep
+       movsb with no other test below this, where no short distance is avoided and
+       no 16-byte stop applies (the lesser of streaming and those stops; 0: never). */
+    size_t rep_movsb_direct_below[2];
+    size_t rep_movsb_start_32_apart;    /* 32 B, (dst ^ src) % 32 != 0 */
+    /* ... the 16-byte copies' (memcpy, memmove) streaming start: nt_threshold,
+       or never where a rule says their streaming loop loses. */
+    size_t nt_threshold_16;
+    /* ... the lowest of the 16-byte copies' rep movsb stops (line 4): below it,
+       none to tell apart (one compare). */
+    size_t rep_movsb_stop_16_min;
+
+    /* ---- line 3: the sets */
+    /* ... and below the lesser of rep stosb's start and memset's non-temporal
+       threshold, its vector loop: one compare where the 32-byte memsets enter
+       it inline. */
+    size_t memset_loop_below[3];
+    size_t rep_stosb_start[3];
+    /* memset, clear_user: non-temporal stores from this size. */
+    size_t memset_nt_threshold;
+    /* ... and the 16-byte memset loops again above this ((size_t)-1: never). */
+    size_t rep_stosb_stop_16;
+
+    /* ---- line 4: what only forward overlaps, the 16-byte stops and streaming read */
+    /* The 16-byte copies' rep movsb stops (x86_vec_copy.h, movsb_stop): a
+       forward overlap, source and destination apart, a source 64 B-4 KiB ahead. */
+    size_t rep_movsb_stop_16;
+    size_t rep_movsb_stop_16_apart;
+    size_t rep_movsb_stop_16_near;
+    /* memmove with a forward overlap (src ahead of dst by less than n) streams
+       from here, never below nt_threshold. */
+    size_t nt_threshold_fwd_overlap;
+    /* memcpy / memmove's streaming loop takes four 4 KiB pages at a time (1), or
+       goes straight through (0). */
+    size_t copy_nt_four_pages;
+} __attribute__((aligned(64)));
+extern struct altmem__policy_vars altmem__policy_vars __attribute__((visibility("hidden")));
+
+#define altmem__copy_loop_below_512 (altmem__policy_vars.copy_loop_below_512)
+#define altmem__copy_split_loads_above (altmem__policy_vars.copy_split_loads_above)
+#define altmem__nt_threshold (altmem__policy_vars.nt_threshold)
+#define altmem__rep_movsb_start_coaligned (altmem__policy_vars.rep_movsb_start_coaligned)
+#define altmem__rep_movsb_start (altmem__policy_vars.rep_movsb_start)
+#define altmem__movsb_short_distance (altmem__policy_vars.movsb_short_distance)
+#define altmem__copy_loop_below (altmem__policy_vars.copy_loop_below)
+#define altmem__copy_loop_below_32_coaligned (altmem__policy_vars.copy_loop_below_32_coaligned)
+#define altmem__rep_movsb_direct_below (altmem__policy_vars.rep_movsb_direct_below)
+#define altmem__rep_movsb_start_32_apart (altmem__policy_vars.rep_movsb_start_32_apart)
+#define altmem__nt_threshold_16 (altmem__policy_vars.nt_threshold_16)
+#define altmem__rep_movsb_stop_16_min (altmem__policy_vars.rep_movsb_stop_16_min)
+#define altmem__memset_loop_below (altmem__policy_vars.memset_loop_below)
+#define altmem__rep_stosb_start (altmem__policy_vars.rep_stosb_start)
+#define altmem__memset_nt_threshold (altmem__policy_vars.memset_nt_threshold)
+#define altmem__rep_stosb_stop_16 (altmem__policy_vars.rep_stosb_stop_16)
+#define altmem__rep_movsb_stop_16 (altmem__policy_vars.rep_movsb_stop_16)
+#define altmem__rep_movsb_stop_16_apart (altmem__policy_vars.rep_movsb_stop_16_apart)
+#define altmem__rep_movsb_stop_16_near (altmem__policy_vars.rep_movsb_stop_16_near)
+#define altmem__nt_threshold_fwd_overlap (altmem__policy_vars.nt_threshold_fwd_overlap)
+#define altmem__copy_nt_four_pages (altmem__policy_vars.copy_nt_four_pages)
+
+/* Each line's members within it (the paths above read their line only). */
+#define ALTMEM__POLICY_LINE(member) (__builtin_offsetof(struct altmem__policy_vars, member) / 64)
+_Static_assert(ALTMEM__POLICY_LINE(movsb_short_distance) == 0, "line 1 is one line");
+_Static_assert(ALTMEM__POLICY_LINE(copy_loop_below) == 1 && ALTMEM__POLICY_LINE(rep_movsb_stop_16_min) == 1,
+               "line 2 is one line");
+_Static_assert(ALTMEM__POLICY_LINE(memset_loop_below) == 2 && ALTMEM__POLICY_LINE(rep_stosb_stop_16) == 2,
+               "line 3 is one line");
+_Static_assert(ALTMEM__POLICY_LINE(rep_movsb_stop_16) == 3 && ALTMEM__POLICY_LINE(copy_nt_four_pages) == 3,
+               "line 4 is one line");
 
 /* aarch64 DC ZVA / riscv64 cbo.zero: the block size in bytes the CPU zeroes
    per instruction (a power of two), or 0: do not use it. */
