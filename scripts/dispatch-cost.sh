@@ -43,6 +43,17 @@
 #                 slot the preload gave the variant (src/preload/plt_bind.c); direct:
 #                 `call *reg` to the preload's variant
 #   preload-patch the same under ALTMEM_TUNABLES=bind=patch: the slot holds the stub
+#
+#   scripts/dispatch-cost.sh [BUILD_DIR] --cold [ROUNDS]
+#
+# instead: each call cold, after 32768 taken jumps elsewhere have evicted its
+# branches from the predictor and its code from the L1i (bench/dispatch/cold_btb.c,
+# x86_64): per width, memcpy and memset at 8 and 256 bytes, the static entry
+# under the patched stub and under bind=pointer (the stub's `jmp *pointer`),
+# each against the same variant called by name; per cell the median over
+# ROUNDS processes (default 5) of each process's median paired difference, in
+# TSC cycles (lowest-highest process), and the variant through a pointer
+# (`call *reg`, a PLT's or IFUNC's indirect jump) against the same direct call.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$here/.." && pwd)
@@ -50,6 +61,46 @@ build=$(cd "${1:-$src/build}" && pwd)
 rounds=${2:-7}
 calls=100000
 unset MAKEFLAGS MFLAGS MAKELEVEL
+
+if [ "$rounds" = --cold ]; then
+    rounds=${3:-5}
+    cmake --build "$build" -j "$(nproc)" --target altmem_dispatch_cold altmem_cli >/dev/null
+    drv=$build/bench/dispatch/altmem-dispatch-cold
+    widths=$("$build/tools/altmem" info | awk '$1 == "memcpy" && $3 ~ /^needs/ && $0 ~ / runnable / { print $2 }' |
+             grep -E '^(sse2|avx2|avx512)$' | tr '\n' ' ')
+    med() { sort -g | awk '{ v[NR] = $1 } END { printf "%g (%g..%g)", v[int((NR + 1) / 2)], v[1], v[NR] }'; }
+    echo "cold calls: entry - direct call of the same variant, TSC cycles; median of $rounds processes (lowest..highest),"
+    echo "each the median of 4000 paired samples ($(uname -m), $("$build/tools/altmem" info | sed -n 's/^cpu: *//p'))"
+    echo
+    echo "| width | routine | size | patched stub | pointer stub (bind=pointer) | variant through a pointer | control | direct, cycles |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|"
+    for w in $widths; do
+      for r in memcpy memset; do
+        for size in 8 256; do
+            pe=() pp=() vp=() ct=() di=() tsc=""
+            for ((k = 0; k < rounds; k++)); do
+                for bind in "" :bind=pointer; do
+                    line=$(ALTMEM_TUNABLES=$r=$w$bind "$drv" --routine $r --variant "$w" --size $size --samples 4000)
+                    f() { sed -E "s/.* $1=(-?[0-9.]+).*/\1/" <<<"$line"; }
+                    if [ -z "$bind" ]; then
+                        case $line in "bound_by=patched branch "*) ;; *) echo "dispatch-cost.sh: not patched: $line" >&2; exit 1 ;; esac
+                        pe+=("$(f entry-direct)") vp+=("$(f pointer-direct)") ct+=("$(f control-direct)") di+=("$(f direct)")
+                        tsc=$(f tsc_ghz)
+                    else
+                        case $line in "bound_by=pointer "*) ;; *) echo "dispatch-cost.sh: not pointer: $line" >&2; exit 1 ;; esac
+                        pp+=("$(f entry-direct)")
+                    fi
+                done
+            done
+            echo "| $w | $r | $size | $(printf '%s\n' "${pe[@]}" | med) | $(printf '%s\n' "${pp[@]}" | med) |" \
+                 "$(printf '%s\n' "${vp[@]}" | med) | $(printf '%s\n' "${ct[@]}" | med) | $(printf '%s\n' "${di[@]}" | med) |"
+        done
+      done
+    done
+    echo
+    echo "TSC: $tsc GHz"
+    exit 0
+fi
 
 if [ "$rounds" = --widths ]; then
     rounds=${3:-9}
