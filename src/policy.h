@@ -17,17 +17,19 @@
 /* Index 0, 1, 2: the 16-, 32- and 64-byte variants.  (size_t)-1 = never.
 
    One structure, laid out by who reads what: a path above the small classes
-   reads one or two of its 64-byte lines, where one variable a line cost a copy
-   four lines.  A line a call touches beside its data evicts one of them when
-   the data fill the L1d: at 24 KiB, source and destination page-aligned filled
-   all 12 ways of every set of Intel 6/207's 48 KiB L1d, and the 64-byte copies,
-   which read their variables from four lines, were 0.92-0.95x glibc 2.41 there,
-   1.00x from one (docs/perf/intel-family6-model207.md, "The policy's variables
-   in one line a path").  Each keeps its name: a macro for its member. */
+   reads one or two of its 64-byte lines (as separate variables, placed by the
+   compiler, the 64-byte memcpy's path read four).  A line a call touches beside
+   its data evicts one of them when the data fill the L1d: at 24 KiB, source and
+   destination page-aligned fill all 12 ways of every set of Intel 6/207's
+   48 KiB L1d, and the copies there were 0.92-0.99x glibc 2.41 reading three or
+   four lines, 0.96-1.01x reading one or two (docs/perf/intel-family6-model207.md,
+   "The policy's variables in one line a path").  Each keeps its name: a macro
+   for its member. */
 struct altmem__policy_vars {
     /* ---- line 1: the 64-byte copies from their loop limit, and every width's rep movsb */
-    /* ... the 64-byte memcpy's: below its rep movsb starts, streaming and the
-       hand-over to the 32-byte variant (split_loads), one compare before its loops. */
+    /* The 64-byte copies' loops run below this: their rep movsb starts,
+       streaming and the hand-over to the 32-byte variant (split_loads), one
+       compare before the loops. */
     size_t copy_loop_below_512;
     /* The 64-byte copies (memcpy, memmove) hand a copy of more than this many bytes,
        below the non-temporal threshold, whose source and destination differ mod 64
