@@ -223,5 +223,8 @@ int main(int argc, char **argv)
         diff[s] = t[3][s] - t[1][s];
     m = median_interval(diff, samples, &lo, &hi);
     printf(" control-direct=%.1f [%.1f..%.1f] tsc_ghz=%.3f\n", m, lo, hi, tsc_ghz());
+    free(diff);
+    for (int k = 0; k < KINDS; k++)
+        free(t[k]);
     return 0;
 }
