@@ -62,26 +62,31 @@ static inline uint64_t tsc_end(void)
 
 /* One sample: the flush, then one call timed, from straight-line code (no
    other branch inside the timed region, whose prediction would differ between
-   the kinds); which sample function runs is chosen outside it. */
-#define SAMPLE(name, call)                                                                                     \
+   the kinds); which sample function runs is chosen outside it.  Each stores
+   its own number after the timing, so that no two are identical and the
+   control is never folded into the direct call (-fipa-icf, ld --icf). */
+static volatile int last_sample;
+#define SAMPLE(name, tag, call)                                                                                \
     __attribute__((noinline)) static double name(size_t n)                                                    \
     {                                                                                                          \
         altmem_bench_btb_flush();                                                                              \
         uint64_t t0 = tsc_begin();                                                                             \
         call;                                                                                                  \
         __asm__ volatile("" : : : "memory");                                                                   \
-        return (double)(tsc_end() - t0);                                                                       \
+        double t = (double)(tsc_end() - t0);                                                                   \
+        last_sample = tag;                                                                                     \
+        return t;                                                                                              \
     }
-#define SAMPLES_OF(v)                                                                                          \
-    SAMPLE(memcpy_direct_##v, altmem_memcpy_##v(dst_buf, src_buf, n))                                         \
-    SAMPLE(memcpy_control_##v, altmem_memcpy_##v(dst_buf, src_buf, n))                                        \
-    SAMPLE(memset_direct_##v, altmem_memset_##v(dst_buf, 0x5a, n))                                            \
-    SAMPLE(memset_control_##v, altmem_memset_##v(dst_buf, 0x5a, n))
-SAMPLES_OF(sse2)
-SAMPLES_OF(avx2)
-SAMPLES_OF(avx512)
-SAMPLE(memcpy_entry, altmem_memcpy(dst_buf, src_buf, n))
-SAMPLE(memset_entry, altmem_memset(dst_buf, 0x5a, n))
+#define SAMPLES_OF(v, k)                                                                                       \
+    SAMPLE(memcpy_direct_##v, 4 * (k), altmem_memcpy_##v(dst_buf, src_buf, n))                                \
+    SAMPLE(memcpy_control_##v, 4 * (k) + 1, altmem_memcpy_##v(dst_buf, src_buf, n))                           \
+    SAMPLE(memset_direct_##v, 4 * (k) + 2, altmem_memset_##v(dst_buf, 0x5a, n))                               \
+    SAMPLE(memset_control_##v, 4 * (k) + 3, altmem_memset_##v(dst_buf, 0x5a, n))
+SAMPLES_OF(sse2, 0)
+SAMPLES_OF(avx2, 1)
+SAMPLES_OF(avx512, 2)
+SAMPLE(memcpy_entry, 12, altmem_memcpy(dst_buf, src_buf, n))
+SAMPLE(memset_entry, 13, altmem_memset(dst_buf, 0x5a, n))
 
 __attribute__((noinline)) static double memcpy_pointer(size_t n)
 {
