@@ -62,15 +62,21 @@ rounds=${2:-7}
 calls=100000
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
+# The x86_64 vector widths `altmem info` says this CPU runs, and the CPU's line.
+runnable_widths() {
+    "$build/tools/altmem" info | awk '$1 == "memcpy" && $3 ~ /^needs/ && $0 ~ / runnable / { print $2 }' |
+        grep -E '^(sse2|avx2|avx512)$' | tr '\n' ' '
+}
+cpu_line() { "$build/tools/altmem" info | sed -n 's/^cpu: *//p'; }
+
 if [ "$rounds" = --cold ]; then
     rounds=${3:-5}
     cmake --build "$build" -j "$(nproc)" --target altmem_dispatch_cold altmem_cli >/dev/null
     drv=$build/bench/dispatch/altmem-dispatch-cold
-    widths=$("$build/tools/altmem" info | awk '$1 == "memcpy" && $3 ~ /^needs/ && $0 ~ / runnable / { print $2 }' |
-             grep -E '^(sse2|avx2|avx512)$' | tr '\n' ' ')
+    widths=$(runnable_widths)
     med() { sort -g | awk '{ v[NR] = $1 } END { printf "%g (%g..%g)", v[int((NR + 1) / 2)], v[1], v[NR] }'; }
     echo "cold calls: entry - direct call of the same variant, TSC cycles; median of $rounds processes (lowest..highest),"
-    echo "each the median of 4000 paired samples ($(uname -m), $("$build/tools/altmem" info | sed -n 's/^cpu: *//p'))"
+    echo "each the median of 4000 paired samples ($(uname -m), $(cpu_line))"
     echo
     echo "| width | routine | size | patched stub | pointer stub (bind=pointer) | variant through a pointer | control | direct, cycles |"
     echo "|---|---|---:|---:|---:|---:|---:|---:|"
@@ -108,12 +114,11 @@ if [ "$rounds" = --widths ]; then
     linkages=${*:-static shared shared-noplt shared-patch}
     cmake --build "$build" -j "$(nproc)" --target altmem_dispatch altmem_dispatch_shared altmem_dispatch_noplt \
         altmem_cli altmem_preload >/dev/null
-    widths=$("$build/tools/altmem" info | awk '$1 == "memcpy" && $3 ~ /^needs/ && $0 ~ / runnable / { print $2 }' |
-             grep -E '^(sse2|avx2|avx512)$' | tr '\n' ' ')
+    widths=$(runnable_widths)
     sizes="0 8 16 32 64 256 1024 4096"
     echo "entry (bound to the width's variant) / direct call of the same variant; median of $rounds"
     echo "processes (lowest-highest), each 15 rounds of the entry, the direct call and the control"
-    echo "(1,000,000 calls each up to 256 B, 200,000 above; $(uname -m), $("$build/tools/altmem" info | sed -n 's/^cpu: *//p'))"
+    echo "(1,000,000 calls each up to 256 B, 200,000 above; $(uname -m), $(cpu_line))"
     echo
     echo "| linkage | width | routine | $(echo $sizes | sed 's/\([0-9]*\)/\1 B/g; s/ B /\ B | /g') | direct ns at 0 / 8 / 32 B | control (direct / direct), by size |"
     echo "|---|---|---|$(for s in $sizes; do printf -- '---:|'; done)---|---|"

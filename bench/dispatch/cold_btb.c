@@ -62,13 +62,15 @@ static inline uint64_t tsc_end(void)
 
 /* One sample: the flush, then one call timed, from straight-line code (no
    other branch inside the timed region, whose prediction would differ between
-   the kinds); which sample function runs is chosen outside it.  Each stores
-   its own number after the timing, so that no two are identical and the
-   control is never folded into the direct call (-fipa-icf, ld --icf). */
+   the kinds); which sample function runs is chosen outside it, and what the
+   call needs before it (setup: the pointer's load) comes before the flush.
+   Each stores its own number after the timing, so that no two are identical
+   and the control is never folded into the direct call (-fipa-icf, ld --icf). */
 static volatile int last_sample;
-#define SAMPLE(name, tag, call)                                                                                \
+#define SAMPLE(name, tag, setup, call)                                                                         \
     __attribute__((noinline)) static double name(size_t n)                                                    \
     {                                                                                                          \
+        setup;                                                                                                 \
         altmem_bench_btb_flush();                                                                              \
         uint64_t t0 = tsc_begin();                                                                             \
         call;                                                                                                  \
@@ -78,35 +80,17 @@ static volatile int last_sample;
         return t;                                                                                              \
     }
 #define SAMPLES_OF(v, k)                                                                                       \
-    SAMPLE(memcpy_direct_##v, 4 * (k), altmem_memcpy_##v(dst_buf, src_buf, n))                                \
-    SAMPLE(memcpy_control_##v, 4 * (k) + 1, altmem_memcpy_##v(dst_buf, src_buf, n))                           \
-    SAMPLE(memset_direct_##v, 4 * (k) + 2, altmem_memset_##v(dst_buf, 0x5a, n))                               \
-    SAMPLE(memset_control_##v, 4 * (k) + 3, altmem_memset_##v(dst_buf, 0x5a, n))
+    SAMPLE(memcpy_direct_##v, 4 * (k), (void)0, altmem_memcpy_##v(dst_buf, src_buf, n))                       \
+    SAMPLE(memcpy_control_##v, 4 * (k) + 1, (void)0, altmem_memcpy_##v(dst_buf, src_buf, n))                  \
+    SAMPLE(memset_direct_##v, 4 * (k) + 2, (void)0, altmem_memset_##v(dst_buf, 0x5a, n))                      \
+    SAMPLE(memset_control_##v, 4 * (k) + 3, (void)0, altmem_memset_##v(dst_buf, 0x5a, n))
 SAMPLES_OF(sse2, 0)
 SAMPLES_OF(avx2, 1)
 SAMPLES_OF(avx512, 2)
-SAMPLE(memcpy_entry, 12, altmem_memcpy(dst_buf, src_buf, n))
-SAMPLE(memset_entry, 13, altmem_memset(dst_buf, 0x5a, n))
-
-__attribute__((noinline)) static double memcpy_pointer(size_t n)
-{
-    altmem_memcpy_fn *fn = pointer_memcpy;
-    altmem_bench_btb_flush();
-    uint64_t t0 = tsc_begin();
-    fn(dst_buf, src_buf, n);
-    __asm__ volatile("" : : : "memory");
-    return (double)(tsc_end() - t0);
-}
-
-__attribute__((noinline)) static double memset_pointer(size_t n)
-{
-    altmem_memset_fn *fn = pointer_memset;
-    altmem_bench_btb_flush();
-    uint64_t t0 = tsc_begin();
-    fn(dst_buf, 0x5a, n);
-    __asm__ volatile("" : : : "memory");
-    return (double)(tsc_end() - t0);
-}
+SAMPLE(memcpy_entry, 12, (void)0, altmem_memcpy(dst_buf, src_buf, n))
+SAMPLE(memset_entry, 13, (void)0, altmem_memset(dst_buf, 0x5a, n))
+SAMPLE(memcpy_pointer, 14, altmem_memcpy_fn *fn = pointer_memcpy, fn(dst_buf, src_buf, n))
+SAMPLE(memset_pointer, 15, altmem_memset_fn *fn = pointer_memset, fn(dst_buf, 0x5a, n))
 
 typedef double sample_fn(size_t);
 /* [routine][variant]: the direct and control samples */
