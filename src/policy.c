@@ -291,13 +291,25 @@ static void a_intel_emr_kvm(const struct altmem__cpu *c, struct altmem__policy *
        loaded, 1.03-1.14x from 24 MiB; rep movsb is 1.00x below
        (docs/perf/intel-family6-model207.md, "Forward overlaps"). */
     p->nt_fwd_overlap = 16 * M;
-    /* 32-byte copies with src and dst apart mod 32 (every other load of their
-       loop crosses a line): rep movsb from 2.5 KiB, not 4: at 2.5-3.5 KiB
-       s+1/d+3 and d+63 the loop ran 0.85-0.93x glibc 2.41's avx2 and evex
-       variants (rep movsb from 2112 B), rep movsb 0.93-1.0x; from 2112 B it lost
-       at 2112-2304 B (0.92-0.95x against the loop's 0.97-1.01x).  Equally aligned,
-       the loop stays to 4 KiB (1.1-1.3x glibc's rep movsb at 2.5-3.5 KiB)
-       (docs/perf/intel-family6-model207.md, "rep movsb with one compare"). */
+}
+
+/* Intel with FSRM (Ice Lake and later): the 32-byte copies with src and dst
+   apart mod 32 (every other load of their loop crosses a line) take rep movsb
+   from 2.5 KiB, not 4.  On Intel 6/207 at 2.5-3.5 KiB s+1/d+3 and d+63 the
+   loop ran 0.85-0.93x glibc 2.41's avx2 and evex variants (rep movsb from
+   2112 B, glibc's start on every FSRM CPU), rep movsb 0.93-1.0x; from 2112 B
+   it lost at 2112-2304 B (0.92-0.95x against the loop's 0.97-1.01x); equally
+   aligned, the loop stays to 4 KiB (1.1-1.3x glibc's rep movsb at 2.5-3.5 KiB)
+   (docs/perf/intel-family6-model207.md, "rep movsb with one compare").  On
+   Intel 6/167 the same: docs/perf/intel-family6-model167.md, "rep movsb from
+   2.5 KiB in the 32-byte copies apart". */
+static int m_intel_fsrm(const struct altmem__cpu *c)
+{
+    return c->vendor == ALTMEM__VENDOR_INTEL && (c->features & ALTMEM_FEAT_FSRM);
+}
+static void a_intel_fsrm(const struct altmem__cpu *c, struct altmem__policy *p)
+{
+    (void)c;
     p->movsb32_apart = 2560;
 }
 
@@ -356,9 +368,14 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
      "measured, AMD family 26 model 2 (KVM): docs/perf/amd-family26-model2.md", m_amd_zen5, a_amd_zen5},
     {"intel-emr-kvm", "Intel family 6 model 207 (Emerald Rapids) in a VM: the guest keeps little of the L3 it reports",
      "streaming copies from 4 MiB (a forward overlap from 16 MiB), streaming memset from 40 MiB, rep movsb from "
-     "20 KiB in the 64-byte copies and from 2.5 KiB in the 32-byte copies whose src and dst differ mod 32",
+     "20 KiB in the 64-byte copies",
      "measured, Intel family 6 model 207 (KVM): docs/perf/intel-family6-model207.md", m_intel_emr_kvm,
      a_intel_emr_kvm},
+    {"intel-fsrm", "Intel with FSRM (fast short rep movsb: Ice Lake and later)",
+     "rep movsb from 2.5 KiB (not 4) in the 32-byte copies whose src and dst differ mod 32",
+     "measured, Intel family 6 models 207 and 167 (KVM): docs/perf/intel-family6-model207.md, "
+     "docs/perf/intel-family6-model167.md; glibc sysdeps/x86/dl-cacheinfo.h (rep_movsb_threshold 2112 with FSRM)",
+     m_intel_fsrm, a_intel_fsrm},
     {"no-erms", "CPUs without ERMS (or hwcaps=-ERMS): rep movsb/stosb are not the fast strings there",
      "no rep movsb, no rep stosb",
      "Intel SDM vol. 1 and Optimization Reference Manual (ERMSB, CPUID.7.0:EBX[9]); glibc ifunc-memmove.h / "

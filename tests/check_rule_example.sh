@@ -65,7 +65,7 @@ case_name=${case_name#*\"}; case_name=${case_name%\",}
 apply_line=$(first_match 'p->[a-z_]+(\[[0-9]+\])? = 64 [*] K;')
 [ -n "$apply_line" ] || fail "no 'p->... = 64 * K;' in the example's apply function"
 grep -qF "{\"$rule\"," "$tree/src/policy.c" || fail "the copied src/policy.c has no row '$rule'"
-grep -qF "\"defaults $rule\"" "$tree/tests/test_select.c" || fail "no test_select case expects '$rule'"
+grep -qE "\"defaults( [a-z0-9-]+)* $rule\"" "$tree/tests/test_select.c" || fail "no test_select case expects '$rule'"
 printf 'case_name=%q\napply_line=%q\n' "$case_name" "$apply_line" >"$work/example.env"
 step "ok 1: rule '$rule', case '$case_name', which sets $apply_line"
 

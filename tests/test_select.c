@@ -686,32 +686,32 @@ static void policy_rules(void)
     const int I = ALTMEM__VENDOR_INTEL, A = ALTMEM__VENDOR_AMD, X = ALTMEM__VENDOR_OTHER;
     static const char *const dflt = "defaults";
     const struct rule_case cases[] = {
-        /* Skylake-SP, Cascade Lake: AVX-512, no AVX-VNNI (glibc Prefer_No_AVX512) */
-        {"Skylake-SP 6/0x55", I, 6, 0x55, 0, x512, 1 * MB, 32 * MB, "avx2", 8 * MB, 8 * MB, 32 * KB, 16 * KB,
+        /* Skylake-SP, Cascade Lake: AVX-512, no AVX-VNNI (glibc Prefer_No_AVX512), no FSRM */
+        {"Skylake-SP 6/0x55", I, 6, 0x55, 0, x512 & ~ALTMEM_FEAT_FSRM, 1 * MB, 32 * MB, "avx2", 8 * MB, 8 * MB, 32 * KB, 16 * KB,
          4 * KB, 0, "defaults intel-avx512-no-vnni", 0},
         /* Ice Lake-SP (the model 106 machine of issue 11) */
         {"Ice Lake-SP 6/0x6a", I, 6, 0x6a, 0, x512, 2 * MB, 48 * MB, "avx2", 12 * MB, 12 * MB, 32 * KB, 16 * KB,
-         4 * KB, 0, "defaults intel-avx512-no-vnni", 0},
+         4 * KB, 0, "defaults intel-avx512-no-vnni intel-fsrm", 0},
         /* Sapphire Rapids: AVX-VNNI, 512-bit allowed */
         {"Sapphire Rapids 6/0x8f", I, 6, 0x8f, ALTMEM__ID_AVX_VNNI, x512, 2 * MB, 105 * MB, "avx512", 26880 * KB,
-         26880 * KB, 32 * KB, 16 * KB, 4 * KB, 0, "defaults", 0},
+         26880 * KB, 32 * KB, 16 * KB, 4 * KB, 0, "defaults intel-fsrm", 0},
         /* the family 6 model 167 guest of docs/performance.md (480 MiB L3 reported) */
         {"Intel 6/167 KVM", I, 6, 167, ALTMEM__ID_AVX_VNNI | ALTMEM__ID_HYPERVISOR, x512, 2 * MB, 480 * MB,
-         "avx512", 32 * MB, 32 * MB, 32 * KB, 16 * KB, 4 * KB, 0, "defaults", 0},
+         "avx512", 32 * MB, 32 * MB, 32 * KB, 16 * KB, 4 * KB, 0, "defaults intel-fsrm", 0},
         /* Emerald Rapids, the KVM guest of issue 20 (260 MiB L3, 2 threads per L3, L2 not
            inclusive: glibc streams from (260 / 2 + 2) MiB x 3/4 = 99 MiB, 0x6300000) */
         {"Intel 6/207 KVM", I, 6, 207, ALTMEM__ID_AVX_VNNI | ALTMEM__ID_HYPERVISOR, x512, 2 * MB, 260 * MB,
-         "avx512", 4 * MB, 40 * MB, 20 * KB, 16 * KB, 4 * KB, 0, "defaults intel-emr-kvm", 99 * MB},
+         "avx512", 4 * MB, 40 * MB, 20 * KB, 16 * KB, 4 * KB, 0, "defaults intel-emr-kvm intel-fsrm", 99 * MB},
         /* ... and with ERMS hidden (hwcaps=-ERMS): no-erms, after it, turns every rep movsb off,
            the 32-byte apart start too */
         {"Intel 6/207 KVM, no ERMS", I, 6, 207, ALTMEM__ID_AVX_VNNI | ALTMEM__ID_HYPERVISOR, x512 & ~ALTMEM_FEAT_ERMS,
-         2 * MB, 260 * MB, "avx512", 4 * MB, 40 * MB, NEVER, NEVER, NEVER, 0, "defaults intel-emr-kvm no-erms", 99 * MB},
+         2 * MB, 260 * MB, "avx512", 4 * MB, 40 * MB, NEVER, NEVER, NEVER, 0, "defaults intel-emr-kvm intel-fsrm no-erms", 99 * MB},
         /* ... and on bare metal: glibc's threshold */
         {"Intel 6/207", I, 6, 207, ALTMEM__ID_AVX_VNNI, x512, 2 * MB, 260 * MB, "avx512", 99 * MB, 99 * MB,
-         32 * KB, 16 * KB, 4 * KB, 0, "defaults", 99 * MB},
+         32 * KB, 16 * KB, 4 * KB, 0, "defaults intel-fsrm", 99 * MB},
         /* an Intel without AVX-512: the rule does not apply */
         {"Intel Alder Lake 6/0x97", I, 6, 0x97, ALTMEM__ID_AVX_VNNI, x86, 1280 * KB, 30 * MB, "avx2",
-         7680 * KB, 7680 * KB, 32 * KB, 16 * KB, 4 * KB, 0, "defaults", 0},
+         7680 * KB, 7680 * KB, 32 * KB, 16 * KB, 4 * KB, 0, "defaults intel-fsrm", 0},
         /* Zen 2, Zen 3 (AVX2): glibc's AMD rules */
         {"Zen 2 0x17/0x31", A, 0x17, 0x31, 0, x86 & ~ALTMEM_FEAT_FSRM, 512 * KB, 16 * MB, "avx2", 12 * MB,
          12 * MB, NEVER, NEVER, NEVER, 63, "defaults amd-zen-no-string", 12 * MB},
@@ -768,9 +768,9 @@ static void policy_rules(void)
         size_t stop_min = p.movsb_stop16 < p.movsb_stop16_apart ? p.movsb_stop16 : p.movsb_stop16_apart;
         stop_min = stop_min < p.movsb_stop16_near ? stop_min : p.movsb_stop16_near;
         size_t nt16 = p.nt_copy16_never ? NEVER : p.nt_copy;
-        /* the 32-byte copies' start with src and dst apart mod 32: only intel-emr-kvm sets its own */
+        /* the 32-byte copies' start with src and dst apart mod 32: only intel-fsrm sets its own */
         size_t apart = p.movsb32_apart < p.movsb[1] ? p.movsb32_apart : p.movsb[1];
-        size_t want_apart = strstr(k->rules, "intel-emr-kvm") && !strstr(k->rules, "no-erms") ? 2560 : p.movsb[1];
+        size_t want_apart = strstr(k->rules, "intel-fsrm") && !strstr(k->rules, "no-erms") ? 2560 : p.movsb[1];
         CHECK(apart == want_apart, "%s: 32-byte rep movsb apart from %zu, expected %zu", k->what, apart, want_apart);
         CHECK(altmem__rep_movsb_stop_16_min == stop_min && altmem__copy_loop_below[0] == (p.movsb[0] < nt16 ? p.movsb[0] : nt16) &&
                   altmem__copy_loop_below[1] == (apart < p.nt_copy ? apart : p.nt_copy) &&
