@@ -12,9 +12,11 @@
  *   test_cpuid_count --static   linked -static (check_cpuid_count_static.sh): glibc's
  *                               leaves must be there, not a skip
  */
+#include <cpuid.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "altmem.h"
 #include "arch/x86_64/decode.h"
 #include "cpu.h"
 #include "os/os.h"
@@ -46,6 +48,32 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         control |= !strcmp(argv[i], "--control");
         must_keep |= !strcmp(argv[i], "--static");
+    }
+    /* Where the C library keeps no leaf (musl, freestanding; here glibc's are
+       ignored): on an Intel AVX-512 core with AVX512-FP16, start-up reads no
+       leaf 7.1 and takes AVX-VNNI as there (src/arch/x86_64/cpu.c). */
+    {
+        struct altmem__cpu nk;
+        altmem__cpuid_use_kept = 0;
+        memset(&altmem__cpuid_log, 0, sizeof altmem__cpuid_log);
+        altmem__cpu_detect_id(&nk);
+        altmem__cpuid_use_kept = 1;
+        unsigned n = altmem__cpuid_log.count, read71 = 0, fp16 = 0, a, b, c, d;
+        for (unsigned i = 0; i < n && i < 32; i++)
+            read71 |= altmem__cpuid_log.leaf[i] == 7 && altmem__cpuid_log.sub[i] == 1;
+        __cpuid(0, a, b, c, d);
+        if (a >= 7) {
+            __cpuid_count(7, 0, a, b, c, d);
+            fp16 = (d >> 23) & 1;
+        }
+        int applies = nk.vendor == ALTMEM__VENDOR_INTEL && (nk.features & ALTMEM_FEAT_SIMD512) && fp16;
+        printf("no kept leaf: start-up %u CPUID instructions; leaf 7.1 %s%s\n", n, read71 ? "read" : "not read",
+               applies ? " (AVX512-FP16: AVX-VNNI taken from it)" : " (no Intel AVX512-FP16 here: not applicable)");
+        if (applies && (read71 || !(nk.idflags & ALTMEM__ID_AVX_VNNI))) {
+            printf("FAIL: with AVX512-FP16 and no kept leaf, start-up %s\n",
+                   read71 ? "read leaf 7.1" : "did not set AVX-VNNI");
+            return 1;
+        }
     }
     unsigned r[4];
     if (!altmem__os_x86_cpuid_kept(1, 0, r)) {

@@ -229,9 +229,21 @@ void altmem__cpu_detect_id(struct altmem__cpu *out)
                cores apart (the rule intel-avx512-no-vnni): elsewhere the leaf
                is not read (a CPUID where the C library keeps none, musl). */
             if (a >= 1 && out->vendor == ALTMEM__VENDOR_INTEL && (out->features & ALTMEM_FEAT_SIMD512)) {
-                unsigned a1, b1, c1, d1;
-                cpuid(7, 1, &a1, &b1, &c1, &d1);
-                if (ymm_ok && (a1 & (1u << 4)))
+                /* Where the C library keeps no leaf 7.1 (musl, freestanding),
+                   AVX512-FP16 (leaf 7.0 EDX bit 23) stands for AVX-VNNI: every
+                   Intel core with it has both (Sapphire Rapids and later,
+                   Alder Lake's P-cores), the cores the rule is about (Skylake-SP
+                   to Ice Lake, Tiger and Rocket Lake) neither, and a CPUID costs
+                   6.2-7.5 us in the Intel 6/167 guest: a static musl program's
+                   fourth (docs/dropin.md, "On Intel family 6 model 167"). */
+                unsigned r1[4];
+                if (!cpuid_kept(7, 1, r1)) {
+                    if (d & (1u << 23))
+                        r1[0] = 1u << 4;
+                    else
+                        cpuid(7, 1, &r1[0], &r1[1], &r1[2], &r1[3]);
+                }
+                if (ymm_ok && (r1[0] & (1u << 4)))
                     out->idflags |= ALTMEM__ID_AVX_VNNI;
             }
         }
