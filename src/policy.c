@@ -43,7 +43,7 @@ struct altmem__policy_vars altmem__policy_vars = {
     .memset_loop_below = {2 * K, 4 * K, 4 * K},
     .rep_stosb_start = {2 * K, 4 * K, 4 * K},
     .memset_nt_threshold = NEVER,
-    .rep_stosb_stop_16 = NEVER,
+    .rep_stosb_direct_below_16 = NEVER,
     .rep_movsb_stop_16 = NEVER,
     .rep_movsb_stop_16_apart = NEVER,
     .rep_movsb_stop_16_near = NEVER,
@@ -86,7 +86,8 @@ static void install(const struct altmem__policy *p, size_t cap)
         __atomic_store_n(&altmem__rep_stosb_start[w], p->stosb[w], __ATOMIC_RELEASE);
         __atomic_store_n(&altmem__memset_loop_below[w], at_most(p->stosb[w], nt_set), __ATOMIC_RELEASE);
     }
-    __atomic_store_n(&altmem__rep_stosb_stop_16, p->stosb_stop16, __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__rep_stosb_direct_below_16,
+                     at_most(nt_set, p->stosb_stop16 == NEVER ? NEVER : p->stosb_stop16 + 1), __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__rep_movsb_stop_16, p->movsb_stop16, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__rep_movsb_stop_16_apart, p->movsb_stop16_apart, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__rep_movsb_stop_16_near, p->movsb_stop16_near, __ATOMIC_RELEASE);

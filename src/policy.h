@@ -74,8 +74,10 @@ struct altmem__policy_vars {
     size_t rep_stosb_start[3];
     /* memset, clear_user: non-temporal stores from this size. */
     size_t memset_nt_threshold;
-    /* ... and the 16-byte memset loops again above this ((size_t)-1: never). */
-    size_t rep_stosb_stop_16;
+    /* ... and the 16-byte memset's rep stosb, from its loop limit, below this: the
+       lesser of memset's streaming start and one past its rep stosb stop, where it
+       loops again (amd-zen4): one compare on the way to rep stosb. */
+    size_t rep_stosb_direct_below_16;
 
     /* ---- line 4: what only forward overlaps, the 16-byte stops and streaming read */
     /* The 16-byte copies' rep movsb stops (x86_vec_copy.h, movsb_stop): a
@@ -107,7 +109,7 @@ extern struct altmem__policy_vars altmem__policy_vars __attribute__((visibility(
 #define altmem__memset_loop_below (altmem__policy_vars.memset_loop_below)
 #define altmem__rep_stosb_start (altmem__policy_vars.rep_stosb_start)
 #define altmem__memset_nt_threshold (altmem__policy_vars.memset_nt_threshold)
-#define altmem__rep_stosb_stop_16 (altmem__policy_vars.rep_stosb_stop_16)
+#define altmem__rep_stosb_direct_below_16 (altmem__policy_vars.rep_stosb_direct_below_16)
 #define altmem__rep_movsb_stop_16 (altmem__policy_vars.rep_movsb_stop_16)
 #define altmem__rep_movsb_stop_16_apart (altmem__policy_vars.rep_movsb_stop_16_apart)
 #define altmem__rep_movsb_stop_16_near (altmem__policy_vars.rep_movsb_stop_16_near)
@@ -119,7 +121,7 @@ extern struct altmem__policy_vars altmem__policy_vars __attribute__((visibility(
 _Static_assert(ALTMEM__POLICY_LINE(movsb_short_distance) == 0, "line 1 is one line");
 _Static_assert(ALTMEM__POLICY_LINE(copy_loop_below) == 1 && ALTMEM__POLICY_LINE(rep_movsb_stop_16_min) == 1,
                "line 2 is one line");
-_Static_assert(ALTMEM__POLICY_LINE(memset_loop_below) == 2 && ALTMEM__POLICY_LINE(rep_stosb_stop_16) == 2,
+_Static_assert(ALTMEM__POLICY_LINE(memset_loop_below) == 2 && ALTMEM__POLICY_LINE(rep_stosb_direct_below_16) == 2,
                "line 3 is one line");
 _Static_assert(ALTMEM__POLICY_LINE(rep_movsb_stop_16) == 3 && ALTMEM__POLICY_LINE(copy_nt_four_pages) == 3,
                "line 4 is one line");

@@ -90,12 +90,14 @@ static int check_settled(const char *what)
     }
     size_t nt16 = p->nt_copy16_never ? NEVER : p->nt_copy;
     size_t nt_fwd = p->nt_fwd_overlap > p->nt_copy ? p->nt_fwd_overlap : p->nt_copy;
+    /* the 16-byte memset's rep stosb below the lesser of streaming and one past its stop */
+    size_t stosb_direct16 = p->stosb_stop16 == NEVER || p->stosb_stop16 + 1 > p->nt_set ? p->nt_set : p->stosb_stop16 + 1;
     if (altmem__nt_threshold != p->nt_copy || altmem__nt_threshold_16 != nt16 ||
         altmem__nt_threshold_fwd_overlap != nt_fwd ||
         altmem__memset_nt_threshold != p->nt_set || altmem__rep_stosb_start[0] != p->stosb[0] ||
         altmem__rep_stosb_start[1] != p->stosb[1] || altmem__rep_stosb_start[2] != p->stosb[2] ||
         altmem__rep_movsb_start[2] != p->movsb[2] || altmem__copy_split_loads_above != p->split_loads_above ||
-        altmem__rep_stosb_stop_16 != p->stosb_stop16 || altmem__rep_movsb_stop_16 != p->movsb_stop16 ||
+        altmem__rep_stosb_direct_below_16 != stosb_direct16 || altmem__rep_movsb_stop_16 != p->movsb_stop16 ||
         altmem__rep_movsb_stop_16_apart != p->movsb_stop16_apart ||
         altmem__rep_movsb_stop_16_near != p->movsb_stop16_near ||
         altmem__rep_movsb_stop_16_min !=

@@ -227,12 +227,16 @@ static __attribute__((noinline, cold)) void *vset_pieces(unsigned char *d, vec x
     return d;
 }
 
-/* Above this the 16-byte memset loops again instead of rep stosb (src/policy.c:
-   amd-zen4); the wider ones have no such stop, and the test folds away. */
+/* Past its rep stosb stop the 16-byte memset loops again (src/policy.c:
+   amd-zen4): rep stosb from the width's start up to below STOSB_DIRECT_BELOW,
+   one compare (the lesser of that stop + 1 and streaming's start); the wider
+   ones have no stop, and the test folds away. */
 #if VEC_BITS == 128
-#define STOSB_STOP altmem__rep_stosb_stop_16
+#define STOSB_PAST_STOP(n) ((n) >= altmem__rep_stosb_direct_below_16)
+#define STOSB_DIRECT(n) ((n) < altmem__rep_stosb_direct_below_16)
 #else
-#define STOSB_STOP ((size_t)-1)
+#define STOSB_PAST_STOP(n) 0
+#define STOSB_DIRECT(n) ((n) < altmem__memset_nt_threshold)
 #endif
 
 /* memset above the classes, every width: the loop below *erms_min (vset_pieces
@@ -245,7 +249,7 @@ OPS_INL void *vset_large(unsigned char *d, int c, size_t n, const size_t *erms_m
     /* The whole test likely, not its first half: else GCC puts the streaming
        path on the fall-through and jumps to the loop (a taken jump ~0.5 ns on
        Intel 6/207, docs/perf/intel-family6-model207.md, "Taken jumps"). */
-    if (likely((n < *erms_min || n > STOSB_STOP) && n < altmem__memset_nt_threshold)) {
+    if (likely((n < *erms_min || STOSB_PAST_STOP(n)) && n < altmem__memset_nt_threshold)) {
         if (unlikely(set_ends_cross_page((uintptr_t)d, (uintptr_t)d + n)))
             return vset_pieces(d, vspread(x), n);               /* ... its ends across a page */
         ops_vset_loop(OPS_PLAIN, (uintptr_t)d, vspread(x), n);  /* (8W, *erms_min), (stop, nt): 4W loop */
@@ -497,7 +501,7 @@ OPS_INL void *vset_loop_or_large(unsigned char *d, int c, __m128i x, size_t n, l
            evex 4 KiB 0.94-0.96 -> 0.98-1.00x, idle and under --load, Intel
            6/207: docs/perf/intel-family6-model207.md, "rep stosb in the entry").
            From *loop_below, below the threshold, n is past *erms_min. */
-        if (likely(n < altmem__memset_nt_threshold && n <= STOSB_STOP))
+        if (likely(STOSB_DIRECT(n)))
             return rep_stosb_keep_rax(d, c, n);         /* [*erms_min, stop]: rep stosb */
         return large(d, c, n);                          /* the rest: large()'s          */
     }
