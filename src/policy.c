@@ -55,6 +55,8 @@ size_t altmem__zero_block = 0;
 size_t altmem__settle_from = NEVER;
 
 static size_t at_most(size_t v, size_t cap) { return v < cap ? v : cap; }
+/* The first size past a last one (a stop, an upper bound); never stays never. */
+static size_t one_past(size_t last) { return last == NEVER ? NEVER : last + 1; }
 
 static void install(const struct altmem__policy *p, size_t cap)
 {
@@ -72,12 +74,12 @@ static void install(const struct altmem__policy *p, size_t cap)
     __atomic_store_n(&altmem__rep_movsb_start_32_apart, movsb32_apart, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__copy_loop_below_512,
                      at_most(at_most(p->movsb[2], p->movsb_coaligned),
-                             at_most(nt, p->split_loads_above == NEVER ? NEVER : p->split_loads_above + 1)),
+                             at_most(nt, one_past(p->split_loads_above))),
                      __ATOMIC_RELEASE);
     /* rep movsb at once from the loop limit (its start, or streaming) up to streaming and the 16-byte stops */
     const size_t stop16_min = at_most(p->movsb_stop16, at_most(p->movsb_stop16_apart, p->movsb_stop16_near));
     __atomic_store_n(&altmem__rep_movsb_direct_below[0],
-                     p->short_distance ? 0 : at_most(nt16, stop16_min == NEVER ? NEVER : stop16_min + 1), __ATOMIC_RELEASE);
+                     p->short_distance ? 0 : at_most(nt16, one_past(stop16_min)), __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__rep_movsb_direct_below[1], p->short_distance ? 0 : nt, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__copy_nt_four_pages, (size_t)!p->nt_copy_linear, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__memset_nt_threshold, nt_set, __ATOMIC_RELEASE);
@@ -87,7 +89,7 @@ static void install(const struct altmem__policy *p, size_t cap)
         __atomic_store_n(&altmem__memset_loop_below[w], at_most(p->stosb[w], nt_set), __ATOMIC_RELEASE);
     }
     __atomic_store_n(&altmem__rep_stosb_direct_below_16,
-                     at_most(nt_set, p->stosb_stop16 == NEVER ? NEVER : p->stosb_stop16 + 1), __ATOMIC_RELEASE);
+                     at_most(nt_set, one_past(p->stosb_stop16)), __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__rep_movsb_stop_16, p->movsb_stop16, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__rep_movsb_stop_16_apart, p->movsb_stop16_apart, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__rep_movsb_stop_16_near, p->movsb_stop16_near, __ATOMIC_RELEASE);

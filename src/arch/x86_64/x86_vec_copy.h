@@ -143,10 +143,7 @@ OPS_INL int bwd_ends_cross_page(uintptr_t d, uintptr_t de)
    glibc 2.41 at 4-32 KiB with dst inside the source, and the copies at the
    bench's 4 KiB alias 0.86-0.94x at 512 B-1.5 KiB, on Intel 6/167; with two
    pointers 0.96-1.03x (docs/perf/intel-family6-model167.md, "The backward
-   loop's addressing").  Laundering one keeps GCC from deriving it from the
-   other. */
-#define BWD_TWO_POINTERS(p) OPS_LAUNDER(p)
-
+   loop's addressing"). */
 OPS_INL void *vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
 {
     unsigned char *de = d + n;
@@ -154,12 +151,13 @@ OPS_INL void *vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
         vec t = vld(s + n - W);
         vec h0 = vld(s), h1 = vld(s + W), h2 = vld(s + 2 * W), h3 = vld(s + 3 * W);
         unsigned char *q = de - ((uintptr_t)de & (W - 1));     /* W-aligned */
+        /* in integers: s - d wraps where s lies below d (a pointer sum would overflow) */
         const unsigned char *p = (const unsigned char *)((uintptr_t)q + ((uintptr_t)s - (uintptr_t)d));
         do {                            /* 4W per iteration, from the end; n > 8W: at least one */
             vcopy_bwd_block4(q, p);
             q -= 4 * W;
             p -= 4 * W;
-            BWD_TWO_POINTERS(p);
+            OPS_LAUNDER(p);             /* else GCC derives it from q again */
         } while (q > d + 4 * W);
         vst(d, h0);
         vst(d + W, h1);
