@@ -300,7 +300,17 @@ OPS_INL void *rep_stosb_keep_rax(unsigned char *d, int c, size_t n)
     return ret;
 }
 
-
+/* The same for an entry that holds dst in rax (ret) and in rdi (d), with n
+   still in rdx, copied to rcx inside: asked for n in rcx, GCC copied it there
+   on the 64-byte memset's entry, an instruction on every path (64-128 B
+   aligned 0.95-0.98 -> 1.00x glibc 2.41 without it, Intel 6/167;
+   docs/perf/intel-family6-model167.md, "rep stosb in the 64-byte entry"). */
+OPS_INL void *rep_stosb_keep_rax_n_rdx(void *ret, unsigned char *d, int c, size_t n)
+{
+    __asm__ volatile("mov %%rdx, %%rcx\n\tmov %%rax, %%r8\n\tmovzbl %b[c], %%eax\n\trep stosb\n\tmov %%r8, %%rax"
+                     : "+a"(ret), "+D"(d), "+d"(n) : [c] "r"(c) : "rcx", "r8", "memory");
+    return ret;
+}
 
 /* (dst - src) mod 4096 in [1, 63]: where rep movsb falls to 1.5-2.7 GB/s on
    AMD Zen 3 (21-42 GB/s at other distances; glibc BZ 30994).  The ERMS variants keep

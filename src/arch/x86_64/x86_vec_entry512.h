@@ -124,7 +124,7 @@ c4:                                     /* [4, 8): 4 + 4                   */
    (384 B aligned 1.14 -> 1.28x glibc 2.41 on Intel 6/207, the rest unchanged:
    docs/perf/intel-family6-model207.md, "The copies' (128, 512] in the
    entry, and memset's"). */
-OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *large)
+OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *large, const size_t *loop_below)
 {
     const uintptr_t d = (uintptr_t)dst;
     RETURN_VALUE_IN_RAX(dst);
@@ -140,8 +140,18 @@ OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *large)
             return dst;
         }
 #endif
-        if (n > 512)
+        if (unlikely(n > 512)) {
+            /* rep stosb here, not behind large()'s tail call, as in the 16-
+               and 32-byte entries (x86_vec_set.h, vset_loop_or_large): at
+               4 KiB 3 taken jumps and 6 instructions more than glibc's, not 5
+               and 12.  Off the fall-through: there the loop's sizes took one
+               more taken jump (768 B aligned 0.99 -> 0.97x glibc 2.41), every
+               memset above 512 B where rep stosb starts late or never (AMD:
+               src/policy.c). */
+            if (unlikely(n >= *loop_below) && likely(n < altmem__memset_nt_threshold))
+                return rep_stosb_keep_rax_n_rdx(dst, (unsigned char *)d, c, n); /* [*erms_min, nt): rep stosb */
             return large((void *)d, c, n);  /* (512, ...): the loops, as vcopy_entry_512 */
+        }
         if (n <= 256)
             goto v2;
 #ifdef VEC64_AS_HALVES

@@ -41,5 +41,5 @@ static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
 ENTRY_ALIGNED(MEMSET_AVX512_ENTRY, 512);
 void *MEMSET_AVX512_ENTRY(void *dst, int c, size_t n)
 {
-    return vset_entry_512(dst, c, n, large);      /* the classes: x86_vec.h */
+    return vset_entry_512(dst, c, n, large, &altmem__memset_loop_below[2]); /* the classes: x86_vec.h */
 }
