@@ -102,12 +102,7 @@ OPS_INL size_t set_lt16(const enum ops_access acc, uintptr_t d, __m128i x, int c
     return r;
 }
 
-#if VEC_BITS == 512
-/* 64 bytes from p stay inside p's 4 KiB page: a byte-masked access may then
-   cover masked-off bytes without the microcode assist that a masked access
-   reaching into the next page costs, mapped or not (docs/perf/variant-figures.md). */
-OPS_INL int within_page64(const unsigned char *p) { return ((uintptr_t)p & 4095) <= 4096 - 64; }
-
+#if VEC_BITS == 512 || defined VEC_EVEX
 /* lowmask64[k]: the low k bytes of a 64-byte vector, k in [0, 64]; loaded into
    a mask register (a shift would need BMI2's bzhi or three dependent ops). */
 static const uint64_t lowmask64[65] __attribute__((unused, aligned(64))) = {
@@ -125,6 +120,13 @@ static const uint64_t lowmask64[65] __attribute__((unused, aligned(64))) = {
     0x3ffffffffffffffull, 0x7ffffffffffffffull, 0xfffffffffffffffull,
     0x1fffffffffffffffull, 0x3fffffffffffffffull, 0x7fffffffffffffffull, ~0ull
 };
+#endif
+
+#if VEC_BITS == 512
+/* 64 bytes from p stay inside p's 4 KiB page: a byte-masked access may then
+   cover masked-off bytes without the microcode assist that a masked access
+   reaching into the next page costs, mapped or not (docs/perf/variant-figures.md). */
+OPS_INL int within_page64(const unsigned char *p) { return ((uintptr_t)p & 4095) <= 4096 - 64; }
 
 /* n <= 64, d + 64 within d's page: one byte-masked 64-byte store; bytes at and
    past d + n are masked off and never written. */
@@ -136,11 +138,12 @@ OPS_INL void set_lt64_masked(unsigned char *d, int c, size_t n)
 
 #ifdef VEC_EVEX
 /* The same at 32 bytes (the evex variants): n < 32, d + 32 within d's page; the
-   mask by a shift (no table load, no BMI2). */
+   mask from lowmask64's low half (a shift needs n in cl, without BMI2: GCC
+   then copied n to rcx on the entry, an instruction on every path). */
 OPS_INL int within_page32(const unsigned char *p) { return ((uintptr_t)p & 4095) <= 4096 - 32; }
 OPS_INL void set_lt32_masked(unsigned char *d, vec x, size_t n)
 {
-    _mm256_mask_storeu_epi8((void *)d, (__mmask32)((1u << n) - 1), x);
+    _mm256_mask_storeu_epi8((void *)d, (__mmask32)lowmask64[n], x);
 }
 #endif
 
