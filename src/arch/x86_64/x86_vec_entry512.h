@@ -149,7 +149,11 @@ OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *large, co
                memset above 512 B where rep stosb starts late or never (AMD:
                src/policy.c). */
             if (unlikely(n >= *loop_below) && likely(n < altmem__memset_nt_threshold))
+            {
+                if (unlikely(d & 63))
+                    return rep_stosb_line_keep_rax(dst, (unsigned char *)d, _mm512_set1_epi8((char)c), c, n);
                 return rep_stosb_keep_rax_n_rdx(dst, (unsigned char *)d, c, n); /* [*erms_min, nt): rep stosb */
+            }
             return large((void *)d, c, n);  /* (512, ...): the loops, as vcopy_entry_512 */
         }
         if (n <= 256)
