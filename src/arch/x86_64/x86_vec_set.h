@@ -232,8 +232,8 @@ static __attribute__((noinline, cold)) void *vset_pieces(unsigned char *d, vec x
 
 /* rep stosb from dst's first 64-byte boundary, the bytes before it by
    unaligned vector stores (n >= 64 on every path here), for an entry that
-   returns dst in rax (ret); the callers take it only where dst is not 64-byte
-   aligned.  glibc 2.41 aligns dst so before rep movsb (memmove-vec-unaligned-
+   returns dst in rax (ret); correct at any dst, taken only where dst is not
+   64-byte aligned.  glibc 2.41 aligns dst so before rep movsb (memmove-vec-unaligned-
    erms.S), not before rep stosb.  Intel 6/167, every width, against glibc 2.41
    and 2.36, idle and under --load: 2-6 KiB dst+3 and dst+63 +0.04..+0.07
    (0.94-0.98 -> 1.00-1.08x), 8-12 KiB +0.02; the test costs aligned 4-6 KiB
