@@ -290,26 +290,42 @@ OPS_INL void rep_stosb(unsigned char *d, int c, size_t n)
     __asm__ volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(c) : "memory");
 }
 
-/* The same inside an entry that returns d in rax: rax kept by hand, so that
-   the compiler need not keep d elsewhere on every other path. */
-OPS_INL void *rep_stosb_keep_rax(unsigned char *d, int c, size_t n)
+/* The same inside an entry that returns ret (its dst) in rax: rax kept by
+   hand, so that the compiler need not keep dst elsewhere on every other path;
+   d is where the string starts (dst, or past a head stored otherwise). */
+OPS_INL void *rep_stosb_keep_rax(void *ret, unsigned char *d, int c, size_t n)
 {
-    void *ret = d;
     __asm__ volatile("mov %%rax, %%r8\n\tmovzbl %b[c], %%eax\n\trep stosb\n\tmov %%r8, %%rax"
                      : "+a"(ret), "+D"(d), "+c"(n) : [c] "r"(c) : "r8", "memory");
     return ret;
 }
 
-/* The same for an entry that holds dst in rax (ret) and in rdi (d), with n
-   still in rdx, copied to rcx inside: asked for n in rcx, GCC copied it there
-   on the 64-byte memset's entry, an instruction on every path (64-128 B
-   aligned 0.95-0.98 -> 1.00x glibc 2.41 without it, Intel 6/167;
-   docs/perf/intel-family6-model167.md, "rep stosb in the 64-byte entry"). */
+/* rep_stosb_keep_rax with n still in rdx, copied to rcx inside (ret in rax,
+   d in rdi): asked for n in rcx, GCC copied it there on the 64-byte memset's
+   entry, an instruction on every path (64-128 B aligned 0.95-0.98 -> 1.00x
+   glibc 2.41 without it, Intel 6/167; docs/perf/intel-family6-model167.md,
+   "rep stosb in the 64-byte entry"). */
 OPS_INL void *rep_stosb_keep_rax_n_rdx(void *ret, unsigned char *d, int c, size_t n)
 {
     __asm__ volatile("mov %%rdx, %%rcx\n\tmov %%rax, %%r8\n\tmovzbl %b[c], %%eax\n\trep stosb\n\tmov %%r8, %%rax"
                      : "+a"(ret), "+D"(d), "+d"(n) : [c] "r"(c) : "rcx", "r8", "memory");
     return ret;
+}
+
+/* rep stosb from dst's first 64-byte boundary, the bytes before it by
+   unaligned vector stores (n >= 64 on every path here), for an entry that
+   returns dst in rax (ret); correct at any dst, taken only where dst is not
+   64-byte aligned.  glibc 2.41 aligns dst so before rep movsb
+   (memmove-vec-unaligned-erms.S), not before rep stosb.  Intel 6/167, every width, against glibc 2.41
+   and 2.36, idle and under --load: 2-6 KiB dst+3 and dst+63 +0.04..+0.07
+   (0.94-0.98 -> 1.00-1.08x), 8-12 KiB +0.02; the test costs aligned 4-6 KiB
+   0.01-0.03 (docs/perf/intel-family6-model167.md, "rep stosb from a line"). */
+OPS_INL void *rep_stosb_line_keep_rax(void *ret, unsigned char *d, vec x, int c, size_t n)
+{
+    for (int i = 0; i < 64; i += W)
+        vst(d + i, x);
+    unsigned char *a = (unsigned char *)(((uintptr_t)d + 64) & ~(uintptr_t)63);
+    return rep_stosb_keep_rax(ret, a, c, (size_t)(d + n - a));
 }
 
 /* (dst - src) mod 4096 in [1, 63]: where rep movsb falls to 1.5-2.7 GB/s on

@@ -230,25 +230,6 @@ static __attribute__((noinline, cold)) void *vset_pieces(unsigned char *d, vec x
     return d;
 }
 
-/* rep stosb from dst's first 64-byte boundary, the bytes before it by
-   unaligned vector stores (n >= 64 on every path here), for an entry that
-   returns dst in rax (ret); correct at any dst, taken only where dst is not
-   64-byte aligned.  glibc 2.41 aligns dst so before rep movsb (memmove-vec-unaligned-
-   erms.S), not before rep stosb.  Intel 6/167, every width, against glibc 2.41
-   and 2.36, idle and under --load: 2-6 KiB dst+3 and dst+63 +0.04..+0.07
-   (0.94-0.98 -> 1.00-1.08x), 8-12 KiB +0.02; the test costs aligned 4-6 KiB
-   0.01-0.03 (docs/perf/intel-family6-model167.md, "rep stosb from a line"). */
-OPS_INL void *rep_stosb_line_keep_rax(void *ret, unsigned char *d, vec x, int c, size_t n)
-{
-    for (int i = 0; i < 64; i += W)
-        vst(d + i, x);
-    unsigned char *a = (unsigned char *)(((uintptr_t)d + 64) & ~(uintptr_t)63);
-    size_t m = (size_t)(d + n - a);
-    __asm__ volatile("mov %%rax, %%r8\n\tmovzbl %b[c], %%eax\n\trep stosb\n\tmov %%r8, %%rax"
-                     : "+a"(ret), "+D"(a), "+c"(m) : [c] "r"(c) : "r8", "memory");
-    return ret;
-}
-
 /* Past its rep stosb stop the 16-byte memset loops again (src/policy.c:
    amd-zen4): rep stosb from the width's start up to below STOSB_DIRECT_BELOW,
    one compare (the lesser of that stop + 1 and streaming's start); the wider
@@ -526,7 +507,7 @@ OPS_INL void *vset_loop_or_large(unsigned char *d, int c, __m128i x, size_t n, l
         if (likely(STOSB_DIRECT(n))) {
             if (unlikely((uintptr_t)d & 63))
                 return rep_stosb_line_keep_rax(d, d, vspread(x), c, n); /* [*erms_min, stop], dst misaligned */
-            return rep_stosb_keep_rax(d, c, n);         /* [*erms_min, stop]: rep stosb */
+            return rep_stosb_keep_rax(d, d, c, n);      /* [*erms_min, stop]: rep stosb */
         }
         return large(d, c, n);                          /* the rest: large()'s          */
     }
