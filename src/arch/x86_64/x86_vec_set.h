@@ -493,9 +493,31 @@ OPS_INL void vset_loop_inline(unsigned char *d, vec x, size_t n)
     vst(de - W, x);
 }
 
+/* memset's byte as an entry holds it: spread where each class needs it, or
+   (VSET_SPREAD_FIRST, memset_sse2.c) once, before the first test. */
+#ifdef VSET_SPREAD_FIRST
+#if VEC_BITS != 128
+#error "VSET_SPREAD_FIRST: the 16-byte entry only"
+#endif
+typedef vec set_byte;
+OPS_INL set_byte set_byte_of(int c)
+{
+    vec v = vspread(set_c(c));
+    __asm__("" : "+x"(v));              /* here, not sunk into the classes */
+    return v;
+}
+OPS_INL vec set_byte_vec(set_byte x) { return x; }
+OPS_INL __m128i set_byte_16(set_byte x) { return x; }
+#else
+typedef __m128i set_byte;
+OPS_INL set_byte set_byte_of(int c) { return set_c(c); }
+OPS_INL vec set_byte_vec(set_byte x) { return vspread(x); }
+OPS_INL __m128i set_byte_16(set_byte x) { return spread16(x); }
+#endif
+
 /* (8W, *loop_below): the loop above; the rest (rep stosb, streaming) large()'s.
    For the two layouts of mid below. */
-OPS_INL void *vset_loop_or_large(unsigned char *d, int c, __m128i x, size_t n, large_set_fn *large,
+OPS_INL void *vset_loop_or_large(unsigned char *d, int c, set_byte x, size_t n, large_set_fn *large,
                                  const size_t *loop_below)
 {
     if (unlikely(n >= *loop_below)) {
@@ -506,24 +528,24 @@ OPS_INL void *vset_loop_or_large(unsigned char *d, int c, __m128i x, size_t n, l
            From *loop_below, below the threshold, n is past *erms_min. */
         if (likely(STOSB_DIRECT(n))) {
             if (unlikely((uintptr_t)d & 63))
-                return rep_stosb_line_keep_rax(d, d, vspread(x), c, n); /* [*erms_min, stop], dst misaligned */
+                return rep_stosb_line_keep_rax(d, d, set_byte_vec(x), c, n); /* [*erms_min, stop], dst misaligned */
             return rep_stosb_keep_rax(d, d, c, n);      /* [*erms_min, stop]: rep stosb */
         }
         return large(d, c, n);                          /* the rest: large()'s          */
     }
-    vset_loop_inline(d, vspread(x), n);
+    vset_loop_inline(d, set_byte_vec(x), n);
     return d;
 }
 
 OPS_INL void *vset_entry(unsigned char *d, int c, size_t n, large_set_fn *large, const size_t *loop_below)
 {
     const uintptr_t ud = (uintptr_t)d;
-    __m128i x = set_c(c);
+    const set_byte x = set_byte_of(c);
     if (n < W)
         goto lt_vec;
     if (n > 2 * W)
         goto mid;
-    ops_vset_ht1(OPS_PLAIN, ud, vspread(x), n);         /* [W, 2W]: W + W                  */
+    ops_vset_ht1(OPS_PLAIN, ud, set_byte_vec(x), n);    /* [W, 2W]: W + W                  */
     return d;
 mid:
 #if defined VSET_LOOP_TESTED_FIRST
@@ -531,10 +553,10 @@ mid:
         goto loop;                      /* (8W, ...): below                */
     if (n <= 4 * W)
         goto c2;
-    ops_vset_ht4(OPS_PLAIN, ud, vspread(x), n);         /* (4W, 8W]: 4 x W from each end   */
+    ops_vset_ht4(OPS_PLAIN, ud, set_byte_vec(x), n);    /* (4W, 8W]: 4 x W from each end   */
     return d;
 c2:
-    ops_vset_ht2(OPS_PLAIN, ud, vspread(x), n);         /* (2W, 4W]: 2 x W from each end   */
+    ops_vset_ht2(OPS_PLAIN, ud, set_byte_vec(x), n);    /* (2W, 4W]: 2 x W from each end   */
     return d;
 loop:
     return vset_loop_or_large(d, c, x, n, large, loop_below); /* (8W, ...) */
@@ -545,16 +567,16 @@ loop:
         goto c4v;
     return vset_loop_or_large(d, c, x, n, large, loop_below); /* (8W, ...) */
 c4v:
-    ops_vset_ht4(OPS_PLAIN, ud, vspread(x), n);         /* (4W, 8W]: 4 x W from each end   */
+    ops_vset_ht4(OPS_PLAIN, ud, set_byte_vec(x), n);    /* (4W, 8W]: 4 x W from each end   */
     return d;
 c2:
-    ops_vset_ht2(OPS_PLAIN, ud, vspread(x), n);         /* (2W, 4W]: 2 x W from each end   */
+    ops_vset_ht2(OPS_PLAIN, ud, set_byte_vec(x), n);    /* (2W, 4W]: 2 x W from each end   */
     return d;
 #endif
 lt_vec:
 #ifdef VEC_EVEX
     if (likely(within_page32(d))) {
-        set_lt32_masked(d, vspread(x), n);                 /* [0, W): one masked store        */
+        set_lt32_masked(d, set_byte_vec(x), n);         /* [0, W): one masked store        */
         return d;
     }
 #endif
@@ -563,21 +585,21 @@ lt_vec:
         goto c2b;
     if (n == 0)
         return d;
-    ops_set_1(OPS_PLAIN, ud, (unsigned char)c);                        /* 1: the byte                     */
+    ops_set_1(OPS_PLAIN, ud, (unsigned char)c);         /* 1: the byte                     */
     return d;
 #if VEC_BITS == 256
 c16:
-    ops_set_ht16(OPS_PLAIN, ud, spread16(x), n);        /* [16, 32): 16 + 16               */
+    ops_set_ht16(OPS_PLAIN, ud, set_byte_16(x), n);     /* [16, 32): 16 + 16               */
     return d;
 #endif
 c8:
-    set_8_16(OPS_PLAIN, ud, spread16(x), n);        /* [8, 16): 8 + 8                  */
+    set_8_16(OPS_PLAIN, ud, set_byte_16(x), n);         /* [8, 16): 8 + 8                  */
     return d;
 c4:
-    set_4_8(OPS_PLAIN, ud, spread16(x), n);         /* [4, 8): 4 + 4                   */
+    set_4_8(OPS_PLAIN, ud, set_byte_16(x), n);          /* [4, 8): 4 + 4                   */
     return d;
 c2b:
-    set_2_3(OPS_PLAIN, ud, c, n);                   /* [2, 4): bytes 0, 1, n - 1       */
+    set_2_3(OPS_PLAIN, ud, c, n);                       /* [2, 4): bytes 0, 1, n - 1       */
     return d;
 }
 #endif

@@ -19,6 +19,11 @@
  *     rep_stosb_threshold; never on a CPU without ERMS).
  */
 #define VEC_BITS 128
+/* The byte spread over the vector (movd and three shuffles) before the first
+   test, as glibc's sse2 memset does: sunk into each class, its latency came
+   after the tests (48-64 B 0.97-0.99 -> 1.06-1.15x glibc 2.41, 2-4 KiB
+   -0.01..-0.03, Intel 6/167; the 32-byte variants lost by it: x86_vec_set.h). */
+#define VSET_SPREAD_FIRST 1
 #include "x86_vec.h"
 
 #define ERMS_MIN altmem__rep_stosb_start[0] /* below: the vector loop wins (src/policy.c) */
