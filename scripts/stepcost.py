@@ -7,6 +7,9 @@
 # (instructions whose destination is memory) with the bytes they write (the
 # source register's width; a masked store counts whole).  Output lines:
 #   COST ROUTINE IMPL SIZE INSNS TAKEN XFER KMOV STORES BYTES
+# With STEPCOST_TRACE=1 in the environment, also each instruction stepped:
+#   T ROUTINE IMPL SIZE PC INSTRUCTION
+import os
 import re
 
 import gdb
@@ -43,6 +46,8 @@ def store_bytes(op, reg):
 
 KMOV = re.compile(r"^\s*kmov[bwdq]\s+" + GPR + r"\s*,\s*%k[0-7]\s*$")
 
+TRACE = os.environ.get("STEPCOST_TRACE") == "1"
+
 gdb.Breakpoint("stepcost_begin", internal=True)
 done = [False]
 gdb.events.exited.connect(lambda ev: done.__setitem__(0, True))
@@ -72,6 +77,8 @@ while not done[0]:
         if st and not op.startswith(("cmp", "test", "j", "call", "push", "lea")):
             stores += 1
             nbytes += store_bytes(st.group(1), st.group(2))
+        if TRACE:
+            print("T %s %x %s" % (tag, pc, asm))
         pc = npc
     print("COST %s %d %d %d %d %d %d" % (tag, insns, taken, xfer, kmov, stores, nbytes))
     gdb.execute("continue", to_string=True)
