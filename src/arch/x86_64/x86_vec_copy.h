@@ -376,9 +376,16 @@ OPS_INL size_t movsb_stop(const unsigned char *d, const unsigned char *s, size_t
    loop (dst aligned first) wins: at 160-256 B dst+3 0.68-0.84x glibc here,
    0.87-0.96x through the loop; aligned, 1.2-1.5x glibc here against ~1.0x
    through the loop (Intel 6/167, docs/perf/intel-family6-model167.md).
-   vcopy_htk_fits: (8W, 16W] with dst W-aligned, as one value (no branch), which
-   the entries test before their loops. */
-OPS_INL int vcopy_htk_fits(const unsigned char *d, size_t n) { return (n <= 16 * W) & !((uintptr_t)d & (W - 1)); }
+   vcopy_htk_fits: (8W, 16W] with dst W-aligned, which the entries test before
+   their loops, as one compare: dst's low bits shifted to the top of n's word,
+   where any of them makes it larger than 16W (shl, or, cmp: GCC made the two
+   tests 7 instructions, on every path to the loops). */
+OPS_INL int vcopy_htk_fits(const unsigned char *d, size_t n)
+{
+    uintptr_t x = ((uintptr_t)d << (64 - __builtin_ctz(W))) | n;
+    __asm__("" : "+r"(x));              /* not split back into two tests */
+    return x <= 16 * W;
+}
 /* h vectors from the start, t from the end (h + t covering n), all loaded first. */
 OPS_INL void vcopy_hk(unsigned char *d, const unsigned char *s, size_t n, const int h, const int t)
 {

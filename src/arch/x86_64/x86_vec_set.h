@@ -398,10 +398,8 @@ c2:
 c8v:
     if (unlikely(n >= *loop_below) && !vcopy_loop_coaligned(d, s, n))
         return large(d, s, n);          /* first: each instruction before its rep movsb costs (x86_vec_copy.h) */
-    int fits = vcopy_htk_fits(d, n);
-    __asm__("" : "+r"(fits));           /* one test, and the loops on its fall-through */
-    if (unlikely(fits))
-        goto c8v_aligned;
+    if (vcopy_htk_fits(d, n))           /* one compare; the loops on its fall-through (the */
+        goto c8v_aligned;               /* source's order), their classes' label aligned: not unlikely() */
     return vcopy_loop_or_large(d, s, n, large, loop_below, move); /* (8W, ...): the loops, or large() */
 c8v_aligned:
 #if VEC_BITS == 256
