@@ -378,8 +378,8 @@ OPS_INL size_t movsb_stop(const unsigned char *d, const unsigned char *s, size_t
    through the loop (Intel 6/167, docs/perf/intel-family6-model167.md).
    vcopy_htk_fits: (8W, 16W] with dst W-aligned, which the entries test before
    their loops, as one compare: dst's low bits shifted to the top of n's word,
-   where any of them makes it larger than 16W (shl, or, cmp: GCC made the two
-   tests 7 instructions, on every path to the loops). */
+   where any of them makes it larger than 16W (mov, shl, or, cmp, jbe: GCC made
+   the two tests 8 instructions with their branch, on every path to the loops). */
 OPS_INL int vcopy_htk_fits(const unsigned char *d, size_t n)
 {
     uintptr_t x = ((uintptr_t)d << (64 - __builtin_ctz(W))) | n;

@@ -21,8 +21,9 @@
 #define VEC_BITS 128
 /* The byte spread over the vector (movd and three shuffles) before the first
    test, as glibc's sse2 memset does: sunk into each class, its latency came
-   after the tests (48-64 B 0.97-0.99 -> 1.06-1.15x glibc 2.41, 2-4 KiB
-   -0.01..-0.03, Intel 6/167; the 32-byte variants lost by it: x86_vec_set.h). */
+   after the tests (48-64 B 0.96-0.99 -> 1.04-1.14x glibc 2.41 idle and
+   loaded, 2-4 KiB -0.01..-0.03, Intel 6/167; the 32-byte variants lost by it:
+   docs/perf/intel-family6-model167.md). */
 #define VSET_SPREAD_FIRST 1
 #include "x86_vec.h"
 
