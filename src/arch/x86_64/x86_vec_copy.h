@@ -314,8 +314,8 @@ OPS_INL void *rep_stosb_keep_rax_n_rdx(void *ret, unsigned char *d, int c, size_
 
 /* rep stosb from dst's first 64-byte boundary, the bytes before it by
    unaligned vector stores (n >= 64 on every path here), for an entry that
-   returns dst in rax (ret); correct at any dst, taken only where dst is not
-   64-byte aligned.  glibc 2.41 aligns dst so before rep movsb
+   returns dst in rax (ret); correct at any dst, taken only where dst is not 64-byte
+   aligned.  glibc 2.41 aligns dst so before rep movsb
    (memmove-vec-unaligned-erms.S), not before rep stosb.  Intel 6/167, every width, against glibc 2.41
    and 2.36, idle and under --load: 2-6 KiB dst+3 and dst+63 +0.04..+0.07
    (0.94-0.98 -> 1.00-1.08x), 8-12 KiB +0.02; the test costs aligned 4-6 KiB
@@ -326,6 +326,17 @@ OPS_INL void *rep_stosb_line_keep_rax(void *ret, unsigned char *d, vec x, int c,
         vst(d + i, x);
     unsigned char *a = (unsigned char *)(((uintptr_t)d + 64) & ~(uintptr_t)63);
     return rep_stosb_keep_rax(ret, a, c, (size_t)(d + n - a));
+}
+
+/* Every memset entry's rep stosb from d, returning ret (the same pointer, as
+   the entry holds it in rax): from d's next line where d is not 64-byte
+   aligned (above), else from d; n_in_rdx: the 64-byte entry's form
+   (rep_stosb_keep_rax_n_rdx). */
+OPS_INL void *rep_stosb_entry_keep_rax(void *ret, unsigned char *d, vec x, int c, size_t n, const int n_in_rdx)
+{
+    if (unlikely((uintptr_t)d & 63))
+        return rep_stosb_line_keep_rax(ret, d, x, c, n);
+    return n_in_rdx ? rep_stosb_keep_rax_n_rdx(ret, d, c, n) : rep_stosb_keep_rax(ret, d, c, n);
 }
 
 /* (dst - src) mod 4096 in [1, 63]: where rep movsb falls to 1.5-2.7 GB/s on

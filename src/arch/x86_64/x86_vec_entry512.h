@@ -148,11 +148,8 @@ OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *large, co
                more taken jump (768 B aligned 0.99 -> 0.97x glibc 2.41), every
                memset above 512 B where rep stosb starts late or never (AMD:
                src/policy.c). */
-            if (unlikely(n >= *loop_below) && likely(n < altmem__memset_nt_threshold)) {
-                if (unlikely(d & 63))   /* [*erms_min, nt), dst misaligned: from its next line */
-                    return rep_stosb_line_keep_rax(dst, (unsigned char *)d, _mm512_set1_epi8((char)c), c, n);
-                return rep_stosb_keep_rax_n_rdx(dst, (unsigned char *)d, c, n); /* [*erms_min, nt): rep stosb */
-            }
+            if (unlikely(n >= *loop_below) && likely(n < altmem__memset_nt_threshold))
+                return rep_stosb_entry_keep_rax(dst, (unsigned char *)d, _mm512_set1_epi8((char)c), c, n, 1); /* [*erms_min, nt) */
             return large((void *)d, c, n);  /* (512, ...): the loops, as vcopy_entry_512 */
         }
         if (n <= 256)

@@ -524,11 +524,8 @@ OPS_INL void *vset_loop_or_large(unsigned char *d, int c, set_byte x, size_t n, 
            evex 4 KiB 0.94-0.96 -> 0.98-1.00x, idle and under --load, Intel
            6/207: docs/perf/intel-family6-model207.md, "rep stosb in the entry").
            From *loop_below, below the threshold, n is past *erms_min. */
-        if (likely(STOSB_DIRECT(n))) {
-            if (unlikely((uintptr_t)d & 63))
-                return rep_stosb_line_keep_rax(d, d, set_byte_vec(x), c, n); /* [*erms_min, stop], dst misaligned */
-            return rep_stosb_keep_rax(d, d, c, n);      /* [*erms_min, stop]: rep stosb */
-        }
+        if (likely(STOSB_DIRECT(n)))
+            return rep_stosb_entry_keep_rax(d, d, set_byte_vec(x), c, n, 0); /* [*erms_min, stop]: rep stosb */
         return large(d, c, n);                          /* the rest: large()'s          */
     }
     vset_loop_inline(d, set_byte_vec(x), n);
