@@ -235,8 +235,9 @@ struct altmem_binding_info {
     const char *variant;             /* name of the bound variant                   */
     enum altmem_bind_reason reason;
     const char *why;                 /* one line for humans                          */
-    const char *bound_by;            /* how calls reach the variant: "patched branch",
-                                        "pointer" or "ifunc"                          */
+    const char *bound_by;            /* how calls reach the variant: "copied" (the
+                                        entry holds the variant's code), "patched
+                                        branch", "PLT slots", "pointer" or "ifunc"   */
     const char *bound_note;          /* why not "patched branch" where it could be,
                                         or ""                                         */
 };

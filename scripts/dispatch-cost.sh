@@ -28,8 +28,10 @@
 # processes (default 9) of entry / direct, with the lowest and highest process, and
 # per row the control's medians.  The goal: within 2% per cell, or the cost named.
 # LINKAGE (default: all four), as a program reaches the entry:
-#   static        linked with libaltmem.a: `call altmem_memcpy`, the patched stub;
+#   static        linked with libaltmem.a: `call altmem_memcpy`, the stub holding a copy
+#                 of the variant (docs/alternatives.md, "Copied entries");
 #                 direct: `call altmem_memcpy_W`
+#   static-patch  the same under ALTMEM_TUNABLES=bind=patch: the stub's patched branch
 #   shared        linked with libaltmem.so (IFUNC entries): `call altmem_memcpy@PLT`;
 #                 direct: `call *reg` to the variant (the PLT's jump is every shared
 #                 library's, glibc's memcpy's too)
@@ -126,6 +128,7 @@ if [ "$rounds" = --widths ]; then
       extra="" pre=()
       case $linkage in
       static) drv=$build/bench/dispatch/altmem-dispatch ;;
+      static-patch) drv=$build/bench/dispatch/altmem-dispatch extra=:bind=patch ;;
       shared) drv=$build/bench/dispatch/altmem-dispatch-shared ;;
       shared-noplt) drv=$build/bench/dispatch/altmem-dispatch-noplt ;;
       shared-patch) drv=$build/bench/dispatch/altmem-dispatch-noplt extra=:bind=patch ;;
@@ -133,7 +136,7 @@ if [ "$rounds" = --widths ]; then
       preload | preload-patch)
           drv=$build/bench/dispatch/altmem-dispatch-shared pre=(env "LD_PRELOAD=$build/src/preload/libaltmem-preload.so")
           [ $linkage = preload-patch ] && extra=:bind=patch ;;
-      *) echo "dispatch-cost.sh: no linkage '$linkage' (static, shared, shared-noplt, shared-patch, static-pointer, preload, preload-patch)" >&2
+      *) echo "dispatch-cost.sh: no linkage '$linkage' (static, static-patch, shared, shared-noplt, shared-patch, static-pointer, preload, preload-patch)" >&2
          exit 2 ;;
       esac
       for w in $widths; do

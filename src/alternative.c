@@ -34,9 +34,9 @@ void altmem_alternative_bind(void (**slot)(void), const struct altmem_choice *ch
     char reason[120];
 #if ALTMEM_BIND_MODE == ALTMEM_BIND_PATCH
     if (b && e && altmem__global.tun.bind != ALTMEM__BIND_POINTER)
-        altmem__patch_sites(b, e, altmem__global.tun.debug, reason, sizeof reason);
+        altmem__patch_sites(b, e, altmem__global.tun.debug, 0, reason, sizeof reason);
     if (info)
-        info->bound_by = b && e && altmem__site_target(b, e, slot) ? "patched branch" : "pointer";
+        info->bound_by = b && e && altmem__site_target(b, e, slot, NULL) ? "patched branch" : "pointer";
 #else
     /* This build has no patcher (ALTMEM_BINDING=pointer/ifunc): the stub's
        dispatcher already jumps through the slot. */

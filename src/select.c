@@ -180,7 +180,7 @@ static int plt_bind(struct altmem__text *note)
         char patched[sizeof altmem__global.patch_note];
         patched[0] = '\0';
         altmem__patch_sites(__start_altmem_patch_sites, __stop_altmem_patch_sites, altmem__global.tun.debug,
-                            patched, sizeof patched);
+                            altmem__global.tun.bind != ALTMEM__BIND_PATCH, patched, sizeof patched);
         if (patched[0]) {
             altmem__text_puts(note, " (not: ");
             altmem__text_puts(note, patched);
@@ -239,7 +239,8 @@ void altmem_init(void)
         ; /* the preload: its callers' PLT slots hold the variants */
     else
         altmem__patch_sites(__start_altmem_patch_sites, __stop_altmem_patch_sites, altmem__global.tun.debug,
-                            altmem__global.patch_note, sizeof altmem__global.patch_note);
+                            altmem__global.tun.bind != ALTMEM__BIND_PATCH, altmem__global.patch_note,
+                            sizeof altmem__global.patch_note);
 #endif
     if (altmem__global.tun.verbose)
         print_bindings(&altmem__global);
@@ -448,8 +449,9 @@ static const char *bound_by(enum altmem_routine r)
         return "ifunc";
     if (plt_bound)
         return "PLT slots";
-    if (altmem__site_target(__start_altmem_patch_sites, __stop_altmem_patch_sites, slots[r]))
-        return "patched branch";
+    size_t copied;
+    if (altmem__site_target(__start_altmem_patch_sites, __stop_altmem_patch_sites, slots[r], &copied))
+        return copied ? "copied" : "patched branch";
     return "pointer";
 #else
     extern const char altmem__entry_binding[];   /* src/entry.c: "pointer" or "ifunc" */

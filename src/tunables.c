@@ -7,8 +7,9 @@
  *          all=VARIANT                           pin every routine that has VARIANT
  *          verbose[=0|1]                         print each binding at start-up
  *          debug[=0|1]                           print every patch site rewritten
- *          bind=ifunc|patch|pointer              how calls reach the variant (default:
- *                                                ifunc in libaltmem.so, patch elsewhere;
+ *          bind=ifunc|copy|patch|pointer         how calls reach the variant (default:
+ *                                                ifunc in libaltmem.so, copy elsewhere;
+ *                                                patch: the stubs' branch only;
  *                                                pointer: never rewrite code)
  *          nt_threshold=BYTES[K|M|G]             non-temporal stores from this size (all routines)
  *          memset_nt_threshold=BYTES             ... for memset and clear_user only
@@ -245,10 +246,12 @@ static void parse_item(struct parser *p, const char *s, size_t n)
             p->t->bind = ALTMEM__BIND_POINTER;
         else if (has_value && altmem__eq_nocase(v, vn, "patch"))
             p->t->bind = ALTMEM__BIND_PATCH;
+        else if (has_value && altmem__eq_nocase(v, vn, "copy"))
+            p->t->bind = ALTMEM__BIND_COPY;
         else if (has_value && altmem__eq_nocase(v, vn, "ifunc"))
             p->t->bind = ALTMEM__BIND_IFUNC;
         else
-            warn3(p, "bind takes ifunc, patch or pointer, not ", v, vn, "");
+            warn3(p, "bind takes ifunc, copy, patch or pointer, not ", v, vn, "");
         return;
     }
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {

@@ -22,8 +22,10 @@ struct altmem__tunables {
     enum altmem__bind {                   /* bind=                              */
         ALTMEM__BIND_IFUNC,               /* the default: IFUNC entries where the
                                              library has them, the callers' PLT
-                                             slots in the preload, else patch   */
-        ALTMEM__BIND_PATCH,               /* the patched stubs even there       */
+                                             slots in the preload, else copy    */
+        ALTMEM__BIND_COPY,                /* the stubs, holding a copy of the
+                                             variant where they own a room      */
+        ALTMEM__BIND_PATCH,               /* the stubs' patched branch only     */
         ALTMEM__BIND_POINTER              /* leave sites alone                  */
     } bind;
     int nt_set;                           /* nt_threshold=BYTES was given       */

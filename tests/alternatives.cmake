@@ -16,6 +16,24 @@ if(NOT ALTMEM_NESTED)
                        SKIP_RETURN_CODE 77)
 endif()
 
+# The x86-64 decoder and copier behind copied entries (src/arch/x86_64/insn.c,
+# copy.c): pure, on any host; against objdump where this build's code is x86-64.
+altmem_test_exe(test_x86_insn test_x86_insn.c ${PROJECT_SOURCE_DIR}/src/arch/x86_64/insn.c
+                ${PROJECT_SOURCE_DIR}/src/arch/x86_64/copy.c)
+target_include_directories(test_x86_insn PRIVATE ${PROJECT_SOURCE_DIR}/src/arch/x86_64)
+add_test(NAME x86_insn.copy COMMAND test_x86_insn --copy)
+set_tests_properties(x86_insn.copy PROPERTIES LABELS alternatives)
+if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT CMAKE_CROSSCOMPILING AND NOT ALTMEM_NESTED)
+  add_test(NAME x86_insn.library COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_x86_insn.sh
+           $<TARGET_FILE:test_x86_insn> library $<TARGET_FILE:altmem_static>)
+  add_test(NAME x86_insn.libc COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_x86_insn.sh
+           $<TARGET_FILE:test_x86_insn> libc)
+  add_test(NAME x86_insn.control COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_x86_insn.sh
+           $<TARGET_FILE:test_x86_insn> control)
+  set_tests_properties(x86_insn.library x86_insn.libc x86_insn.control PROPERTIES LABELS alternatives
+                       SKIP_RETURN_CODE 77)
+endif()
+
 # A user's routine declared with ALTMEM_ALTERNATIVE (include/altmem_alternative.h).
 altmem_test_exe(test_alternative test_alternative.c)
 if(ALTMEM_BIND_MODE EQUAL 1)
@@ -57,6 +75,13 @@ if(TARGET altmem_cli)
       "bind_pointer|bind=pointer|memcpy +[a-z0-9_]+ +detected +pointer [^\n]*\n.*not patched: bind=pointer in ALTMEM_TUNABLES|"
       "bind_patch|bind=patch|memcpy +[a-z0-9_]+ +detected +patched branch [^\n]*\nmemmove +[a-z0-9_]+ +detected +patched branch |"
       "debug|debug:bind=patch|memcpy +[a-z0-9_]+ +detected +patched branch|^altmem: patch memcpy at 0x[0-9a-f]+: branch 0x[0-9a-f]+ \\(dispatch\\) -> 0x[0-9a-f]+ \\[[0-9a-f ]+ -> [0-9a-f ]+\\]\naltmem: patch memmove [^\n]*\naltmem: patch memset [^\n]*\naltmem: patch copy_user [^\n]*\naltmem: patch clear_user [^\n]*\n$")
+    if(ALTMEM_ARCH STREQUAL "x86_64")
+      # The variants' code in the entries (src/arch/x86_64/copy.h); copy_user and
+      # clear_user keep the branch, and the legend names both.
+      list(APPEND _bind_cases
+        "bind_copy|bind=copy|memcpy +[a-z0-9_]+ +detected +copied [^\n]*\nmemmove +[a-z0-9_]+ +detected +copied [^\n]*\nmemset +[a-z0-9_]+ +detected +copied [^\n]*\ncopy_user +[a-z0-9_]+ +detected +patched branch .*bound by copied: the variant's code was copied into the entry.*bound by patched branch: |"
+        "debug_copy|debug:bind=copy|memcpy +[a-z0-9_]+ +detected +copied|^altmem: patch memcpy at 0x[0-9a-f]+: branch 0x[0-9a-f]+ \\(dispatch\\) -> copy of 0x[0-9a-f]+, [0-9]+ bytes[^\n]*\naltmem: patch memmove [^\n]*copy of[^\n]*\naltmem: patch memset [^\n]*copy of[^\n]*\naltmem: patch copy_user [^\n]*\naltmem: patch clear_user [^\n]*\n$")
+    endif()
   endif()
   foreach(_case IN LISTS _bind_cases)
     string(REPLACE "|" ";" _f "${_case}")
@@ -105,6 +130,10 @@ if(TARGET altmem_shared AND NOT ALTMEM_SANITIZE)
   if(ALTMEM_SHARED_IFUNC)
     # The other bindings of the same library, chosen at run time.
     add_test(NAME entry_shared_patch COMMAND test_entry_shared "patched branch")
+    if(ALTMEM_ARCH STREQUAL "x86_64")
+      add_test(NAME entry_shared_copy COMMAND test_entry_shared "copied")
+      set_tests_properties(entry_shared_copy PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=bind=copy" LABELS alternatives)
+    endif()
     add_test(NAME entry_shared_pointer COMMAND test_entry_shared "pointer")
     set_tests_properties(entry_shared_patch PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=bind=patch")
     set_tests_properties(entry_shared_pointer PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=bind=pointer")

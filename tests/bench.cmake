@@ -188,7 +188,7 @@ if(TARGET altmem_dispatch_cold AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
   set(cold_fields "entry=[0-9.]+ direct=[0-9.]+ pointer=[0-9.]+ control=[0-9.]+ entry-direct=-?[0-9.]+ \\[-?[0-9.]+\\.\\.-?[0-9.]+\\] pointer-direct=-?[0-9.]+ \\[-?[0-9.]+\\.\\.-?[0-9.]+\\] control-direct=-?[0-9.]+ \\[-?[0-9.]+\\.\\.-?[0-9.]+\\] tsc_ghz=[0-9.]+$")
   add_test(NAME bench_dispatch_cold
            COMMAND sh -c "line=$(ALTMEM_TUNABLES=memcpy=sse2 \"$0\" --variant sse2 --size 16 --samples 200) || exit 1; echo \"$line\";
-                          echo \"$line\" | grep -Eq '^bound_by=(patched branch|pointer) variant=sse2 routine=memcpy size=16 samples=200 ${cold_fields}' || exit 1;
+                          echo \"$line\" | grep -Eq '^bound_by=(copied|patched branch|pointer) variant=sse2 routine=memcpy size=16 samples=200 ${cold_fields}' || exit 1;
                           line=$(ALTMEM_TUNABLES=memset=sse2:bind=pointer \"$0\" --routine memset --variant sse2 --samples 200) || exit 1; echo \"$line\";
                           echo \"$line\" | grep -Eq '^bound_by=pointer variant=sse2 routine=memset size=8 samples=200 ${cold_fields}' || exit 1;
                           { ALTMEM_TUNABLES=memcpy=sse2 \"$0\" --variant avx2 --samples 200 >/dev/null 2>&1; [ $? -eq 2 ]; }"

@@ -242,11 +242,17 @@ if(ALTMEM_BIND_MODE EQUAL 1)
     env ${_pre} $<TARGET_FILE:dropin_plt_slots_now> refused ${_late})
 endif()
 
+# A static program's entries hold the bound variants' code where the
+# architecture copies (x86_64: src/arch/x86_64/copy.h), else the branch.
+set(_dropin_static_bound "${_dropin_bound}")
+if(ALTMEM_BIND_MODE EQUAL 1 AND ALTMEM_ARCH STREQUAL "x86_64")
+  set(_dropin_static_bound "copied")
+endif()
 foreach(flavour glibc musl)
   altmem_dropin_test(dropin.static_${flavour} COMMAND
     sh ${_dropin}/static.sh ${flavour} ${CMAKE_C_COMPILER} ${_dropin} ${PROJECT_SOURCE_DIR}/include
        $<TARGET_FILE:altmem_libc> $<TARGET_FILE:altmem_static> ${_dropin_work}/static-${flavour}
-       "${_dropin_bound}")
+       "${_dropin_static_bound}")
 endforeach()
 
 # scripts/startup-cost.sh end to end (tiny loops; the figures are not checked).

@@ -1123,7 +1123,9 @@ static void usage(const char *prog, const struct tl_part *parts, size_t nparts)
     printf("\n  -v             time each part\n");
 }
 
-static void print_header(enum altmem_routine r)
+/* Prints the header; 0 when ALTMEM_TEST_BOUND_BY names another binding than
+   the public entry's (tests/variants.cmake, entry_copied.*). */
+static int print_header(enum altmem_routine r)
 {
     struct altmem_cpu_info cpu;
     altmem_cpu(&cpu);
@@ -1133,7 +1135,14 @@ static void print_header(enum altmem_routine r)
     for (unsigned b = 0; b < ALTMEM_FEAT_COUNT; b++)
         if (cpu.detected >> b & 1)
             printf(" %s", altmem_feature_name(b));
-    printf("; altmem_%s bound to %s (%s)\n", altmem_routine_name(r), bi.variant, bi.why);
+    printf("; altmem_%s bound to %s by %s (%s)\n", altmem_routine_name(r), bi.variant, bi.bound_by, bi.why);
+    const char *want = getenv("ALTMEM_TEST_BOUND_BY");
+    if (want && strcmp(want, bi.bound_by)) {
+        printf("FAIL: altmem_%s bound by %s, ALTMEM_TEST_BOUND_BY says %s\n", altmem_routine_name(r), bi.bound_by,
+               want);
+        return 0;
+    }
+    return 1;
 }
 
 int tl_main(int argc, char **argv, enum altmem_routine r, const struct tl_part *parts, size_t nparts,
@@ -1193,7 +1202,8 @@ int tl_main(int argc, char **argv, enum altmem_routine r, const struct tl_part *
     }
     tl_buf_make(&tl_env.dst, big, TL_BUF_BACKGROUND, 0);
 
-    print_header(r);
+    if (!print_header(r))
+        return 1;
     if (selftest)
         return self_test(r, parts, nparts, broken, nbroken);
 

@@ -29,3 +29,20 @@ foreach(routine memcpy memmove memset)
   set_tests_properties(${routine}_variants ${routine}_selftest_reduced PROPERTIES TIMEOUT 600
                        LABELS routines)
 endforeach()
+
+# Every x86_64 variant copied into the static entry (src/arch/x86_64/copy.h),
+# swept through altmem_<routine> itself: the copy's relocated branches and
+# operands, its jump back, at every size class.  A variant this CPU cannot run is
+# refused by the pin, and the entry holds the bound one's copy instead.
+if(ALTMEM_BIND_MODE EQUAL 1 AND ALTMEM_ARCH STREQUAL "x86_64")
+  foreach(routine memcpy memmove memset)
+    foreach(_w avx512 avx512_halves evex avx2 sse2 ual generic)
+      if(_w STREQUAL "evex" AND NOT routine STREQUAL "memset")
+        continue()
+      endif()
+      add_test(NAME entry_copied.${routine}.${_w} COMMAND test_${routine} --only altmem_${routine} ${_altmem_quick})
+      set_tests_properties(entry_copied.${routine}.${_w} PROPERTIES LABELS "routines;alternatives" TIMEOUT 600
+                           ENVIRONMENT "ALTMEM_TUNABLES=${routine}=${_w};ALTMEM_TEST_BOUND_BY=copied")
+    endforeach()
+  endforeach()
+endif()

@@ -143,9 +143,12 @@ static const char *binding_legend(const char *bound_by)
     if (!strcmp(bound_by, "PLT slots"))
         return "each caller's PLT slot was given the variant's address at start-up "
                "(libaltmem-preload.so); other calls reach the stub, which jumps through the pointer";
+    if (!strcmp(bound_by, "copied"))
+        return "the variant's code was copied into the entry at start-up, its first size classes "
+               "at least (static links, which have no IFUNC entries, or bind=copy)";
     if (!strcmp(bound_by, "patched branch"))
         return "each entry stub's jump was rewritten to the variant at start-up "
-               "(static links and the preload, which have no IFUNC entries, or bind=patch)";
+               "(the routines whose variant is not copied, or bind=patch)";
     return "each entry stub jumps through the routine's pointer";
 }
 
@@ -198,8 +201,20 @@ static int print_info(void)
                    !strcmp(b.bound_by, "pointer") || !strcmp(b.bound_by, "patched branch") ? "not patched"
                                                                                             : b.bound_by,
                    b.bound_note);
-        if (r == ALTMEM_ROUTINE_COUNT - 1)
+    }
+    /* One line for each binding the table shows. */
+    const char *shown[ALTMEM_ROUTINE_COUNT];
+    int nshown = 0;
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
+        struct altmem_binding_info b;
+        altmem_binding((enum altmem_routine)r, &b);
+        int seen = 0;
+        for (int i = 0; i < nshown; i++)
+            seen |= !strcmp(shown[i], b.bound_by);
+        if (!seen) {
+            shown[nshown++] = b.bound_by;
             printf("bound by %s: %s\n", b.bound_by, binding_legend(b.bound_by));
+        }
     }
 
     printf("\nvariants (preference order):\n");

@@ -10,6 +10,9 @@
  *     that refuses to re-enable execution of modified code (SELinux execmod,
  *     PaX MPROTECT) is found out on a page nobody executes;
  *   - never writes a site it does not recognise, or a branch that cannot reach;
+ *   - copies a variant only into a room its stub owns (altmem_stub_rooms), and
+ *     only what the architecture's planner accepts (x86_64: copy.h); the branch
+ *     everywhere else;
  *   - calls no C library function (runs in the library constructor and in
  *     freestanding programs; in libaltmem-preload.so it patches memcpy itself).
  * Every refusal leaves the pointer binding in place, which is always correct.
@@ -18,6 +21,57 @@
 
 #include "lib/text.h"
 #include "os/os.h"
+
+/* The rooms of the stubs that own one (src/arch/stubs.inc). */
+struct stub_room {
+    int32_t site;   /* PC-relative */
+    uint32_t room;
+};
+extern const struct stub_room __start_altmem_stub_rooms[] __attribute__((weak, visibility("hidden")));
+extern const struct stub_room __stop_altmem_stub_rooms[] __attribute__((weak, visibility("hidden")));
+
+static size_t room_of(uintptr_t site)
+{
+    for (const struct stub_room *r = __start_altmem_stub_rooms; r && r < __stop_altmem_stub_rooms; r++)
+        if ((uintptr_t)&r->site + (intptr_t)r->site == site)
+            return r->room;
+    return 0;
+}
+
+/* The sites this process copied a variant into, and from where: the code
+   itself is then checked against a fresh copy (copied_from), as a branch is
+   decoded. */
+#define COPIES_MAX 8
+static struct {
+    uintptr_t site, src;
+} copies[COPIES_MAX];
+
+static uintptr_t copied_from(uintptr_t site, size_t room, size_t *len)
+{
+    for (size_t i = 0; i < COPIES_MAX && copies[i].site; i++) {
+        if (copies[i].site != site)
+            continue;
+        int tail;
+        size_t n = altmem__arch_copy_plan(site, copies[i].src, room, &tail);
+        if (n && altmem__arch_copy_apply(site, copies[i].src, n, tail, 1)) {
+            *len = n;
+            return copies[i].src;
+        }
+    }
+    *len = 0;
+    return 0;
+}
+
+static void remember_copy(uintptr_t site, uintptr_t src)
+{
+    for (size_t i = 0; i < COPIES_MAX; i++) {
+        if (!copies[i].site || copies[i].site == site) {
+            copies[i].site = site;
+            copies[i].src = src;
+            return;
+        }
+    }
+}
 
 #define PROT_R 1
 #define PROT_W 2
@@ -41,8 +95,9 @@ static void set_reason(char *reason, size_t len, const char *a, uintptr_t v, con
     }
 }
 
-static void debug_site(const struct altmem__site *s, uintptr_t site, uintptr_t old_target,
-                       uintptr_t new_target, const unsigned char *old_code, const unsigned char *new_code)
+static void debug_site(const struct altmem__site *s, uintptr_t site, uintptr_t old_target, size_t old_len,
+                       uintptr_t new_target, size_t new_len, int tail, const unsigned char *old_code,
+                       const unsigned char *new_code)
 {
     char line[320];
     struct altmem__text t = {line, sizeof line, 0};
@@ -51,16 +106,31 @@ static void debug_site(const struct altmem__site *s, uintptr_t site, uintptr_t o
     altmem__text_puts(&t, (const char *)ALTMEM_SITE_FIELD(s, name));
     altmem__text_puts(&t, " at ");
     altmem__text_puthex(&t, site);
-    altmem__text_puts(&t, ": branch ");
+    altmem__text_puts(&t, old_len ? ": copy of " : ": branch ");
     altmem__text_puthex(&t, old_target);
     altmem__text_puts(&t, old_target == dispatch ? " (dispatch)" : "");
     altmem__text_puts(&t, " -> ");
-    altmem__text_puthex(&t, new_target);
-    altmem__text_puts(&t, " [");
-    put_bytes(&t, old_code, altmem__arch_site_len);
-    altmem__text_puts(&t, " -> ");
-    put_bytes(&t, new_code, altmem__arch_site_len);
-    altmem__text_puts(&t, "]\n");
+    if (new_len) {
+        altmem__text_puts(&t, "copy of ");
+        altmem__text_puthex(&t, new_target);
+        altmem__text_puts(&t, ", ");
+        altmem__text_putu(&t, new_len);
+        altmem__text_puts(&t, tail ? " bytes, then a branch to " : " bytes (the whole entry)");
+        if (tail)
+            altmem__text_puthex(&t, new_target + new_len);
+        altmem__text_puts(&t, " [");
+        put_bytes(&t, old_code, altmem__arch_site_len);
+        altmem__text_puts(&t, " -> ");
+        put_bytes(&t, (const unsigned char *)site, altmem__arch_site_len);
+        altmem__text_puts(&t, " ...]\n");
+    } else {
+        altmem__text_puthex(&t, new_target);
+        altmem__text_puts(&t, " [");
+        put_bytes(&t, old_code, altmem__arch_site_len);
+        altmem__text_puts(&t, " -> ");
+        put_bytes(&t, new_code, altmem__arch_site_len);
+        altmem__text_puts(&t, "]\n");
+    }
     altmem__os_write_err(t.buf, t.len);
 }
 
@@ -103,8 +173,36 @@ struct pending_site {
     uintptr_t site, current, target;
     uintptr_t first;                 /* its page span: [first, first + span) */
     size_t span;
+    size_t held, len;                /* bytes of current / target copied (0: branch) */
+    int tail;                        /* the copy ends in a branch back            */
     unsigned char old_code[16], new_code[16];
 };
+
+static void write_site(const struct pending_site *q)
+{
+    if (q->len) {
+        altmem__arch_copy_apply(q->site, q->target, q->len, q->tail, 0);
+        return;
+    }
+    volatile unsigned char *w = (volatile unsigned char *)q->site;
+    for (size_t i = 0; i < altmem__arch_site_len; i++)
+        w[i] = q->new_code[i];
+}
+
+/* What a refusal puts back: the old copy, or the old first bytes (the stub's
+   branch and dispatcher; what a copy wrote after them is never reached). */
+static void restore_site(const struct pending_site *q)
+{
+    if (q->held) {
+        int tail;
+        size_t n = altmem__arch_copy_plan(q->site, q->current, room_of(q->site), &tail);
+        altmem__arch_copy_apply(q->site, q->current, n, tail, 0);
+        return;
+    }
+    volatile unsigned char *w = (volatile unsigned char *)q->site;
+    for (size_t i = 0; i < sizeof q->old_code; i++)
+        w[i] = q->old_code[i];
+}
 
 /* Writes the sites of one page span with one R-X -> RW- -> R-X round (the
    stubs share one or two pages: six routines cost two mprotect calls, not
@@ -120,28 +218,25 @@ static int write_span(const struct pending_site *p, size_t n, int debug, char *r
         refusal(reason, reason_len, "making the stub page writable", r);
         return 0;
     }
-    for (size_t k = 0; k < n; k++) {
-        volatile unsigned char *w = (volatile unsigned char *)p[k].site;
-        for (size_t i = 0; i < altmem__arch_site_len; i++)
-            w[i] = p[k].new_code[i];
-    }
+    for (size_t k = 0; k < n; k++)
+        write_site(&p[k]);
     r = altmem__os_mprotect((void *)p[0].first, p[0].span, PROT_R | PROT_X);
     if (r != 0) {
-        /* The probe said this works; if it does not, put the old branches back
+        /* The probe said this works; if it does not, put the old code back
            so that at least the bytes are the ones that were there. */
-        for (size_t k = 0; k < n; k++) {
-            volatile unsigned char *w = (volatile unsigned char *)p[k].site;
-            for (size_t i = 0; i < altmem__arch_site_len; i++)
-                w[i] = p[k].old_code[i];
-        }
+        for (size_t k = 0; k < n; k++)
+            restore_site(&p[k]);
         refusal(reason, reason_len, "making the stub page executable again", r);
         altmem__os_mprotect((void *)p[0].first, p[0].span, PROT_R | PROT_X);
         return 0;
     }
     for (size_t k = 0; k < n; k++) {
-        altmem__arch_sync_icache(p[k].site, altmem__arch_site_len);
+        if (p[k].len)
+            remember_copy(p[k].site, p[k].target);
+        altmem__arch_sync_icache(p[k].site, p[k].len ? p[k].len + 16 : altmem__arch_site_len);
         if (debug)
-            debug_site(p[k].s, p[k].site, p[k].current, p[k].target, p[k].old_code, p[k].new_code);
+            debug_site(p[k].s, p[k].site, p[k].current, p[k].held, p[k].target, p[k].len, p[k].tail,
+                       p[k].old_code, p[k].new_code);
     }
     return 1;
 }
@@ -152,7 +247,7 @@ static int write_span(const struct pending_site *p, size_t n, int debug, char *r
 #define PENDING_MAX 8
 
 enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
-                                              const struct altmem__site *end, int debug,
+                                              const struct altmem__site *end, int debug, int copy,
                                               char *reason, size_t reason_len)
 {
     if (reason_len)
@@ -169,10 +264,26 @@ enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
 
     for (const struct altmem__site *s = begin; s < end; s++) {
         uintptr_t site = ALTMEM_SITE_FIELD(s, site);
+        uintptr_t target = *(const uintptr_t *)ALTMEM_SITE_FIELD(s, slot);
+        size_t room = room_of(site), held = 0, len = 0;
+        int tail = 0;
+        uintptr_t current = room ? copied_from(site, room, &held) : 0;
+        /* Never copy from the stub page itself (a variant could lie just
+           before it, and the copy would read bytes being rewritten). */
+        if (copy && room &&
+            ((target & ~(uintptr_t)(page - 1)) != (site & ~(uintptr_t)(page - 1))))
+            len = altmem__arch_copy_plan(site, target, room, &tail);
         /* A site may straddle two pages only if the stubs were laid out wrongly;
-           cover both to be safe. */
+           cover both to be safe (a room lies in its stub's page: entry.S). */
+        size_t extent = altmem__arch_site_len;
+        if (len + 16 > extent)
+            extent = len + 16;
+        if (held + 16 > extent)
+            extent = held + 16;
+        if (room && extent > room)
+            extent = room;
         uintptr_t first = site & ~(uintptr_t)(page - 1);
-        uintptr_t last = (site + altmem__arch_site_len - 1) & ~(uintptr_t)(page - 1);
+        uintptr_t last = (site + extent - 1) & ~(uintptr_t)(page - 1);
         size_t span = (size_t)(last - first) + page;
         /* A site of another span, or a full list: write what is pending first
            (no struct is copied: this file must not call memcpy, it patches it). */
@@ -182,20 +293,26 @@ enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
             np = 0;
         }
         struct pending_site *q = &pend[np];
-        uintptr_t target = *(const uintptr_t *)ALTMEM_SITE_FIELD(s, slot);
         const unsigned char *code = (const unsigned char *)site;
-        for (size_t i = 0; i < altmem__arch_site_len; i++)
+        size_t keep = room >= sizeof q->old_code ? sizeof q->old_code : altmem__arch_site_len;
+        for (size_t i = 0; i < keep; i++)
             q->old_code[i] = code[i];
 
-        uintptr_t current = altmem__arch_decode(site, q->old_code);
+        if (!held)
+            current = altmem__arch_decode(site, q->old_code);
         if (current == 0) {
             set_reason(reason, reason_len, "a site holds an instruction the engine did not write", 0, 0);
             result = ALTMEM_PATCH_UNSUPPORTED;
             continue;
         }
-        if (current == target)
+        if (current == target && (held ? held == len : !len))
             continue;                                /* already there (idempotent) */
-        if (altmem__arch_encode(site, target, q->new_code) != 0) {
+        if (held && !len) {
+            set_reason(reason, reason_len, "a site holds a copy the engine cannot replace by a branch", 0, 0);
+            result = ALTMEM_PATCH_UNSUPPORTED;
+            continue;
+        }
+        if (!len && altmem__arch_encode(site, target, q->new_code) != 0) {
             set_reason(reason, reason_len, "a variant is out of the branch's reach", 0, 0);
             result = ALTMEM_PATCH_UNSUPPORTED;
             continue;
@@ -213,6 +330,9 @@ enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
         q->target = target;
         q->first = first;
         q->span = span;
+        q->held = held;
+        q->len = len;
+        q->tail = tail;
         np++;
     }
     if (np > 0 && !write_span(pend, np, debug, reason, reason_len))
@@ -221,14 +341,24 @@ enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
 }
 
 uintptr_t altmem__site_target(const struct altmem__site *begin, const struct altmem__site *end,
-                              const void *slot)
+                              const void *slot, size_t *copied)
 {
+    size_t held = 0;
+    if (copied)
+        *copied = 0;
     for (const struct altmem__site *s = begin; s < end; s++) {
         if ((const void *)ALTMEM_SITE_FIELD(s, slot) != slot)
             continue;
         uintptr_t site = ALTMEM_SITE_FIELD(s, site);
-        uintptr_t t = altmem__arch_decode(site, (const unsigned char *)site);
-        return t == *(const uintptr_t *)slot && t != site + altmem__arch_site_len ? t : 0;
+        size_t room = room_of(site);
+        uintptr_t t = room ? copied_from(site, room, &held) : 0;
+        if (!t)
+            t = altmem__arch_decode(site, (const unsigned char *)site);
+        if (t != *(const uintptr_t *)slot || t == site + altmem__arch_site_len)
+            return 0;
+        if (copied)
+            *copied = held;
+        return t;
     }
     return 0;
 }

@@ -46,6 +46,12 @@ int altmem__arch_encode(uintptr_t site, uintptr_t target, unsigned char *out);
 uintptr_t altmem__arch_decode(uintptr_t site, const unsigned char *code);
 /* Makes freshly written instructions visible to instruction fetch. */
 void altmem__arch_sync_icache(uintptr_t start, size_t len);
+/* Copies instead of branches, where a stub owns a room (x86_64: copy.h; the
+   other architectures return 0).  plan: the bytes of target's code the room
+   at site would hold (0: none), *tail as copy.h says; apply: writes them, or
+   with check compares, returning 1 when written or the same. */
+size_t altmem__arch_copy_plan(uintptr_t site, uintptr_t target, size_t room, int *tail);
+int altmem__arch_copy_apply(uintptr_t site, uintptr_t target, size_t len, int tail, int check);
 
 /* The engine (src/patch/patch.c). */
 
@@ -56,14 +62,19 @@ enum altmem__patch_result {
 };
 
 /* Rewrites the sites in [begin, end) to branch to their slots' current
-   targets.  reason receives one line when the result is not DONE. */
+   targets; with copy, a site that owns a room (altmem_stub_rooms, written by
+   src/arch/stubs.inc) gets the target's code itself where the architecture
+   can copy it, the branch elsewhere.  reason receives one line when the
+   result is not DONE. */
 enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
-                                              const struct altmem__site *end, int debug,
+                                              const struct altmem__site *end, int debug, int copy,
                                               char *reason, size_t reason_len);
 
-/* Where the branch of the site whose slot is `slot` currently leads: its
-   slot's target if patched, else 0 (still through the pointer). */
+/* Where the site whose slot is `slot` currently leads: its slot's target if
+   patched or copied, else 0 (still through the pointer).  *copied (may be
+   NULL) receives the bytes of the target's code the site holds, 0 for a
+   branch. */
 uintptr_t altmem__site_target(const struct altmem__site *begin, const struct altmem__site *end,
-                              const void *slot);
+                              const void *slot, size_t *copied);
 
 #endif

@@ -61,7 +61,7 @@ struct model {
     uint64_t mask, force;
     int pin[ALTMEM_ROUTINE_COUNT];
     int verbose, debug;
-    int bind; /* 0 ifunc (the default), 1 patch, 2 pointer */
+    int bind; /* 0 ifunc (the default), 1 copy, 2 patch, 3 pointer */
     /* The BYTES settings, in the order of bytes_keys; and the short distance. */
     int set[4];
     size_t val[4];
@@ -219,8 +219,10 @@ static void model_item(struct model *m, const char *s, size_t n)
             m->warnings++;
     } else if (is(s, k, "bind")) {
         if (has && is(v, vn, "pointer"))
-            m->bind = 2;
+            m->bind = 3;
         else if (has && is(v, vn, "patch"))
+            m->bind = 2;
+        else if (has && is(v, vn, "copy"))
             m->bind = 1;
         else if (has && is(v, vn, "ifunc"))
             m->bind = 0;
