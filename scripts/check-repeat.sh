@@ -20,7 +20,8 @@
 # threads, signals, refilled holes), freestanding sweeps and self-tests, misalign.*,
 # the drop-in tests with threads or seccomp, setuid, profile and profile_cli (a hang
 # guard, privileges), compare.*, fuzz.smoke and fuzz.selftest, bench_quick_csv,
-# bench_scalar_effect, index.quick; in cross builds also the qemu models' uaccess runs.
+# bench_scalar_effect, index.quick, entry_copied.unwind (a fault in a copied entry);
+# in cross builds also the qemu models' uaccess runs.
 #
 # A skipped test is counted apart (a build where a test cannot run, such as
 # chain_no_handler under ASan, is not a flake).  Exit status 0 when no run of any
@@ -30,7 +31,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 n=20
-regex='^(uaccess\.|freestanding\.(sweep|selftest)|misalign\.|dropin\.(dlopen_threads|deny_|fallback_pointer|sort$)|setuid$|profile(_cli)?$|compare\.|fuzz\.(smoke|selftest)$|bench_(scalar_effect|quick_csv)$|index\.quick$|qemu_model\..*\.uaccess)'
+regex='^(uaccess\.|freestanding\.(sweep|selftest)|misalign\.|dropin\.(dlopen_threads|deny_|fallback_pointer|sort$)|setuid$|profile(_cli)?$|compare\.|fuzz\.(smoke|selftest)$|bench_(scalar_effect|quick_csv)$|index\.quick$|entry_copied\.unwind|qemu_model\..*\.uaccess)'
 builds=plain,sanitize
 usage() {
     sed -n '7,8p' "$0" | sed 's/^# *//' >&2

@@ -34,6 +34,17 @@ if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT CMAKE_CROSSCOMPILING AND NOT ALTMEM_NES
                        SKIP_RETURN_CODE 77)
 endif()
 
+# A fault inside a copied entry unwinds to its caller (the stub's unwind entry);
+# the control faults where there is none and must lose the caller.
+if(ALTMEM_BIND_MODE EQUAL 1 AND ALTMEM_ARCH STREQUAL "x86_64" AND NOT ALTMEM_SANITIZE)
+  altmem_test_exe(test_entry_unwind test_entry_unwind.c)
+  add_test(NAME entry_copied.unwind COMMAND test_entry_unwind)
+  add_test(NAME entry_copied.unwind_control COMMAND test_entry_unwind control)
+  set_tests_properties(entry_copied.unwind_control PROPERTIES WILL_FAIL TRUE)
+  set_tests_properties(entry_copied.unwind entry_copied.unwind_control PROPERTIES LABELS alternatives
+                       SKIP_RETURN_CODE 77)
+endif()
+
 # A user's routine declared with ALTMEM_ALTERNATIVE (include/altmem_alternative.h).
 altmem_test_exe(test_alternative test_alternative.c)
 if(ALTMEM_BIND_MODE EQUAL 1)
@@ -61,8 +72,10 @@ set_tests_properties(alternative_detected alternative_masked alternative_fallbac
 # IFUNC entries over the patched stubs).
 if(ALTMEM_SHARED_IFUNC)
   set(_by "ifunc")
+elseif(ALTMEM_BIND_MODE EQUAL 1 AND ALTMEM_ARCH STREQUAL "x86_64" AND NOT ALTMEM_SANITIZE)
+  set(_by "copied")              # the stubs, each holding its variant's code
 elseif(ALTMEM_BIND_MODE EQUAL 1)
-  set(_by "patched branch")
+  set(_by "patched branch")      # (the sanitizer build's variants open with a frame: no copy)
 elseif(ALTMEM_BIND_MODE EQUAL 3)
   set(_by "ifunc")
 else()
@@ -75,7 +88,7 @@ if(TARGET altmem_cli)
       "bind_pointer|bind=pointer|memcpy +[a-z0-9_]+ +detected +pointer [^\n]*\n.*not patched: bind=pointer in ALTMEM_TUNABLES|"
       "bind_patch|bind=patch|memcpy +[a-z0-9_]+ +detected +patched branch [^\n]*\nmemmove +[a-z0-9_]+ +detected +patched branch |"
       "debug|debug:bind=patch|memcpy +[a-z0-9_]+ +detected +patched branch|^altmem: patch memcpy at 0x[0-9a-f]+: branch 0x[0-9a-f]+ \\(dispatch\\) -> 0x[0-9a-f]+ \\[[0-9a-f ]+ -> [0-9a-f ]+\\]\naltmem: patch memmove [^\n]*\naltmem: patch memset [^\n]*\naltmem: patch copy_user [^\n]*\naltmem: patch clear_user [^\n]*\n$")
-    if(ALTMEM_ARCH STREQUAL "x86_64")
+    if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT ALTMEM_SANITIZE)
       # The variants' code in the entries (src/arch/x86_64/copy.h); copy_user and
       # clear_user keep the branch, and the legend names both.
       list(APPEND _bind_cases

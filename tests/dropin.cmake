@@ -245,7 +245,7 @@ endif()
 # A static program's entries hold the bound variants' code where the
 # architecture copies (x86_64: src/arch/x86_64/copy.h), else the branch.
 set(_dropin_static_bound "${_dropin_bound}")
-if(ALTMEM_BIND_MODE EQUAL 1 AND ALTMEM_ARCH STREQUAL "x86_64")
+if(ALTMEM_BIND_MODE EQUAL 1 AND ALTMEM_ARCH STREQUAL "x86_64" AND NOT ALTMEM_SANITIZE)
   set(_dropin_static_bound "copied")
 endif()
 foreach(flavour glibc musl)

@@ -34,7 +34,9 @@ endforeach()
 # swept through altmem_<routine> itself: the copy's relocated branches and
 # operands, its jump back, at every size class.  A variant this CPU cannot run is
 # refused by the pin, and the entry holds the bound one's copy instead.
-if(ALTMEM_BIND_MODE EQUAL 1 AND ALTMEM_ARCH STREQUAL "x86_64")
+# Not in the sanitizer build: its instrumented variants open with a frame
+# (push %rbp), which a copy never takes, so their entries keep the branch.
+if(ALTMEM_BIND_MODE EQUAL 1 AND ALTMEM_ARCH STREQUAL "x86_64" AND NOT ALTMEM_SANITIZE)
   foreach(routine memcpy memmove memset)
     foreach(_w avx512 avx512_halves evex avx2 sse2 ual generic)
       if(_w STREQUAL "evex" AND NOT routine STREQUAL "memset")
