@@ -51,7 +51,8 @@
 # instead: each call cold, after 32768 taken jumps elsewhere have evicted its
 # branches from the predictor and its code from the L1i (bench/dispatch/cold_btb.c,
 # x86_64): per width, memcpy and memset at 8 and 256 bytes, the static entry
-# under the patched stub and under bind=pointer (the stub's `jmp *pointer`),
+# as bound by default (the variant copied into it), under bind=patch (the
+# stub's patched jmp) and under bind=pointer (the stub's `jmp *pointer`),
 # each against the same variant called by name; per cell the median over
 # ROUNDS processes (default 5) of each process's median paired difference, in
 # TSC cycles (lowest-highest process), and the variant through a pointer
@@ -80,28 +81,29 @@ if [ "$rounds" = --cold ]; then
     echo "cold calls: entry - direct call of the same variant, TSC cycles; median of $rounds processes (lowest..highest),"
     echo "each the median of 4000 paired samples ($(uname -m), $(cpu_line))"
     echo
-    echo "| width | routine | size | patched stub | pointer stub (bind=pointer) | variant through a pointer | control | direct, cycles |"
-    echo "|---|---|---:|---:|---:|---:|---:|---:|"
+    echo "| width | routine | size | copied entry | patched stub (bind=patch) | pointer stub (bind=pointer) | variant through a pointer | control | direct, cycles |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
     for w in $widths; do
       for r in memcpy memset; do
         for size in 8 256; do
-            pe=() pp=() vp=() ct=() di=() tsc=""
+            pc=() pe=() pp=() vp=() ct=() di=() tsc=""
             for ((k = 0; k < rounds; k++)); do
-                for bind in "" :bind=pointer; do
+                for bind in "" :bind=patch :bind=pointer; do
                     line=$(ALTMEM_TUNABLES=$r=$w$bind "$drv" --routine $r --variant "$w" --size $size --samples 4000)
                     f() { sed -E "s/.* $1=(-?[0-9.]+).*/\1/" <<<"$line"; }
-                    if [ -z "$bind" ]; then
-                        case $line in "bound_by=patched branch "*) ;; *) echo "dispatch-cost.sh: not patched: $line" >&2; exit 1 ;; esac
-                        pe+=("$(f entry-direct)") vp+=("$(f pointer-direct)") ct+=("$(f control-direct)") di+=("$(f direct)")
-                        tsc=$(f tsc_ghz)
-                    else
-                        case $line in "bound_by=pointer "*) ;; *) echo "dispatch-cost.sh: not pointer: $line" >&2; exit 1 ;; esac
-                        pp+=("$(f entry-direct)")
-                    fi
+                    case "$bind:$line" in
+                    ":bound_by=copied "*)
+                        pc+=("$(f entry-direct)") vp+=("$(f pointer-direct)") ct+=("$(f control-direct)") di+=("$(f direct)")
+                        tsc=$(f tsc_ghz) ;;
+                    ":bind=patch:bound_by=patched branch "*) pe+=("$(f entry-direct)") ;;
+                    ":bind=pointer:bound_by=pointer "*) pp+=("$(f entry-direct)") ;;
+                    *) echo "dispatch-cost.sh: not bound as asked ($bind): $line" >&2; exit 1 ;;
+                    esac
                 done
             done
-            echo "| $w | $r | $size | $(printf '%s\n' "${pe[@]}" | med) | $(printf '%s\n' "${pp[@]}" | med) |" \
-                 "$(printf '%s\n' "${vp[@]}" | med) | $(printf '%s\n' "${ct[@]}" | med) | $(printf '%s\n' "${di[@]}" | med) |"
+            echo "| $w | $r | $size | $(printf '%s\n' "${pc[@]}" | med) | $(printf '%s\n' "${pe[@]}" | med) |" \
+                 "$(printf '%s\n' "${pp[@]}" | med) | $(printf '%s\n' "${vp[@]}" | med) | $(printf '%s\n' "${ct[@]}" | med) |" \
+                 "$(printf '%s\n' "${di[@]}" | med) |"
         done
       done
     done

@@ -19,7 +19,7 @@ endif()
 # The x86-64 decoder and copier behind copied entries (src/arch/x86_64/insn.c,
 # copy.c): pure, on any host; against objdump where this build's code is x86-64.
 altmem_test_exe(test_x86_insn test_x86_insn.c ${PROJECT_SOURCE_DIR}/src/arch/x86_64/insn.c
-                ${PROJECT_SOURCE_DIR}/src/arch/x86_64/copy.c)
+                ${PROJECT_SOURCE_DIR}/src/arch/x86_64/copy_plan.c ${PROJECT_SOURCE_DIR}/src/arch/x86_64/copy.c)
 target_include_directories(test_x86_insn PRIVATE ${PROJECT_SOURCE_DIR}/src/arch/x86_64)
 add_test(NAME x86_insn.copy COMMAND test_x86_insn --copy)
 set_tests_properties(x86_insn.copy PROPERTIES LABELS alternatives)

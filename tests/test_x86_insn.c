@@ -181,12 +181,13 @@ static int copy_mode(void)
     memset(code, 0xcc, sizeof code);
     memcpy(code, entry, sizeof entry);
     uintptr_t src = (uintptr_t)code, at = src - 0x10000;
-    int tail;
-    size_t len = altmem__x86_copy_plan(at, code, 256, &tail);
+    struct altmem__copy_plan plan;
+    size_t len = altmem__x86_copy_plan(at, code, SIZE_MAX, 256, NULL, 0, &plan);
+    int tail = plan.tail;
     CHECK(len == 0x23 && tail == 0, "plan: %zu bytes, tail %d; want 35 bytes, no tail (no path reaches 0x23)",
           len, tail);
     memset(out, 0, sizeof out);
-    CHECK(altmem__x86_copy_apply(out, at, code, len, tail, 0) == 1, "apply");
+    CHECK(altmem__x86_copy_apply(out, at, code, &plan, 0) == 1, "apply");
     for (size_t i = 0; i < len; i++) {
         int moved = (i >= 0x0c && i < 0x10) || (i >= 0x12 && i < 0x16) || (i >= 0x1f && i < 0x23);
         if (!moved)
@@ -196,35 +197,39 @@ static int copy_mode(void)
     CHECK(at + 0x10 + le32(out + 0x0c) == src + 0x10 + 0x100, "the RIP-relative operand");
     CHECK(at + 0x16 + le32(out + 0x12) == src + 0x16 + 0x1000, "the ja that leaves the copy");
     CHECK(at + 0x23 + le32(out + 0x1f) == src + 0x23 + 0x2000, "the jmp that leaves the copy");
-    CHECK(altmem__x86_copy_apply(out, at, code, len, tail, 1) == 1, "compare: the same");
+    CHECK(altmem__x86_copy_apply(out, at, code, &plan, 1) == 1, "compare: the same");
     out[0x13] ^= 1;
-    CHECK(altmem__x86_copy_apply(out, at, code, len, tail, 1) == 0, "compare: a changed byte unnoticed");
+    CHECK(altmem__x86_copy_apply(out, at, code, &plan, 1) == 0, "compare: a changed byte unnoticed");
 
     /* A room that ends inside: the copy stops where every 8-bit branch so far
        lands inside it (or on its end, where the jmp back is), then jumps back.
        Room 0x20 leaves 0x1b for code: the cut is at 0x1a, after the nops. */
-    len = altmem__x86_copy_plan(at, code, 0x20, &tail);
+    len = altmem__x86_copy_plan(at, code, SIZE_MAX, 0x20, NULL, 0, &plan);
+    tail = plan.tail;
     CHECK(len == 0x1a && tail == 1, "cut: %zu bytes, tail %d; want 26, tail", len, tail);
     memset(out, 0, sizeof out);
-    altmem__x86_copy_apply(out, at, code, len, tail, 0);
+    altmem__x86_copy_apply(out, at, code, &plan, 0);
     CHECK(out[0x1a] == 0xe9 && at + 0x1a + 5 + le32(out + 0x1b) == src + 0x1a, "the jmp back to the original");
     /* Room 0x1d leaves 0x18: the jmp at 0x16 reaches 0x1a, past any cut up to
        0x18, and the jbe at 7 reaches 0x18, so the last cut is before the jbe. */
-    len = altmem__x86_copy_plan(at, code, 0x1d, &tail);
+    len = altmem__x86_copy_plan(at, code, SIZE_MAX, 0x1d, NULL, 0, &plan);
+    tail = plan.tail;
     CHECK(len == 7 && tail == 1, "cut: %zu bytes, tail %d; want 7, tail", len, tail);
 
     /* A push ends the copy (the stub's unwind entry keeps %rsp the caller's). */
     static const unsigned char pushes[] = {0x48, 0x89, 0xf8, 0x53, 0xc3};
     memset(code, 0xcc, sizeof code);
     memcpy(code, pushes, sizeof pushes);
-    len = altmem__x86_copy_plan(at, code, 256, &tail);
+    len = altmem__x86_copy_plan(at, code, SIZE_MAX, 256, NULL, 0, &plan);
+    tail = plan.tail;
     CHECK(len == 3 && tail == 1, "push: %zu bytes, tail %d; want 3, tail", len, tail);
 
     /* An 8-bit branch out of the copy backwards: nothing before it can be cut
        with it, so the copy stops before it. */
     static const unsigned char back[] = {0x48, 0x89, 0xf8, 0xeb, 0xf0};
     memcpy(code, back, sizeof back);
-    len = altmem__x86_copy_plan(at, code, 256, &tail);
+    len = altmem__x86_copy_plan(at, code, SIZE_MAX, 256, NULL, 0, &plan);
+    tail = plan.tail;
     CHECK(len == 3 && tail == 1, "backward rel8: %zu bytes, tail %d; want 3, tail", len, tail);
 
     /* No path goes on after the ret, but the 8-bit jae reaches past the room:
@@ -233,17 +238,20 @@ static int copy_mode(void)
     static const unsigned char past[] = {0x48, 0x39, 0xc2, 0x73, 0x7f, 0xc3};
     memset(code, 0xcc, sizeof code);
     memcpy(code, past, sizeof past);
-    len = altmem__x86_copy_plan(at, code, 0x40, &tail);
+    len = altmem__x86_copy_plan(at, code, SIZE_MAX, 0x40, NULL, 0, &plan);
+    tail = plan.tail;
     CHECK(len == 3 && tail == 1, "rel8 past the room: %zu bytes, tail %d; want 3, tail", len, tail);
 
     /* Out of reach: nothing copied. */
-    len = altmem__x86_copy_plan(src - ((uintptr_t)1 << 31), (const unsigned char *)entry, 256, &tail);
+    len = altmem__x86_copy_plan(src - ((uintptr_t)1 << 31), (const unsigned char *)entry, SIZE_MAX, 256, NULL, 0, &plan);
+    tail = plan.tail;
     CHECK(len == 0, "2 GiB away: %zu bytes copied", len);
 
     /* A branch into the middle of an instruction: refused. */
     static const unsigned char middle[] = {0x76, 0x01, 0x48, 0x89, 0xf8, 0xc3};
     memcpy(code, middle, sizeof middle);
-    len = altmem__x86_copy_plan(at, code, 256, &tail);
+    len = altmem__x86_copy_plan(at, code, SIZE_MAX, 256, NULL, 0, &plan);
+    tail = plan.tail;
     CHECK(len == 0, "a branch into an instruction: %zu bytes copied", len);
 
     printf("x86_copy: %d failures\n", failures);

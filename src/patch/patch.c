@@ -48,17 +48,16 @@ static struct {
 
 static uintptr_t copied_from(uintptr_t site, size_t room, size_t *len)
 {
+    *len = 0;
     for (size_t i = 0; i < COPIES_MAX && copies[i].site; i++) {
         if (copies[i].site != site)
             continue;
-        int tail;
-        size_t n = altmem__arch_copy_plan(site, copies[i].src, room, &tail);
-        if (n && altmem__arch_copy_apply(site, copies[i].src, n, tail, 1)) {
-            *len = n;
+        const struct altmem__copy_plan *plan = altmem__arch_copy_plan(site, copies[i].src, room);
+        if (plan && altmem__arch_copy_apply(site, copies[i].src, plan, 1)) {
+            *len = plan->len;
             return copies[i].src;
         }
     }
-    *len = 0;
     return 0;
 }
 
@@ -174,14 +173,14 @@ struct pending_site {
     uintptr_t first;                 /* its page span: [first, first + span) */
     size_t span;
     size_t held, len;                /* bytes of current / target copied (0: branch) */
-    int tail;                        /* the copy ends in a branch back            */
+    const struct altmem__copy_plan *plan;   /* the copy's, when len               */
     unsigned char old_code[16], new_code[16];
 };
 
 static void write_site(const struct pending_site *q)
 {
     if (q->len) {
-        altmem__arch_copy_apply(q->site, q->target, q->len, q->tail, 0);
+        altmem__arch_copy_apply(q->site, q->target, q->plan, 0);
         return;
     }
     volatile unsigned char *w = (volatile unsigned char *)q->site;
@@ -194,9 +193,9 @@ static void write_site(const struct pending_site *q)
 static void restore_site(const struct pending_site *q)
 {
     if (q->held) {
-        int tail;
-        size_t n = altmem__arch_copy_plan(q->site, q->current, room_of(q->site), &tail);
-        altmem__arch_copy_apply(q->site, q->current, n, tail, 0);
+        const struct altmem__copy_plan *plan = altmem__arch_copy_plan(q->site, q->current, room_of(q->site));
+        if (plan)
+            altmem__arch_copy_apply(q->site, q->current, plan, 0);
         return;
     }
     volatile unsigned char *w = (volatile unsigned char *)q->site;
@@ -235,8 +234,8 @@ static int write_span(const struct pending_site *p, size_t n, int debug, char *r
             remember_copy(p[k].site, p[k].target);
         altmem__arch_sync_icache(p[k].site, p[k].len ? p[k].len + 16 : altmem__arch_site_len);
         if (debug)
-            debug_site(p[k].s, p[k].site, p[k].current, p[k].held, p[k].target, p[k].len, p[k].tail,
-                       p[k].old_code, p[k].new_code);
+            debug_site(p[k].s, p[k].site, p[k].current, p[k].held, p[k].target, p[k].len,
+                       p[k].len && p[k].plan->tail, p[k].old_code, p[k].new_code);
     }
     return 1;
 }
@@ -266,22 +265,10 @@ enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
         uintptr_t site = ALTMEM_SITE_FIELD(s, site);
         uintptr_t target = *(const uintptr_t *)ALTMEM_SITE_FIELD(s, slot);
         size_t room = room_of(site), held = 0, len = 0;
-        int tail = 0;
         uintptr_t current = room ? copied_from(site, room, &held) : 0;
-        /* Never copy from the stub page itself (a variant could lie just
-           before it, and the copy would read bytes being rewritten). */
-        if (copy && room &&
-            ((target & ~(uintptr_t)(page - 1)) != (site & ~(uintptr_t)(page - 1))))
-            len = altmem__arch_copy_plan(site, target, room, &tail);
         /* A site may straddle two pages only if the stubs were laid out wrongly;
            cover both to be safe (a room lies in its stub's page: entry.S). */
-        size_t extent = altmem__arch_site_len;
-        if (len + 16 > extent)
-            extent = len + 16;
-        if (held + 16 > extent)
-            extent = held + 16;
-        if (room && extent > room)
-            extent = room;
+        size_t extent = room > altmem__arch_site_len ? room : altmem__arch_site_len;
         uintptr_t first = site & ~(uintptr_t)(page - 1);
         uintptr_t last = (site + extent - 1) & ~(uintptr_t)(page - 1);
         size_t span = (size_t)(last - first) + page;
@@ -293,6 +280,12 @@ enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
             np = 0;
         }
         struct pending_site *q = &pend[np];
+        /* Never copy from the stub page itself (a variant could lie just
+           before it, and the copy would read bytes being rewritten). */
+        const struct altmem__copy_plan *plan = 0;
+        if (copy && room && (target & ~(uintptr_t)(page - 1)) != first && (target & ~(uintptr_t)(page - 1)) != last)
+            plan = altmem__arch_copy_plan(site, target, room);
+        len = plan ? plan->len : 0;
         const unsigned char *code = (const unsigned char *)site;
         size_t keep = room >= sizeof q->old_code ? sizeof q->old_code : altmem__arch_site_len;
         for (size_t i = 0; i < keep; i++)
@@ -332,7 +325,7 @@ enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
         q->span = span;
         q->held = held;
         q->len = len;
-        q->tail = tail;
+        q->plan = plan;
         np++;
     }
     if (np > 0 && !write_span(pend, np, debug, reason, reason_len))

@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "copy_plan.h"
+
 struct altmem__site {
     int32_t site;   /* PC-relative: the branch instruction(s)                    */
     int32_t slot;   /* PC-relative: the pointer holding the selected target      */
@@ -47,11 +49,12 @@ uintptr_t altmem__arch_decode(uintptr_t site, const unsigned char *code);
 /* Makes freshly written instructions visible to instruction fetch. */
 void altmem__arch_sync_icache(uintptr_t start, size_t len);
 /* Copies instead of branches, where a stub owns a room (x86_64: copy.h; the
-   other architectures return 0).  plan: the bytes of target's code the room
-   at site would hold (0: none), *tail as copy.h says; apply: writes them, or
-   with check compares, returning 1 when written or the same. */
-size_t altmem__arch_copy_plan(uintptr_t site, uintptr_t target, size_t room, int *tail);
-int altmem__arch_copy_apply(uintptr_t site, uintptr_t target, size_t len, int tail, int check);
+   other architectures have no plan).  plan: the build's plan for copying
+   target's code into the room at site, if the code is what it was planned
+   from and the copy can reach from there; NULL: the branch.  apply: writes
+   it, or with check compares, returning 1 when written or the same. */
+const struct altmem__copy_plan *altmem__arch_copy_plan(uintptr_t site, uintptr_t target, size_t room);
+int altmem__arch_copy_apply(uintptr_t site, uintptr_t target, const struct altmem__copy_plan *plan, int check);
 
 /* The engine (src/patch/patch.c). */
 

@@ -27,21 +27,19 @@ void altmem__arch_sync_icache(uintptr_t start, size_t len)
 }
 
 /* No copies here: the stubs own no room (src/arch/stubs.inc). */
-size_t altmem__arch_copy_plan(uintptr_t site, uintptr_t target, size_t room, int *tail)
+const struct altmem__copy_plan *altmem__arch_copy_plan(uintptr_t site, uintptr_t target, size_t room)
 {
     (void)site;
     (void)target;
     (void)room;
-    *tail = 0;
     return 0;
 }
 
-int altmem__arch_copy_apply(uintptr_t site, uintptr_t target, size_t len, int tail, int check)
+int altmem__arch_copy_apply(uintptr_t site, uintptr_t target, const struct altmem__copy_plan *plan, int check)
 {
     (void)site;
     (void)target;
-    (void)len;
-    (void)tail;
+    (void)plan;
     (void)check;
     return 0;
 }

@@ -1,139 +1,109 @@
 /*
- * Copying a variant into its entry stub (copy.h).
+ * Copying a variant into its entry stub (copy.h): what start-up runs, with
+ * the build's plan (copy_plan.c made it).
  *
- * Assumptions: the variants are compiled as one contiguous function each, laid
- * out in source order (-fno-reorder-blocks, src/CMakeLists.txt) with their cold
- * parts elsewhere, and every byte between the entry and the last instruction
- * a path from it reaches is code (GCC pads with nops); calls none (runs while
- * the stub page is not executable, and memcpy is what it copies).
+ * Assumptions: calls none (runs while the stub page is not executable, and
+ * memcpy is what it copies).
  */
 #include "copy.h"
-
-#include "insn.h"
-
-/* Displacements adjusted by the distance between the copy and the original
-   stay within +-2 GiB: both halves below 2^30. */
-#define REACH ((int64_t)1 << 30)
 
 static int64_t field32(const unsigned char *p)
 {
     return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
 }
 
-static int fits(int64_t v)
+/* An unaligned 64-bit load, one instruction on x86_64 (not a call). */
+typedef uint64_t word_unaligned __attribute__((aligned(1), may_alias));
+
+static uint64_t load64(const unsigned char *p)
 {
-    return v > -REACH && v < REACH;
+    return *(const word_unaligned *)p;
 }
 
-size_t altmem__x86_copy_plan(uintptr_t at, const unsigned char *src, size_t room, int *tail)
+/* The bytes of word [at, at + 8) that a moved field [fix, fix + 4) covers. */
+static uint64_t field_mask(size_t at, size_t fix)
 {
-    unsigned char start[ALTMEM_X86_COPY_ROOM_MAX / 8];
-    int64_t delta = (int64_t)((uintptr_t)src - at);
-    *tail = 0;
-    if (room < 16 || room > ALTMEM_X86_COPY_ROOM_MAX || !fits(delta))
-        return 0;
-    for (size_t i = 0; i < sizeof start; i++)
-        start[i] = 0;
-    size_t limit = room - 5;             /* the jmp back                         */
-    size_t pos = 0, best = 0;
-    int64_t reach = 1;                   /* code below this offset may run       */
-    int64_t need8 = 0;                   /* the farthest 8-bit branch target     */
-    int falls = 1, ended = 0;
-    while (pos < limit) {
-        if (!falls && (int64_t)pos >= reach) {
-            ended = 1;                   /* no path goes on: the whole function  */
-            break;
-        }
-        struct altmem__x86_insn in;
-        size_t n = altmem__x86_insn_decode(src + pos, 15, &in);
-        if (n == 0 || in.stack || pos + n > limit)
-            break;
-        if (in.rel_size) {
-            int64_t t = (int64_t)pos + altmem__x86_insn_target(src + pos, &in);
-            if (in.rel_size == 1 && t < 0)
-                break;                   /* leaves the copy backwards            */
-            if (in.rel_size == 1 && t > need8)
-                need8 = t;
-            if (in.rel_size == 4 && !fits(field32(src + pos + in.rel_at)))
-                break;
-            if (t >= (int64_t)pos && t < (int64_t)limit && t + 1 > reach)
-                reach = t + 1;           /* (a target past the room is not copied) */
-        }
-        if (in.rip_at && !fits(field32(src + pos + in.rip_at)))
-            break;
-        start[pos >> 3] |= (unsigned char)(1u << (pos & 7));
-        pos += n;
-        falls = in.flow == ALTMEM_X86_NEXT || in.flow == ALTMEM_X86_JCC || in.flow == ALTMEM_X86_CALL;
-        if (falls && (int64_t)pos + 1 > reach)
-            reach = (int64_t)pos + 1;
-        if (need8 <= (int64_t)pos)
-            best = pos;
-    }
-    /* The whole function only if no 8-bit branch leaves it (one that reaches
-       past the room did not extend `reach`). */
-    ended = ended && need8 <= (int64_t)pos;
-    size_t len = ended ? pos : best;
-    if (len == 0)
-        return 0;
-    /* Every branch that stays inside must land on an instruction. */
-    for (size_t p = 0; p < len;) {
-        struct altmem__x86_insn in;
-        size_t n = altmem__x86_insn_decode(src + p, 15, &in);
-        if (in.rel_size) {
-            int64_t t = (int64_t)p + altmem__x86_insn_target(src + p, &in);
-            if (t >= 0 && t < (int64_t)len && !(start[t >> 3] & (1u << (t & 7))))
-                return 0;
-        }
-        p += n;
-    }
-    *tail = !ended;
-    return len;
+    uint64_t m = 0;
+    for (size_t b = fix; b < fix + 4; b++)
+        if (b >= at && b < at + 8)
+            m |= (uint64_t)0xff << (8 * (b - at));
+    return m;
 }
 
-static int put(volatile unsigned char *out, size_t i, unsigned char b, int check)
+uint64_t altmem__x86_copy_digest(const unsigned char *src, const struct altmem__copy_plan *plan)
 {
-    if (check)
-        return out[i] == b;
-    out[i] = b;
-    return 1;
+    /* Eight bytes at a time, each moved field's bytes counted as zero; the
+       loop's common path is a load, a compare, an xor and a multiply. */
+    size_t len = plan->len, words = len / 8;
+    uint64_t h = 0xcbf29ce484222325u ^ len ^ (uint64_t)plan->tail << 16;
+    unsigned f = 0;
+    size_t next = plan->nfix ? plan->fix[0] : (size_t)-1;
+    for (size_t k = 0; k <= words; k++) {
+        size_t at = 8 * k;
+        uint64_t w = 0;
+        if (k < words)
+            w = load64(src + at);
+        else
+            for (size_t b = 0; at + b < len; b++)
+                w |= (uint64_t)src[at + b] << (8 * b);
+        if (next < at + 8) {
+            for (unsigned g = f; g < plan->nfix && plan->fix[g] < at + 8; g++)
+                w &= ~field_mask(at, plan->fix[g]);
+            while (f < plan->nfix && plan->fix[f] + 4u <= at + 8)
+                f++;
+            next = f < plan->nfix ? plan->fix[f] : (size_t)-1;
+        }
+        h = (h ^ w) * 0x100000001b3u;
+    }
+    return h ^ h >> 29;
 }
 
 static int put32(volatile unsigned char *out, size_t i, int64_t v, int check)
 {
     int ok = 1;
-    for (int k = 0; k < 4; k++)
-        ok &= put(out, i + (size_t)k, (unsigned char)((uint64_t)v >> (8 * k)), check);
+    for (int k = 0; k < 4; k++) {
+        unsigned char b = (unsigned char)((uint64_t)v >> (8 * k));
+        if (check)
+            ok &= out[i + (size_t)k] == b;
+        else
+            out[i + (size_t)k] = b;
+    }
     return ok;
 }
 
-int altmem__x86_copy_apply(volatile unsigned char *out, uintptr_t at, const unsigned char *src, size_t len,
-                           int tail, int check)
+int altmem__x86_copy_apply(volatile unsigned char *out, uintptr_t at, const unsigned char *src,
+                           const struct altmem__copy_plan *plan, int check)
 {
     int64_t delta = (int64_t)((uintptr_t)src - at);
+    size_t len = plan->len, i = 0;
     int ok = 1;
-    for (size_t p = 0; p < len;) {
-        struct altmem__x86_insn in;
-        size_t n = altmem__x86_insn_decode(src + p, 15, &in);
-        if (n == 0)
-            return 0;
-        size_t moved = 0;                /* the field pointed back at the original */
-        if (in.rel_size == 4) {
-            int64_t t = (int64_t)p + altmem__x86_insn_target(src + p, &in);
-            if (t < 0 || t >= (int64_t)len)
-                moved = in.rel_at;
-        }
-        for (size_t b = 0; b < n; b++) {
-            if ((moved && b == moved) || (in.rip_at && b == in.rip_at)) {
-                ok &= put32(out, p + b, field32(src + p + b) + delta, check);
-                b += 3;
+    if (check) {
+        /* Byte by byte, each moved field as the value it must hold. */
+        for (unsigned f = 0; i < len;) {
+            if (f < plan->nfix && i == plan->fix[f]) {
+                ok &= put32(out, i, field32(src + i) + delta, 1);
+                i += 4;
+                f++;
             } else {
-                ok &= put(out, p + b, src[p + b], check);
+                ok &= out[i] == src[i];
+                i++;
             }
         }
-        p += n;
+    } else {
+        /* Eight bytes at a time through volatile words (never a call to
+           memcpy), then the moved fields over them. */
+        for (; i + 8 <= len; i += 8)
+            *(volatile uint64_t *)(out + i) = load64(src + i);
+        for (; i < len; i++)
+            out[i] = src[i];
+        for (unsigned f = 0; f < plan->nfix; f++)
+            put32(out, plan->fix[f], field32(src + plan->fix[f]) + delta, 0);
     }
-    if (tail) {
-        ok &= put(out, len, 0xe9, check);
+    if (plan->tail) {
+        if (check)
+            ok &= out[len] == 0xe9;
+        else
+            out[len] = 0xe9;
         ok &= put32(out, len + 1, delta - 5, check);   /* src + len - (at + len + 5) */
     }
     return ok;

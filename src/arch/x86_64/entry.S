@@ -15,17 +15,7 @@
 #endif
 #define PROBE_WORD 0xcccccccc           /* int3 x 4 */
 
-/* The rooms the engine may copy a variant into (copy.h): the three plain
-   routines fill the stub page but 64 bytes, each starting 64-byte aligned as
-   the variants do (-falign-functions=64); the copy routines' variants carry
-   exception-table entries for their own addresses and keep the branch.  1600
-   holds every x86_64 memcpy/memmove entry's classes up to 256 bytes and more;
-   832 every memset entry whole (nm -S: 738 bytes at most). */
-#define ALTMEM_STUB_ROOM_memcpy 1600
-#define ALTMEM_STUB_ROOM_memmove 1600
-#define ALTMEM_STUB_ROOM_memset 832
-#define ALTMEM_STUB_ROOM_copy_user 0
-#define ALTMEM_STUB_ROOM_clear_user 0
+#include "stub_rooms.h"                /* each plain routine's room (copy.h) */
 #define STUB_CFI 1
 
 .macro ALTMEM_SITE slot

@@ -28,13 +28,29 @@ void altmem__arch_sync_icache(uintptr_t start, size_t len)
     (void)len;
 }
 
-size_t altmem__arch_copy_plan(uintptr_t site, uintptr_t target, size_t room, int *tail)
+/* The build's plan for this variant (copy_plans_tool.c), if the variant's
+   bytes are the ones it was made from and every moved field still reaches. */
+const struct altmem__copy_plan *altmem__arch_copy_plan(uintptr_t site, uintptr_t target, size_t room)
 {
-    return altmem__x86_copy_plan(site, (const unsigned char *)target, room, tail);
+    int64_t delta = (int64_t)(target - site);
+    if (delta <= -(INT64_C(1) << 30) || delta >= INT64_C(1) << 30)
+        return 0;
+    for (unsigned i = 0; i < altmem__copy_plans_count; i++) {
+        const struct altmem__copy_plan_entry *e = &altmem__copy_plans[i];
+        if ((uintptr_t)e->fn != target || e->room != room || e->plan.len == 0 || e->plan.len + 5u > room)
+            continue;
+        const unsigned char *code = (const unsigned char *)target;
+        for (unsigned f = 0; f < e->plan.nfix; f++) {
+            int32_t v = (int32_t)altmem__get32(code + e->plan.fix[f]);
+            if (v <= -(INT32_C(1) << 30) || v >= INT32_C(1) << 30)
+                return 0;
+        }
+        return altmem__x86_copy_digest(code, &e->plan) == e->digest ? &e->plan : 0;
+    }
+    return 0;
 }
 
-int altmem__arch_copy_apply(uintptr_t site, uintptr_t target, size_t len, int tail, int check)
+int altmem__arch_copy_apply(uintptr_t site, uintptr_t target, const struct altmem__copy_plan *plan, int check)
 {
-    return altmem__x86_copy_apply((volatile unsigned char *)site, site, (const unsigned char *)target, len, tail,
-                                  check);
+    return altmem__x86_copy_apply((volatile unsigned char *)site, site, (const unsigned char *)target, plan, check);
 }
