@@ -16,6 +16,16 @@
  *                                exits 1 (its negative control: the check can fail)
  */
 #define _GNU_SOURCE
+#if !__has_include(<execinfo.h>)
+/* musl has no backtrace(), and its signal trampoline no unwind entry to
+   unwind from a handler through: nothing this test can check there. */
+#include <stdio.h>
+int main(void)
+{
+    printf("no backtrace() in this C library: skipped\n");
+    return 77;
+}
+#else
 #include <execinfo.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -116,3 +126,4 @@ int main(int argc, char **argv)
     printf("the caller is %s the trace\n", found ? "in" : "NOT in");
     return found ? 0 : 1;
 }
+#endif
