@@ -182,6 +182,8 @@ int main(int argc, char **argv)
                 (unsigned long long)planned[i].digest, p->len, p->tail, p->nfix);
         for (unsigned x = 0; x < p->nfix; x++)
             fprintf(out, "%s%u", x ? ", " : "", p->fix[x]);
+        if (!p->nfix)
+            fprintf(out, "0");
         fprintf(out, "}}},\n");
     }
     if (!nplanned)
