@@ -28,21 +28,3 @@ void altmem__arch_sync_icache(uintptr_t start, size_t len)
     __asm__ volatile("fence.i" : : : "memory");
     altmem__os_riscv_flush_icache((void *)start, (void *)(start + len));
 }
-
-/* No copies here: the stubs own no room (src/arch/stubs.inc). */
-const struct altmem__copy_plan *altmem__arch_copy_plan(uintptr_t site, uintptr_t target, size_t room)
-{
-    (void)site;
-    (void)target;
-    (void)room;
-    return 0;
-}
-
-int altmem__arch_copy_apply(uintptr_t site, uintptr_t target, const struct altmem__copy_plan *plan, int check)
-{
-    (void)site;
-    (void)target;
-    (void)plan;
-    (void)check;
-    return 0;
-}
