@@ -280,8 +280,7 @@ enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
             np = 0;
         }
         struct pending_site *q = &pend[np];
-        /* Never copy from the stub page itself (a variant could lie just
-           before it, and the copy would read bytes being rewritten). */
+        /* Never copy from the stub page itself: its bytes are being rewritten. */
         const struct altmem__copy_plan *plan = 0;
         if (copy && room && (target & ~(uintptr_t)(page - 1)) != first && (target & ~(uintptr_t)(page - 1)) != last)
             plan = altmem__arch_copy_plan(site, target, room);
