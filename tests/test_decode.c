@@ -462,7 +462,8 @@ static void intel_leaf2(void)
 }
 
 /* The vendor from glibc's kept leaves 1 (EAX) and 0x80000001 (ECX): named only
-   where no other vendor's family meets it, and only with SSE4A. */
+   where no other vendor's family meets it, AMD's only with SSE4A, Intel's (family
+   6, model 0x20 and up) only without. */
 static void vendor_from_kept(void)
 {
     static const struct {
@@ -477,7 +478,14 @@ static void vendor_from_kept(void)
         {"Hygon Dhyana (0x18)", 0x00900f01, 0x35c233ff, "HygonGenuine"},
         {"AMD Llano (0x12, Intel's 18 too)", 0x00300f10, 0x000037ff, NULL},
         {"AMD family 0x15", 0x00600f20, 0x2fcbfff, NULL},
-        {"Intel 6/207 (no SSE4A)", 0x000c06f2, 0x00000121, NULL},
+        {"Intel 6/207 (family 6 model 0xcf)", 0x000c06f2, 0x00000121, "GenuineIntel"},
+        {"Intel 6/167 (model 0xa7; its ld.so --list-diagnostics)", 0x000a0671, 0x00000121, "GenuineIntel"},
+        {"Intel 6/167, 0x80000001 unknown (musl)", 0x000a0671, 0, "GenuineIntel"},
+        {"Intel Sandy Bridge (6/0x2a)", 0x000206a7, 0x00000001, "GenuineIntel"},
+        {"Intel Nehalem (6/0x1a): below 0x20, leaf 0 read", 0x000106a5, 0x00000001, NULL},
+        {"Intel Core 2 (6/0x0f), Zhaoxin's model too", 0x000006f6, 0x00000001, NULL},
+        {"Zhaoxin ZX-C (6/0x19)", 0x00010690, 0x00000121, NULL},
+        {"family 6 model 0xa7 with SSE4A (not Intel)", 0x000a0671, 0x00000161, NULL},
         {"Intel family 19 (0xf + 4), SSE4A bit forged", 0x00400f00, 0x00000161, NULL},
         {"Zhaoxin family 7", 0x00070f00, 0x00000121, NULL},
     };

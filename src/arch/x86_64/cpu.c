@@ -148,9 +148,12 @@ static void glibc_cache(struct altmem__cpu *out, struct altmem__x86_cache_raw *r
 enum { RAW_MAX_LEAF, RAW_LEAF1_EBX, RAW_LEAF1_EDX, RAW_FLAGS };
 #define RAW_AMD     1u   /* AuthenticAMD or HygonGenuine: AMD's cache leaves */
 #define RAW_ZHAOXIN 2u   /* CentaurHauls or "  Shanghai  " (glibc's Zhaoxin decoding) */
-/* RAW_MAX_LEAF where the kept leaves named the vendor and leaf 0 was not read:
-   as high as any read here asks (leaf 7; glibc's copy of a leaf above the
-   CPU's highest is zeros, as CPUID's own answer would read here). */
+#define RAW_MAX_UNREAD 4u /* leaf 0 not read at start-up: RAW_MAX_LEAF is the one below */
+/* RAW_MAX_LEAF where leaf 1 named the vendor and leaf 0 was not read: as high
+   as any read at start-up asks (leaf 7; every CPU so named has 0xA or more,
+   and glibc's copy of a leaf above the CPU's highest is zeros, as CPUID's own
+   answer would read here).  The cache leaves read leaf 0 first (Intel's
+   leaves 4 and 11 depend on it; AMD's are extended leaves). */
 #define MAX_LEAF_NOT_READ 7u
 
 void altmem__cpu_detect_id(struct altmem__cpu *out)
@@ -162,14 +165,22 @@ void altmem__cpu_detect_id(struct altmem__cpu *out)
     out->glibc_nt = out->glibc_movsb_stop = 0;
     out->notes[0] = '\0';
 
-    unsigned max, a, b, c, d, kept1[4], kept_e1[4];
+    unsigned max, a, b, c, d, kept1[4], kept_e1[4], leaf1[4];
     char vendor[13];
     const char *named = NULL;
-    if (cpuid_kept(1, 0, kept1) && cpuid_kept(0x80000001u, 0, kept_e1))
+    int have_leaf1 = 0;
+    if (cpuid_kept(1, 0, kept1) && cpuid_kept(0x80000001u, 0, kept_e1)) {
         named = altmem__x86_vendor_from_kept(kept1[0], kept_e1[2]);
+    } else {
+        /* No leaves kept (musl, static without them): leaf 1 first, which
+           names Intel's family-6 cores (decode.h) and is read anyway. */
+        cpuid(1, 0, &leaf1[0], &leaf1[1], &leaf1[2], &leaf1[3]);
+        have_leaf1 = 1;
+        named = altmem__x86_vendor_from_kept(leaf1[0], 0);
+    }
     if (named) {
-        /* No leaf 0: every AMD path here reads only leaves glibc keeps (1, 7,
-           0x80000001) or extended ones, so its highest basic leaf is not needed. */
+        /* No leaf 0: the start-up reads only leaves 1 and 7 (kept or not) and
+           extended ones, none above MAX_LEAF_NOT_READ. */
         __builtin_memcpy(vendor, named, 13);
         max = MAX_LEAF_NOT_READ;
     } else {
@@ -192,9 +203,13 @@ void altmem__cpu_detect_id(struct altmem__cpu *out)
         (altmem__eq_nocase(vendor, 12, "AuthenticAMD") || altmem__eq_nocase(vendor, 12, "HygonGenuine") ? RAW_AMD
                                                                                                          : 0) |
         (altmem__eq_nocase(vendor, 12, "CentaurHauls") || altmem__eq_nocase(vendor, 12, "  Shanghai  ") ? RAW_ZHAOXIN
-                                                                                                         : 0);
+                                                                                                         : 0) |
+        (named ? RAW_MAX_UNREAD : 0);
     if (max >= 1) {
-        cpuid(1, 0, &a, &b, &c, &d);
+        if (have_leaf1)
+            a = leaf1[0], b = leaf1[1], c = leaf1[2], d = leaf1[3];
+        else
+            cpuid(1, 0, &a, &b, &c, &d);
         out->arch_raw[RAW_LEAF1_EBX] = b;
         out->arch_raw[RAW_LEAF1_EDX] = d;
         family = (a >> 8) & 0xf;
@@ -276,6 +291,8 @@ void altmem__cpu_detect_caches(struct altmem__cpu *out)
     raw.leaf1_edx = out->arch_raw[RAW_LEAF1_EDX];
 
     int amd = (out->arch_raw[RAW_FLAGS] & RAW_AMD) != 0;
+    if (!amd && (out->arch_raw[RAW_FLAGS] & RAW_MAX_UNREAD))
+        cpuid(0, 0, &max, &b, &c, &d);           /* Intel named by leaf 1: its highest leaf now */
     unsigned maxext = 0, e1, e2, e3, kept[4];
     /* The extended leaves are read only for AMD's caches (and glibc's).  TOPOEXT
        (0x80000001 ECX bit 22, kept by glibc) promises 0x8000001D, so the highest

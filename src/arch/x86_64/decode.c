@@ -229,9 +229,13 @@ void altmem__decode_intel_leaf2(const uint32_t regs[4], unsigned family, unsigne
 
 const char *altmem__x86_vendor_from_kept(uint32_t leaf1_eax, uint32_t ext1_ecx)
 {
-    unsigned family = (leaf1_eax >> 8) & 0xf;
+    unsigned family = (leaf1_eax >> 8) & 0xf, model = (leaf1_eax >> 4) & 0xf;
     if (family == 0xf)
         family += (leaf1_eax >> 20) & 0xff;
+    if (family == 6)
+        model |= ((leaf1_eax >> 16) & 0xf) << 4;
+    if (family == 6 && model >= 0x20 && !(ext1_ecx & (1u << 6)))
+        return "GenuineIntel";
     if (!(ext1_ecx & (1u << 6)))
         return NULL;                        /* no SSE4A: not named */
     if (family == 0x17 || family == 0x19 || family == 0x1a)

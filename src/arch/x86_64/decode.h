@@ -57,12 +57,17 @@ void altmem__decode_intel_leaf2(const uint32_t regs[4], unsigned family, unsigne
 /* The vendor as the leaves glibc keeps name it beyond doubt, so that a process
    under glibc >= 2.33 executes no CPUID at start-up (leaf 0, the vendor, is the
    one glibc does not keep; in a virtual machine each CPUID exits to the
-   hypervisor, 3.5 us on the Zen 4 guest): "AuthenticAMD" for the display
-   families 0x17, 0x19 and 0x1A (Zen 1 to 5), "HygonGenuine" for 0x18, each only
-   with SSE4A (CPUID.0x80000001:ECX bit 6), which no Intel, Zhaoxin or VIA CPU
-   has.  NULL elsewhere, where leaf 0 is read: Intel's families (5, 6, 15, and
-   18 and 19 since Nova Lake and Diamond Rapids) meet AMD's 0x12 (18) and
-   Zhaoxin's 6, and a hypervisor may hide SSE4A. */
+   hypervisor, 3.5 us on the Zen 4 guest, 7 us on Intel 6/167): "AuthenticAMD"
+   for the display families 0x17, 0x19 and 0x1A (Zen 1 to 5), "HygonGenuine" for
+   0x18, each only with SSE4A (CPUID.0x80000001:ECX bit 6), which no Intel,
+   Zhaoxin or VIA CPU has; "GenuineIntel" for family 6 with a display model of
+   0x20 or more, without SSE4A: the other x86-64 vendors of family 6 are
+   Centaur/VIA (models below 0x10) and Zhaoxin (0x0F and 0x19; its later CPUs
+   are family 7), and AMD's x86-64 CPUs start at family 0xF.  NULL elsewhere,
+   where leaf 0 is read: Intel's other families (15, and 18 and 19 since Nova
+   Lake and Diamond Rapids) meet AMD's 0x12 (18), and a hypervisor may hide
+   SSE4A.  ext1_ecx 0 where leaf 0x80000001 is unknown (no C library keeps it):
+   then only family 6 is named. */
 const char *altmem__x86_vendor_from_kept(uint32_t leaf1_eax, uint32_t ext1_ecx);
 
 /* Detection's CPUID instructions (src/arch/x86_64/cpu.c), for the test that
