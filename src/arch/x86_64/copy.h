@@ -4,7 +4,9 @@
  * public entry runs what a direct call of the variant runs, without the stub's
  * jump (docs/alternatives.md, "Copied entries").  Pure functions of the bytes
  * they are given, like the kernel's apply_alternatives() relocating a
- * replacement: compiled on every host for tests/test_copy.c.
+ * replacement.  The planner (copy_plan.c) runs at build time, in
+ * copy_plans_tool.c, and in tests/test_x86_insn.c on any host; the library
+ * carries only the digest and the copier (copy.c).
  */
 #ifndef ALTMEM_X86_COPY_H
 #define ALTMEM_X86_COPY_H

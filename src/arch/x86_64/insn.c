@@ -248,7 +248,7 @@ size_t altmem__x86_insn_decode(const unsigned char *p, size_t avail, struct altm
     } else {
         attr = one_byte(op, &flow);
         if (op == 0xf6 || op == 0xf7 || op == 0xfe || op == 0xff || op == 0xc6 || op == 0xc7 || op == 0x8f)
-            group = 1;                               /* ff /2, call *r/m, falls through */
+            group = 1;                               /* the ModRM reg field picks the instruction */
     }
     if (attr & BAD)
         return 0;
