@@ -27,7 +27,8 @@
 # process (docs/performance.md, "Method"); per cell the median over ROUNDS fresh
 # processes (default 9) of entry / direct, with the lowest and highest process, and
 # per row the control's medians.  The goal: within 2% per cell, or the cost named.
-# LINKAGE (default: all four), as a program reaches the entry:
+# LINKAGE (default: static, static-patch, shared, shared-noplt, shared-patch), as a program
+# reaches the entry:
 #   static        linked with libaltmem.a: `call altmem_memcpy`, the stub holding a copy
 #                 of the variant (docs/alternatives.md, "Copied entries");
 #                 direct: `call altmem_memcpy_W`
@@ -115,7 +116,7 @@ fi
 if [ "$rounds" = --widths ]; then
     rounds=${3:-9}
     shift $(($# < 3 ? $# : 3))
-    linkages=${*:-static shared shared-noplt shared-patch}
+    linkages=${*:-static static-patch shared shared-noplt shared-patch}
     cmake --build "$build" -j "$(nproc)" --target altmem_dispatch altmem_dispatch_shared altmem_dispatch_noplt \
         altmem_cli altmem_preload >/dev/null
     widths=$(runnable_widths)
