@@ -11,8 +11,10 @@
  * named altmem_<memcpy|memmove|memset>_<variant>, its bytes and size, and the
  * relocations inside it.  A PC-relative relocation (PC32, PLT32, GOTPCREL*)
  * marks a field whose value the link decides: it moves with the copy.  A
- * function with any other relocation inside is not planned (its entry keeps
- * the branch).  Exit status 0, or 1 with a one-line error.
+ * function with any other relocation inside, or a relocated field the decoder
+ * does not find as a displacement, is not planned (its entry keeps the branch,
+ * and a line on stderr says so).  Exit status 0, or 1 with a one-line error
+ * (an unreadable object, an unwritable output).
  */
 #include <elf.h>
 #include <stdio.h>
@@ -134,17 +136,22 @@ static int plan_object(const char *path)
             }
             if (!altmem__x86_copy_plan((uintptr_t)code, code, len, room, relocated, nrel, &p->plan))
                 continue;                           /* e.g. opens with a push: the branch */
-            /* Every relocated field in the copy must be one the copy moves. */
+            /* Every relocated field in the copy must be one the copy moves (one
+               the decoder does not see as a displacement: not planned). */
+            int all_moved = 1;
             for (size_t i = 0; i < nrel; i++) {
                 int moved = 0;
                 for (unsigned x = 0; x < p->plan.nfix; x++)
                     moved |= p->plan.fix[x] == relocated[i];
                 if (relocated[i] < p->plan.len && !moved) {
-                    fprintf(stderr, "altmem-copy-plans: %s: relocated field at %u not moved\n", name, relocated[i]);
-                    free(f);
-                    return -1;
+                    fprintf(stderr, "altmem-copy-plans: %s: relocated field at %u not moved: not planned\n", name,
+                            relocated[i]);
+                    all_moved = 0;
+                    break;
                 }
             }
+            if (!all_moved)
+                continue;
             snprintf(p->name, sizeof p->name, "%s", name);
             p->room = room;
             p->digest = altmem__x86_copy_digest(code, &p->plan);
