@@ -191,9 +191,16 @@ static int print_info(void)
     print_profile();
 
     printf("\n%-10s %-11s %-11s %-15s %s\n", "routine", "bound to", "reason", "bound by", "why");
+    const char *shown[ALTMEM_ROUTINE_COUNT];      /* each binding the table shows, once */
+    int nshown = 0;
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
         struct altmem_binding_info b;
         altmem_binding((enum altmem_routine)r, &b);
+        int seen = 0;
+        for (int i = 0; i < nshown; i++)
+            seen |= !strcmp(shown[i], b.bound_by);
+        if (!seen)
+            shown[nshown++] = b.bound_by;
         printf("%-10s %-11s %-11s %-15s %s\n", altmem_routine_name((enum altmem_routine)r), b.variant,
                reason_word(b.reason), b.bound_by, b.why);
         if (r == ALTMEM_ROUTINE_COUNT - 1 && b.bound_note && b.bound_note[0])
@@ -202,20 +209,8 @@ static int print_info(void)
                                                                                             : b.bound_by,
                    b.bound_note);
     }
-    /* One line for each binding the table shows. */
-    const char *shown[ALTMEM_ROUTINE_COUNT];
-    int nshown = 0;
-    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
-        struct altmem_binding_info b;
-        altmem_binding((enum altmem_routine)r, &b);
-        int seen = 0;
-        for (int i = 0; i < nshown; i++)
-            seen |= !strcmp(shown[i], b.bound_by);
-        if (!seen) {
-            shown[nshown++] = b.bound_by;
-            printf("bound by %s: %s\n", b.bound_by, binding_legend(b.bound_by));
-        }
-    }
+    for (int i = 0; i < nshown; i++)
+        printf("bound by %s: %s\n", shown[i], binding_legend(shown[i]));
 
     printf("\nvariants (preference order):\n");
     for (size_t i = 0; i < altmem_variant_count(); i++) {

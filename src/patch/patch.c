@@ -172,14 +172,14 @@ struct pending_site {
     uintptr_t site, current, target;
     uintptr_t first;                 /* its page span: [first, first + span) */
     size_t span;
-    size_t held, len;                /* bytes of current / target copied (0: branch) */
-    const struct altmem__copy_plan *plan;   /* the copy's, when len               */
+    size_t held;                     /* bytes of current copied (0: a branch)      */
+    const struct altmem__copy_plan *plan;   /* target's copy (NULL: the branch)   */
     unsigned char old_code[16], new_code[16];
 };
 
 static void write_site(const struct pending_site *q)
 {
-    if (q->len) {
+    if (q->plan) {
         altmem__arch_copy_apply(q->site, q->target, q->plan, 0);
         return;
     }
@@ -230,12 +230,13 @@ static int write_span(const struct pending_site *p, size_t n, int debug, char *r
         return 0;
     }
     for (size_t k = 0; k < n; k++) {
-        if (p[k].len)
+        const struct altmem__copy_plan *plan = p[k].plan;
+        if (plan)
             remember_copy(p[k].site, p[k].target);
-        altmem__arch_sync_icache(p[k].site, p[k].len ? p[k].len + 16 : altmem__arch_site_len);
+        altmem__arch_sync_icache(p[k].site, plan ? plan->len + 5u : altmem__arch_site_len);
         if (debug)
-            debug_site(p[k].s, p[k].site, p[k].current, p[k].held, p[k].target, p[k].len,
-                       p[k].len && p[k].plan->tail, p[k].old_code, p[k].new_code);
+            debug_site(p[k].s, p[k].site, p[k].current, p[k].held, p[k].target, plan ? plan->len : 0,
+                       plan && plan->tail, p[k].old_code, p[k].new_code);
     }
     return 1;
 }
@@ -323,7 +324,6 @@ enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
         q->first = first;
         q->span = span;
         q->held = held;
-        q->len = len;
         q->plan = plan;
         np++;
     }

@@ -6,10 +6,11 @@
  * memcpy is what it copies).
  */
 #include "copy.h"
+#include "patch/encode.h"
 
 static int64_t field32(const unsigned char *p)
 {
-    return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+    return (int32_t)altmem__get32(p);
 }
 
 /* An unaligned 64-bit load, one instruction on x86_64 (not a call). */

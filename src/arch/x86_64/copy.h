@@ -19,6 +19,10 @@
 /* The most room a stub may offer (the size of the planner's map of
    instruction starts). */
 #define ALTMEM_X86_COPY_ROOM_MAX 2048
+/* A displacement moved by the distance between the copy and the original
+   stays within +-2 GiB when both are below this (the planner checks the
+   displacement, the engine the distance and the linked fields). */
+#define ALTMEM_X86_COPY_REACH ((int64_t)1 << 30)
 
 /* How much of the code at src can run from address `at`, in a room of `room`
    bytes: the longest prefix that decodes, never writes %rsp (the stub's unwind

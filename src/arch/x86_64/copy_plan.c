@@ -8,23 +8,21 @@
  * a path from it reaches is code (GCC pads with nops).
  */
 #include "copy.h"
+#include "patch/encode.h"
 
 #include "insn.h"
 
-/* Displacements adjusted by the distance between the copy and the original
-   stay within +-2 GiB: both halves below 2^30. */
-#define REACH ((int64_t)1 << 30)
 /* Branches and fields one plan may track (each instruction has at most one). */
 #define REFS_MAX 160
 
 static int64_t field32(const unsigned char *p)
 {
-    return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+    return (int32_t)altmem__get32(p);
 }
 
 static int fits(int64_t v)
 {
-    return v > -REACH && v < REACH;
+    return v > -ALTMEM_X86_COPY_REACH && v < ALTMEM_X86_COPY_REACH;
 }
 
 enum { REF_REL8, REF_REL32, REF_RIP };

@@ -33,7 +33,7 @@ void altmem__arch_sync_icache(uintptr_t start, size_t len)
 const struct altmem__copy_plan *altmem__arch_copy_plan(uintptr_t site, uintptr_t target, size_t room)
 {
     int64_t delta = (int64_t)(target - site);
-    if (delta <= -(INT64_C(1) << 30) || delta >= INT64_C(1) << 30)
+    if (delta <= -ALTMEM_X86_COPY_REACH || delta >= ALTMEM_X86_COPY_REACH)
         return 0;
     for (unsigned i = 0; i < altmem__copy_plans_count; i++) {
         const struct altmem__copy_plan_entry *e = &altmem__copy_plans[i];
@@ -41,8 +41,8 @@ const struct altmem__copy_plan *altmem__arch_copy_plan(uintptr_t site, uintptr_t
             continue;
         const unsigned char *code = (const unsigned char *)target;
         for (unsigned f = 0; f < e->plan.nfix; f++) {
-            int32_t v = (int32_t)altmem__get32(code + e->plan.fix[f]);
-            if (v <= -(INT32_C(1) << 30) || v >= INT32_C(1) << 30)
+            int64_t v = (int32_t)altmem__get32(code + e->plan.fix[f]);
+            if (v <= -ALTMEM_X86_COPY_REACH || v >= ALTMEM_X86_COPY_REACH)
                 return 0;
         }
         return altmem__x86_copy_digest(code, &e->plan) == e->digest ? &e->plan : 0;
