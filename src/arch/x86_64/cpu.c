@@ -165,17 +165,15 @@ void altmem__cpu_detect_id(struct altmem__cpu *out)
     out->glibc_nt = out->glibc_movsb_stop = 0;
     out->notes[0] = '\0';
 
-    unsigned max, a, b, c, d, kept1[4], kept_e1[4], leaf1[4];
+    unsigned max, a, b, c, d, kept_e1[4], leaf1[4];
     char vendor[13];
     const char *named = NULL;
-    int have_leaf1 = 0;
-    if (cpuid_kept(1, 0, kept1) && cpuid_kept(0x80000001u, 0, kept_e1)) {
-        named = altmem__x86_vendor_from_kept(kept1[0], kept_e1[2]);
+    if (cpuid_kept(1, 0, leaf1) && cpuid_kept(0x80000001u, 0, kept_e1)) {
+        named = altmem__x86_vendor_from_kept(leaf1[0], kept_e1[2]);
     } else {
         /* No leaves kept (musl, static without them): leaf 1 first, which
            names Intel's family-6 cores (decode.h) and is read anyway. */
         cpuid(1, 0, &leaf1[0], &leaf1[1], &leaf1[2], &leaf1[3]);
-        have_leaf1 = 1;
         named = altmem__x86_vendor_from_kept(leaf1[0], 0);
     }
     if (named) {
@@ -206,10 +204,7 @@ void altmem__cpu_detect_id(struct altmem__cpu *out)
                                                                                                          : 0) |
         (named ? RAW_MAX_UNREAD : 0);
     if (max >= 1) {
-        if (have_leaf1)
-            a = leaf1[0], b = leaf1[1], c = leaf1[2], d = leaf1[3];
-        else
-            cpuid(1, 0, &a, &b, &c, &d);
+        a = leaf1[0], b = leaf1[1], c = leaf1[2], d = leaf1[3];   /* read above, kept or not */
         out->arch_raw[RAW_LEAF1_EBX] = b;
         out->arch_raw[RAW_LEAF1_EDX] = d;
         family = (a >> 8) & 0xf;
