@@ -238,8 +238,9 @@ struct altmem_binding_info {
     const char *bound_by;            /* how calls reach the variant: "copied" (the
                                         entry holds the variant's code), "patched
                                         branch", "PLT slots", "pointer" or "ifunc"   */
-    const char *bound_note;          /* why not "patched branch" where it could be,
-                                        or ""                                         */
+    const char *bound_note;          /* why not "patched branch" where it could be;
+                                        where a copy was asked for and the branch
+                                        given, "not copied: " and why; or ""         */
 };
 
 /* Returns 0, or -1 if r is out of range. */

@@ -113,6 +113,7 @@ static const char *read_profile(const char *path, int secure, size_t *len)
 }
 
 static const char *bound_by(enum altmem_routine r);
+static const char *copy_note(enum altmem_routine r);
 
 static void print_bindings(const struct altmem__state *st)
 {
@@ -125,7 +126,13 @@ static void print_bindings(const struct altmem__state *st)
         altmem__text_puts(&t, altmem__variants[st->bound[r].variant].name);
         altmem__text_puts(&t, " (");
         altmem__text_puts(&t, st->bound[r].why);
-        altmem__text_puts(&t, ")\n");
+        altmem__text_puts(&t, ")");
+        const char *not_copied = copy_note((enum altmem_routine)r);
+        if (not_copied) {
+            altmem__text_puts(&t, "; ");
+            altmem__text_puts(&t, not_copied);
+        }
+        altmem__text_puts(&t, "\n");
         altmem__os_write_err(t.buf, t.len);
     }
     /* How calls reach them, where that is worth a line: the preload's PLT slots
@@ -460,6 +467,27 @@ static const char *bound_by(enum altmem_routine r)
 #endif
 }
 
+/* Why a routine the engine was asked to copy holds the branch instead
+   ("not copied: ..."), or NULL. */
+static const char *copy_note(enum altmem_routine r)
+{
+#if ALTMEM_BIND_MODE == ALTMEM_BIND_PATCH
+    static char notes[ALTMEM_ROUTINE_COUNT][224];
+    const char *why = 0;
+    if (altmem__site_target(__start_altmem_patch_sites, __stop_altmem_patch_sites, slots[r], 0))
+        why = altmem__site_not_copied(__start_altmem_patch_sites, __stop_altmem_patch_sites, slots[r]);
+    if (!why)
+        return 0;
+    struct altmem__text t = {notes[r], sizeof notes[r], 0};
+    altmem__text_puts(&t, "not copied: ");
+    altmem__text_puts(&t, why);
+    return notes[r];
+#else
+    (void)r;
+    return 0;
+#endif
+}
+
 int altmem_binding(enum altmem_routine r, struct altmem_binding_info *out)
 {
     if ((unsigned)r >= ALTMEM_ROUTINE_COUNT)
@@ -474,5 +502,8 @@ int altmem_binding(enum altmem_routine r, struct altmem_binding_info *out)
     out->bound_note = altmem__global.patch_note;
     if (ifunc_early[r] && !out->bound_note[0])
         out->bound_note = "an object relocated before this library (no DT_NEEDED on it) calls through the stub";
+    const char *not_copied = copy_note(r);
+    if (not_copied && !out->bound_note[0])
+        out->bound_note = not_copied;
     return 0;
 }

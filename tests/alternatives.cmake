@@ -166,3 +166,17 @@ if(TARGET altmem_shared AND NOT ALTMEM_SANITIZE)
     set_tests_properties(entry_shared_patch entry_shared_pointer entry_shared_early PROPERTIES LABELS alternatives)
   endif()
 endif()
+
+# A variant whose linked bytes differ from its plan's keeps the branch, and
+# altmem_binding() (altmem info) says why: the digest.  The control leaves the
+# bytes alone, so the same checks must fail (the entry holds the copy).
+if(ALTMEM_BIND_MODE EQUAL 1 AND ALTMEM_ARCH STREQUAL "x86_64" AND NOT ALTMEM_SANITIZE)
+  altmem_test_exe(test_copy_refused test_copy_refused.c)
+  add_test(NAME entry_copied.digest_refused COMMAND test_copy_refused)
+  add_test(NAME entry_copied.digest_refused_control COMMAND test_copy_refused)
+  set_tests_properties(entry_copied.digest_refused PROPERTIES ENVIRONMENT "ALTMEM_TUNABLES=memcpy=sse2")
+  set_tests_properties(entry_copied.digest_refused_control PROPERTIES WILL_FAIL TRUE
+                       ENVIRONMENT "ALTMEM_TUNABLES=memcpy=sse2;TEST_COPY_REFUSED_MODE=control")
+  set_tests_properties(entry_copied.digest_refused entry_copied.digest_refused_control PROPERTIES
+                       LABELS alternatives SKIP_RETURN_CODE 77)
+endif()

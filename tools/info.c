@@ -192,6 +192,7 @@ static int print_info(void)
 
     printf("\n%-10s %-11s %-11s %-15s %s\n", "routine", "bound to", "reason", "bound by", "why");
     const char *shown[ALTMEM_ROUTINE_COUNT];      /* each binding the table shows, once */
+    const char *not_copied[ALTMEM_ROUTINE_COUNT] = {0};  /* a copy asked for, the branch given: why */
     int nshown = 0;
     for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++) {
         struct altmem_binding_info b;
@@ -203,12 +204,17 @@ static int print_info(void)
             shown[nshown++] = b.bound_by;
         printf("%-10s %-11s %-11s %-15s %s\n", altmem_routine_name((enum altmem_routine)r), b.variant,
                reason_word(b.reason), b.bound_by, b.why);
-        if (r == ALTMEM_ROUTINE_COUNT - 1 && b.bound_note && b.bound_note[0])
+        if (b.bound_note && !strncmp(b.bound_note, "not copied: ", 12))
+            not_copied[r] = b.bound_note;
+        else if (r == ALTMEM_ROUTINE_COUNT - 1 && b.bound_note && b.bound_note[0])
             printf("%s: %s\n",
                    !strcmp(b.bound_by, "pointer") || !strcmp(b.bound_by, "patched branch") ? "not patched"
                                                                                             : b.bound_by,
                    b.bound_note);
     }
+    for (int r = 0; r < ALTMEM_ROUTINE_COUNT; r++)
+        if (not_copied[r])
+            printf("%s %s\n", altmem_routine_name((enum altmem_routine)r), not_copied[r]);
     for (int i = 0; i < nshown; i++)
         printf("bound by %s: %s\n", shown[i], binding_legend(shown[i]));
 

@@ -52,7 +52,7 @@ static uintptr_t copied_from(uintptr_t site, size_t room, size_t *len)
     for (size_t i = 0; i < COPIES_MAX && copies[i].site; i++) {
         if (copies[i].site != site)
             continue;
-        const struct altmem__copy_plan *plan = altmem__arch_copy_plan(site, copies[i].src, room);
+        const struct altmem__copy_plan *plan = altmem__arch_copy_plan(site, copies[i].src, room, 0);
         if (plan && altmem__arch_copy_apply(site, copies[i].src, plan, 1)) {
             *len = plan->len;
             return copies[i].src;
@@ -67,6 +67,24 @@ static void remember_copy(uintptr_t site, uintptr_t src)
         if (!copies[i].site || copies[i].site == site) {
             copies[i].site = site;
             copies[i].src = src;
+            return;
+        }
+    }
+}
+
+/* The sites given the branch where a copy was asked for, and why (decided when
+   patching: the bytes may change later, and info must say what happened). */
+static struct {
+    uintptr_t site;
+    const char *why;
+} refusals[COPIES_MAX];
+
+static void remember_refusal(uintptr_t site, const char *why)
+{
+    for (size_t i = 0; i < COPIES_MAX; i++) {
+        if (!refusals[i].site || refusals[i].site == site) {
+            refusals[i].site = site;
+            refusals[i].why = why;
             return;
         }
     }
@@ -193,7 +211,7 @@ static void write_site(const struct pending_site *q)
 static void restore_site(const struct pending_site *q)
 {
     if (q->held) {
-        const struct altmem__copy_plan *plan = altmem__arch_copy_plan(q->site, q->current, room_of(q->site));
+        const struct altmem__copy_plan *plan = altmem__arch_copy_plan(q->site, q->current, room_of(q->site), 0);
         if (plan)
             altmem__arch_copy_apply(q->site, q->current, plan, 0);
         return;
@@ -283,8 +301,11 @@ enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
         struct pending_site *q = &pend[np];
         /* Never copy from the stub page itself: its bytes are being rewritten. */
         const struct altmem__copy_plan *plan = 0;
+        const char *not_copied = "the variant lies in the entry's own page";
         if (copy && room && (target & ~(uintptr_t)(page - 1)) != first && (target & ~(uintptr_t)(page - 1)) != last)
-            plan = altmem__arch_copy_plan(site, target, room);
+            plan = altmem__arch_copy_plan(site, target, room, &not_copied);
+        if (room)
+            remember_refusal(site, copy && !plan ? not_copied : 0);
         len = plan ? plan->len : 0;
         const unsigned char *code = (const unsigned char *)site;
         size_t keep = room >= sizeof q->old_code ? sizeof q->old_code : altmem__arch_site_len;
@@ -351,6 +372,24 @@ uintptr_t altmem__site_target(const struct altmem__site *begin, const struct alt
         if (copied)
             *copied = held;
         return t;
+    }
+    return 0;
+}
+
+const char *altmem__site_not_copied(const struct altmem__site *begin, const struct altmem__site *end,
+                                    const void *slot)
+{
+    for (const struct altmem__site *s = begin; s < end; s++) {
+        if ((const void *)ALTMEM_SITE_FIELD(s, slot) != slot)
+            continue;
+        uintptr_t site = ALTMEM_SITE_FIELD(s, site);
+        size_t room = room_of(site), held;
+        if (!room || copied_from(site, room, &held))
+            return 0;
+        for (size_t i = 0; i < COPIES_MAX && refusals[i].site; i++)
+            if (refusals[i].site == site)
+                return refusals[i].why;
+        return 0;
     }
     return 0;
 }

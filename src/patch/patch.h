@@ -51,9 +51,11 @@ void altmem__arch_sync_icache(uintptr_t start, size_t len);
 /* Copies instead of branches, where a stub owns a room (x86_64: copy.h; the
    other architectures have no plan).  plan: the build's plan for copying
    target's code into the room at site, if the code is what it was planned
-   from and the copy can reach from there; NULL: the branch.  apply: writes
-   it, or with check compares, returning 1 when written or the same. */
-const struct altmem__copy_plan *altmem__arch_copy_plan(uintptr_t site, uintptr_t target, size_t room);
+   from and the copy can reach from there; NULL: the branch, and in *why (why
+   may be NULL) the reason in one line.  apply: writes it, or with check
+   compares, returning 1 when written or the same. */
+const struct altmem__copy_plan *altmem__arch_copy_plan(uintptr_t site, uintptr_t target, size_t room,
+                                                       const char **why);
 int altmem__arch_copy_apply(uintptr_t site, uintptr_t target, const struct altmem__copy_plan *plan, int check);
 
 /* The engine (src/patch/patch.c). */
@@ -79,5 +81,11 @@ enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
    branch. */
 uintptr_t altmem__site_target(const struct altmem__site *begin, const struct altmem__site *end,
                               const void *slot, size_t *copied);
+
+/* Why the site whose slot is `slot` holds a branch where altmem__patch_sites
+   was asked to copy (as decided then), in one line; NULL where it holds the
+   code, owns no room, or no copy was asked for. */
+const char *altmem__site_not_copied(const struct altmem__site *begin, const struct altmem__site *end,
+                                    const void *slot);
 
 #endif

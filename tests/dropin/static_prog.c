@@ -36,7 +36,7 @@ int main(int argc, char **argv)
         struct altmem_binding_info b;
         altmem_binding((enum altmem_routine)r, &b);
         printf("%-8s %s altmem_%s; bound to %s by %s%s%s\n", names[r], same ? "is" : "is NOT", names[r], b.variant,
-               b.bound_by, b.bound_note[0] ? "; not patched: " : "", b.bound_note);
+               b.bound_by, b.bound_note[0] ? "; " : "", b.bound_note);
         if (!same)
             bad = 1;
         if (argc > 1 && strcmp(b.bound_by, argv[1])) {

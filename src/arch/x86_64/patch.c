@@ -29,24 +29,45 @@ void altmem__arch_sync_icache(uintptr_t start, size_t len)
 }
 
 /* The build's plan for this variant (copy_plans_tool.c), if the variant's
-   bytes are the ones it was made from and every moved field still reaches. */
-const struct altmem__copy_plan *altmem__arch_copy_plan(uintptr_t site, uintptr_t target, size_t room)
+   bytes are the ones it was made from and every moved field still reaches;
+   else NULL and, in *why, the reason (altmem info prints it). */
+const struct altmem__copy_plan *altmem__arch_copy_plan(uintptr_t site, uintptr_t target, size_t room,
+                                                       const char **why)
 {
+    const char *refused = "this build planned no copy of the variant (altmem-copy-plans: its code opens "
+                          "with what a copy cannot keep, e.g. a stack frame)";
     int64_t delta = (int64_t)(target - site);
-    if (delta <= -ALTMEM_X86_COPY_REACH || delta >= ALTMEM_X86_COPY_REACH)
-        return 0;
+    if (delta <= -ALTMEM_X86_COPY_REACH || delta >= ALTMEM_X86_COPY_REACH) {
+        refused = "the variant lies beyond the copy's +-1 GiB reach of the entry";
+        goto out;
+    }
     for (unsigned i = 0; i < altmem__copy_plans_count; i++) {
         const struct altmem__copy_plan_entry *e = &altmem__copy_plans[i];
-        if ((uintptr_t)e->fn != target || e->room != room || e->plan.len == 0 || e->plan.len + 5u > room)
+        if ((uintptr_t)e->fn != target)
             continue;
+        if (e->plan.len == 0)
+            continue;
+        if (e->room != room || e->plan.len + 5u > room) {
+            refused = "the variant was planned for a room of another size than the entry's";
+            continue;
+        }
         const unsigned char *code = (const unsigned char *)target;
         for (unsigned f = 0; f < e->plan.nfix; f++) {
             int64_t v = (int32_t)altmem__get32(code + e->plan.fix[f]);
-            if (v <= -ALTMEM_X86_COPY_REACH || v >= ALTMEM_X86_COPY_REACH)
-                return 0;
+            if (v <= -ALTMEM_X86_COPY_REACH || v >= ALTMEM_X86_COPY_REACH) {
+                refused = "a field the copy must move reaches beyond +-1 GiB";
+                goto out;
+            }
         }
-        return altmem__x86_copy_digest(code, &e->plan) == e->digest ? &e->plan : 0;
+        if (altmem__x86_copy_digest(code, &e->plan) == e->digest)
+            return &e->plan;
+        refused = "the variant's linked code differs from the code its copy was planned from "
+                  "(digest: changed after compiling, e.g. by a linker's relaxation or a post-link optimiser)";
+        break;
     }
+out:
+    if (why)
+        *why = refused;
     return 0;
 }
 
