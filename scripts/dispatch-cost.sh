@@ -41,6 +41,12 @@
 #   shared-patch  shared-noplt under ALTMEM_TUNABLES=bind=patch: the stub again
 #   static-pointer  static, against the variant called through a pointer (the call
 #                 an IFUNC would give a static program: is the stub's jump dearer?)
+#   static-libc   a program linked -static with glibc and libaltmem.a (altmem-dispatch-static):
+#                 the entry as in static, against the C library's memcpy/memset called
+#                 by name (`call` to its IRELATIVE PLT entry, `jmp *slot`), glibc's variant
+#                 of the same width chosen by GLIBC_TUNABLES=glibc.cpu.hwcaps (the masks
+#                 altmem bench --libc-width finds on Intel; the row names the variant
+#                 glibc bound): below 1, altmem's call is the quicker
 #   preload       the shared program under LD_PRELOAD=libaltmem-preload.so, whose
 #                 altmem_memcpy it then calls (as a program's memcpy): `call @PLT`, the
 #                 slot the preload gave the variant (src/preload/plt_bind.c); direct:
@@ -119,6 +125,7 @@ if [ "$rounds" = --widths ]; then
     linkages=${*:-static static-patch shared shared-noplt shared-patch}
     cmake --build "$build" -j "$(nproc)" --target altmem_dispatch altmem_dispatch_shared altmem_dispatch_noplt \
         altmem_cli altmem_preload >/dev/null
+    case " $* " in *" static-libc "*) cmake --build "$build" -j "$(nproc)" --target altmem_dispatch_static >/dev/null ;; esac
     widths=$(runnable_widths)
     sizes="0 8 16 32 64 256 1024 4096"
     echo "entry (bound to the width's variant) / direct call of the same variant; median of $rounds"
@@ -136,16 +143,25 @@ if [ "$rounds" = --widths ]; then
       shared-noplt) drv=$build/bench/dispatch/altmem-dispatch-noplt ;;
       shared-patch) drv=$build/bench/dispatch/altmem-dispatch-noplt extra=:bind=patch ;;
       static-pointer) drv=$build/bench/dispatch/altmem-dispatch ;;
+      static-libc)
+          drv=$build/bench/dispatch/altmem-dispatch-static
+          [ -x "$drv" ] || { echo "dispatch-cost.sh: no $drv (glibc's libc.a: libc6-dev)" >&2; exit 2; } ;;
       preload | preload-patch)
           drv=$build/bench/dispatch/altmem-dispatch-shared pre=(env "LD_PRELOAD=$build/src/preload/libaltmem-preload.so")
           [ $linkage = preload-patch ] && extra=:bind=patch ;;
-      *) echo "dispatch-cost.sh: no linkage '$linkage' (static, static-patch, shared, shared-noplt, shared-patch, static-pointer, preload, preload-patch)" >&2
+      *) echo "dispatch-cost.sh: no linkage '$linkage' (static, static-patch, shared, shared-noplt, shared-patch, static-pointer, static-libc, preload, preload-patch)" >&2
          exit 2 ;;
       esac
       for w in $widths; do
         for r in memcpy memset; do
             row="| $linkage | $w | $r |"
-            dns="" ctl=""
+            dns="" ctl="" glibc_env=() libc_seen=""
+            if [ "$linkage" = static-libc ]; then
+                case $w in
+                sse2) glibc_env=("GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX2,-AVX_Fast_Unaligned_Load,-RTM") ;;
+                avx2) glibc_env=("GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-RTM,-Prefer_No_VZEROUPPER") ;;
+                esac
+            fi
             for size in $sizes; do
                 rs=() ds=() cs=()
                 calls=1000000
@@ -153,8 +169,10 @@ if [ "$rounds" = --widths ]; then
                 for ((k = 0; k < rounds; k++)); do
                     via=()
                     [ "$linkage" = static-pointer ] && via=(--direct pointer)
-                    line=$(ALTMEM_TUNABLES=$r=$w$extra "${pre[@]}" "$drv" --routine $r --variant "$w" --size $size --reps 15 \
-                           --calls $calls "${via[@]}")
+                    [ "$linkage" = static-libc ] && via=(--direct libc)
+                    line=$(env "${glibc_env[@]}" ALTMEM_TUNABLES=$r=$w$extra "${pre[@]}" "$drv" --routine $r --variant "$w" \
+                           --size $size --reps 15 --calls $calls "${via[@]}")
+                    case $line in *" libc="*) libc_seen=${line##* libc=} ;; esac
                     case $line in *"variant=$w "*) ;; *) echo "dispatch-cost.sh: not bound to $w: $line" >&2; exit 1 ;; esac
                     rs+=("$(sed -E 's/.*ratio=([0-9.]+).*/\1/' <<<"$line")")
                     ds+=("$(sed -E 's/.*direct_ns=([0-9.]+).*/\1/' <<<"$line")")
@@ -167,6 +185,7 @@ if [ "$rounds" = --widths ]; then
                 ctl="$ctl${ctl:+ }$cmed"
                 case $size in 0 | 8 | 32) dns="$dns${dns:+ / }$dmed" ;; esac
             done
+            [ -n "$libc_seen" ] && row=${row/| $w |/| $w (glibc: $libc_seen) |}
             echo "$row $dns | $ctl |"
         done
       done

@@ -10,11 +10,16 @@
  *
  *   altmem-dispatch [--size S] [--calls N] [--reps R] [--only entry|direct]
  *                   [--routine memcpy|memset] [--variant ual|sse2|avx2|avx512]
- *                   [--direct pointer]
+ *                   [--direct pointer|libc]
  *
  * Linked with libaltmem.a (altmem-dispatch) the direct loop calls the variant by
  * name; linked with libaltmem.so (altmem-dispatch-shared, -noplt) through a
  * pointer from altmem_variant().
+ *
+ * Linked -static with glibc (altmem-dispatch-static), --direct libc: the direct
+ * loops call the C library's memcpy or memset by name, as a static program does
+ * (glibc: through the IRELATIVE slot its resolver filled, `jmp *slot`), and the
+ * line names the glibc variant bound there (libc=...).
  *
  * --variant names the variant the direct loop calls (ual by default); run it with
  * ALTMEM_TUNABLES=memcpy=V (or memset=V) so that the entry reaches the same one
@@ -119,6 +124,64 @@ static const struct {
 #endif
 };
 #endif
+#ifdef ALTMEM_DISPATCH_LIBC
+/* The C library's own, called by name: in a static glibc program a `call` to its
+   IRELATIVE PLT entry, `jmp *slot` to the variant its resolver chose. */
+#define LIBC_LOOP(name, K)                                                                                    \
+    __attribute__((noinline)) static void name(long calls, size_t size)                                      \
+    {                                                                                                         \
+        if (routine_set)                                                                                      \
+            for (long i = 0; i < calls; i++) {                                                                \
+                memset(dst_buf, 0x5a, size);                                                                  \
+                __asm__ volatile("" : : : "memory");                                                          \
+            }                                                                                                 \
+        else                                                                                                  \
+            for (long i = 0; i < calls; i++) {                                                                \
+                memcpy(dst_buf, src_buf, size);                                                               \
+                __asm__ volatile("" : : : "memory");                                                          \
+            }                                                                                                 \
+        which_copy = K;                                                                                       \
+    }
+LIBC_LOOP(libc_0, 20)
+LIBC_LOOP(libc_1, 21)
+LIBC_LOOP(libc_2, 22)
+LIBC_LOOP(libc_3, 23)
+static void (*const libc_copies[LOOP_COPIES])(long, size_t) = {libc_0, libc_1, libc_2, libc_3};
+
+/* glibc's list of its variants (sysdeps/x86_64/multiarch/ifunc-impl-list.c). */
+struct libc_ifunc_impl {
+    const char *name;
+    void (*fn)(void);
+    _Bool usable;
+};
+size_t __libc_ifunc_impl_list(const char *name, struct libc_ifunc_impl *array, size_t max);
+
+/* The variant a static program's call of `routine` reaches.  Its address, as
+   this code takes it (from an IRELATIVE GOT slot), is the variant itself; where
+   a linker gives the PLT entry instead, that is `jmp *disp32(%rip)` (ff 25) to
+   the slot the resolver filled. */
+static const char *libc_variant(const char *routine, void *fn)
+{
+    static struct libc_ifunc_impl impl[64];
+    size_t n = __libc_ifunc_impl_list(routine, impl, 64);
+    const unsigned char *p = fn;
+    void *target = fn;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < n && i < 64; i++)
+            if ((void *)impl[i].fn == target)
+                return impl[i].name;
+        if (p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa)
+            p += 4; /* endbr64 */
+        if (p[0] != 0xff || p[1] != 0x25)
+            break;
+        int32_t disp;
+        memcpy(&disp, p + 2, 4);
+        target = *(void *const *)(p + 6 + disp);
+    }
+    return "unknown";
+}
+#endif
+
 /* Linked with libaltmem.so, which exports no variant by name (and with
    --direct pointer in the static build): the direct loops call the variant
    through a pointer from altmem_variant() (`call *reg`, the call an
@@ -197,7 +260,7 @@ int main(int argc, char **argv)
     long calls = 2000000;
     int reps = 21;
     const char *only = NULL, *variant = "ual";
-    int direct_by_pointer = 0;
+    int direct_by_pointer = 0, direct_libc = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--size") && i + 1 < argc)
             size = strtoul(argv[++i], NULL, 0);
@@ -214,9 +277,13 @@ int main(int argc, char **argv)
             variant = argv[++i];
         else if (!strcmp(argv[i], "--direct") && i + 1 < argc && !strcmp(argv[i + 1], "pointer"))
             direct_by_pointer = 1, i++;
+#ifdef ALTMEM_DISPATCH_LIBC
+        else if (!strcmp(argv[i], "--direct") && i + 1 < argc && !strcmp(argv[i + 1], "libc"))
+            direct_libc = 1, i++;
+#endif
         else {
             fprintf(stderr, "usage: altmem-dispatch [--size S] [--calls N] [--reps R] [--only entry|direct] "
-                            "[--routine memcpy|memset] [--variant ual|sse2|avx2|avx512] [--direct pointer]\n");
+                            "[--routine memcpy|memset] [--variant ual|sse2|avx2|avx512] [--direct pointer|libc]\n");
             return 2;
         }
     }
@@ -225,13 +292,22 @@ int main(int argc, char **argv)
     int ce = (int)(bench_rng_next(&pick) % LOOP_COPIES), cd = (int)(bench_rng_next(&pick) % LOOP_COPIES);
     int cc = (cd + 1 + (int)(bench_rng_next(&pick) % (LOOP_COPIES - 1))) % LOOP_COPIES;
     entry_loop = entry_copies[ce];
+    const char *libc_name = "";
+    (void)direct_libc;
+#ifdef ALTMEM_DISPATCH_LIBC
+    if (direct_libc) {
+        direct_loop = libc_copies[cd];
+        again_loop = libc_copies[cc];
+        libc_name = routine_set ? libc_variant("memset", (void *)memset) : libc_variant("memcpy", (void *)memcpy);
+    }
+#endif
 #ifdef ALTMEM_DISPATCH_DIRECT
-    for (size_t k = 0; k < sizeof directs / sizeof directs[0] && !direct_by_pointer; k++)
+    for (size_t k = 0; k < sizeof directs / sizeof directs[0] && !direct_by_pointer && !direct_libc; k++)
         if (!strcmp(directs[k].name, variant)) {
             direct_loop = directs[k].copy[cd];
             again_loop = directs[k].copy[cc];
         }
-    if (!direct_loop && !direct_by_pointer) {
+    if (!direct_loop && !direct_by_pointer && !direct_libc) {
         fprintf(stderr, "altmem-dispatch: no direct loop for variant '%s'\n", variant);
         return 2;
     }
@@ -282,9 +358,9 @@ int main(int argc, char **argv)
     double te = bench_median(w, reps);
     memcpy(w, t + reps, sizeof(double) * (size_t)reps);
     double td = bench_median(w, reps);
-    printf("bound_by=%s variant=%s size=%zu entry_ns=%.3f direct_ns=%.3f ratio=%.4f control=%.4f copies=%d/%d/%d\n",
+    printf("bound_by=%s variant=%s size=%zu entry_ns=%.3f direct_ns=%.3f ratio=%.4f control=%.4f copies=%d/%d/%d%s%s\n",
            b.bound_by, b.variant, size, te, td, paired_ratio(t, t + reps, reps),
-           paired_ratio(t + 2 * reps, t + reps, reps), ce, cd, cc);
+           paired_ratio(t + 2 * reps, t + reps, reps), ce, cd, cc, libc_name[0] ? " libc=" : "", libc_name);
     free(w);
     free(t);
     return 0;
