@@ -455,26 +455,63 @@ OPS_INL void vset_first_block(unsigned char *d, unsigned char *a, vec x)
    Intel 6/207 its two compares cost 0.89 -> 0.80x glibc at 288-512 B aligned,
    more than a crossing store (~6 ns there, in ~1.5% of random calls) costs
    (docs/perf/intel-family6-model207.md, "The memset loop inline").  The loop
-   starts a 64-byte line (evex) or a 32-byte slot that holds it (sse2, avx2:
-   src/CMakeLists.txt), and the padding before it is executed: a variant may
-   define VSET_FIRST_BLOCK_LAST to store the first block after the loop where
-   that leaves less padding (memset_evex.c).
+   lies in one 64-byte line: a 32-byte slot that holds it (sse2, avx2:
+   src/CMakeLists.txt), or, in the evex variant, the asm below.
 
    Where GCC puts the loop decides the speed of classes far from it: with the
    loop tested first in mid, GCC placed it between the chain below W and its
    classes, whose jumps became 6-byte ones (sse2 0-1 B and avx2 2-3 B 1.0 ->
    0.82-0.88x glibc 2.41).  So mid tests the classes first and the loop runs
    on its fall-through: one taken jump to it, one more to (4W, 8W];
-   VSET_LOOP_TESTED_FIRST keeps the other order (memset_evex.c). */
+   VSET_LOOP_TESTED_AT_ENTRY (memset_evex.c) tests it before the classes. */
+#ifdef VEC_EVEX
+/* The evex variant's, written out: GCC's code for it (EVEX stores are 6-7
+   bytes) left 5 executed nops of padding before its 64-byte aligned loop, or,
+   with the first block stored after the loop to leave 2, a slower order, a
+   register copy of the vector and a line-split store more at dst + 63; each
+   cost 0.1-0.5 ns at 288-512 B, where a call takes ~2 ns (Intel 6/167:
+   docs/perf/intel-family6-model167.md, "The evex memset's loop").  The loop
+   is 36 bytes: `.p2align 6,,35` moves it to the next line only where it would
+   cross one, with no padding otherwise.  Every store's address is a register
+   and a displacement (an indexed store's address needs a load port's AGU). */
+OPS_INL void vset_loop_inline(unsigned char *d, vec x, size_t n)
+{
+    unsigned char *a, *b, *last = d + n - W;
+    __asm__ volatile("lea 31(%[last]), %[b]\n\t"      /* b = (end - 1) & -32: the last block's end */
+                     "lea 32(%[d]), %[a]\n\t"
+                     "and $-32, %[b]\n\t"
+                     "and $-32, %[a]\n\t"
+                     "vmovdqu64 %[x], (%[d])\n\t"     /* the first block */
+                     "vmovdqa64 %[x], (%[a])\n\t"
+                     "vmovdqa64 %[x], 32(%[a])\n\t"
+                     "vmovdqa64 %[x], 64(%[a])\n\t"
+                     "sub $-96, %[a]\n\t"
+                     "sub $96, %[b]\n\t"
+                     ".p2align 6,,35\n"
+                     "1:\n\t"
+                     "vmovdqa64 %[x], (%[a])\n\t"     /* 4W a round, at least one */
+                     "vmovdqa64 %[x], 32(%[a])\n\t"
+                     "vmovdqa64 %[x], 64(%[a])\n\t"
+                     "vmovdqa64 %[x], 96(%[a])\n\t"
+                     "sub $-128, %[a]\n\t"
+                     "cmp %[b], %[a]\n\t"
+                     "jb 1b\n\t"
+                     "vmovdqa64 %[x], (%[b])\n\t"     /* the last block */
+                     "vmovdqa64 %[x], 32(%[b])\n\t"
+                     "vmovdqa64 %[x], 64(%[b])\n\t"
+                     "vmovdqu64 %[x], (%[last])"
+                     : [a] "=&r"(a), [b] "=&r"(b)
+                     : [d] "r"(d), [last] "r"(last), [x] "v"(x)
+                     : "memory", "cc");
+}
+#else
 OPS_INL void vset_loop_inline(unsigned char *d, vec x, size_t n)
 {
     unsigned char *a = (unsigned char *)(((uintptr_t)d + W) & ~(uintptr_t)(W - 1));
     unsigned char *de = d + n;
     unsigned char *b = (unsigned char *)(((uintptr_t)de - 1) & ~(uintptr_t)(W - 1));
     unsigned char *p = a + 3 * W;
-#ifndef VSET_FIRST_BLOCK_LAST
     vset_first_block(d, a, x);
-#endif
     do {
         vsta(p, x);
         vsta(p + W, x);
@@ -482,14 +519,12 @@ OPS_INL void vset_loop_inline(unsigned char *d, vec x, size_t n)
         vsta(p + 3 * W, x);
         p += 4 * W;
     } while (p < b - 3 * W);
-#ifdef VSET_FIRST_BLOCK_LAST
-    vset_first_block(d, a, x);
-#endif
     vsta(b - 3 * W, x);
     vsta(b - 2 * W, x);
     vsta(b - W, x);
     vst(de - W, x);
 }
+#endif
 
 /* memset's byte as an entry holds it: spread where each class needs it, or
    (VSET_SPREAD_FIRST, memset_sse2.c) once, before the first test. */
@@ -538,16 +573,18 @@ OPS_INL void *vset_entry(unsigned char *d, int c, size_t n, large_set_fn *large,
     const set_byte x = set_byte_of(c);
     if (n < W)
         goto lt_vec;
+#ifdef VSET_LOOP_TESTED_AT_ENTRY
+    if (n > 8 * W)
+        goto loop;                      /* (8W, ...): below                */
+#endif
     if (n > 2 * W)
         goto mid;
     ops_vset_ht1(OPS_PLAIN, ud, set_byte_vec(x), n);    /* [W, 2W]: W + W                  */
     return d;
 mid:
-#if defined VSET_LOOP_TESTED_FIRST
-    if (n > 8 * W)
-        goto loop;                      /* (8W, ...): below                */
     if (n <= 4 * W)
         goto c2;
+#ifdef VSET_LOOP_TESTED_AT_ENTRY
     ops_vset_ht4(OPS_PLAIN, ud, set_byte_vec(x), n);    /* (4W, 8W]: 4 x W from each end   */
     return d;
 c2:
@@ -556,8 +593,6 @@ c2:
 loop:
     return vset_loop_or_large(d, c, x, n, large, loop_below); /* (8W, ...) */
 #else
-    if (n <= 4 * W)
-        goto c2;
     if (n <= 8 * W)
         goto c4v;
     return vset_loop_or_large(d, c, x, n, large, loop_below); /* (8W, ...) */

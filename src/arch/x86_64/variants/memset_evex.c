@@ -16,15 +16,14 @@
  */
 #define VEC_BITS 256
 #define VEC_EVEX 1
-/* Its layout of the classes above 2W (x86_vec_set.h, vset_entry): the loop's
-   first block stored after it (its longer EVEX encodings left 5 executed nops
-   of padding before the loop, 2 this way), and the loop tested first in mid
-   (with it on the fall-through instead, (4W, 8W] took a second taken jump:
-   160-256 B aligned 0.93-0.97 -> 0.85-0.88x glibc 2.41's evex).  The avx2
-   and sse2 variants measured best the other way on both counts
-   (docs/perf/intel-family6-model207.md, "The memset loop inline"). */
-#define VSET_FIRST_BLOCK_LAST 1
-#define VSET_LOOP_TESTED_FIRST 1
+/* The loop's sizes tested at the entry, before the classes above 2W
+   (x86_vec_set.h, vset_entry): one taken jump to the loop, whose path then
+   runs through one block, not two (aligned 384 B 0.79 -> 0.88x, 512 B 0.91 ->
+   0.98x glibc 2.41's evex, 192-256 B 1.00 -> 1.04-1.08x, idle and under
+   --load; 0-24 B -0.02 in some runs: Intel 6/167,
+   docs/perf/intel-family6-model167.md, "The evex memset's loop").  Its loop
+   is written out (x86_vec_set.h, vset_loop_inline). */
+#define VSET_LOOP_TESTED_AT_ENTRY 1
 #include "x86_vec.h"
 
 #define ERMS_MIN altmem__rep_stosb_start[1] /* the 32-byte width's (src/policy.c) */
