@@ -458,12 +458,19 @@ OPS_INL void vset_first_block(unsigned char *d, unsigned char *a, vec x)
    lies in one 64-byte line: a 32-byte slot that holds it (sse2, avx2:
    src/CMakeLists.txt), or, in the evex variant, the asm below.
 
-   Where GCC puts the loop decides the speed of classes far from it: with the
-   loop tested first in mid, GCC placed it between the chain below W and its
-   classes, whose jumps became 6-byte ones (sse2 0-1 B and avx2 2-3 B 1.0 ->
-   0.82-0.88x glibc 2.41).  So mid tests the classes first and the loop runs
-   on its fall-through: one taken jump to it, one more to (4W, 8W];
-   VSET_LOOP_TESTED_AT_ENTRY (memset_evex.c) tests it before the classes. */
+   The entry tests for the loop's sizes right after n < W: one taken jump to
+   the loop, whose path then runs through one block, and one to (4W, 8W]
+   (before, the loop ran on the fall-through of mid's two compares, and
+   (4W, 8W] one taken jump further): aligned, sse2 96-128 B 1.00 -> 1.18x,
+   192 B 0.87 -> 1.00x, avx2 192-256 B 1.01 -> 1.20x, evex 384 B 0.79 ->
+   0.88x, 512 B 0.91 -> 0.98x glibc 2.41, 2-6 KiB +0.02-0.04, idle and under
+   --load; the classes of [W, 2W] one compare more (against glibc 2.36, sse2
+   16-32 B -0.03..-0.04, evex 48-64 B -0.03; against 2.41 unchanged): Intel
+   6/167, docs/perf/intel-family6-model167.md, "The memsets' loop tested at
+   the entry".  Where GCC puts the loop decides the speed of classes far
+   from it (sse2 0-1 B and avx2 2-3 B lost 0.12-0.18 when the loop sat
+   between the chain below W and its classes, Intel 6/207): the loop's block
+   comes last. */
 #ifdef VEC_EVEX
 /* The evex variant's, written out: GCC's code for it (EVEX stores are 6-7
    bytes) left 5 executed nops of padding before its 64-byte aligned loop, or,
@@ -573,10 +580,8 @@ OPS_INL void *vset_entry(unsigned char *d, int c, size_t n, large_set_fn *large,
     const set_byte x = set_byte_of(c);
     if (n < W)
         goto lt_vec;
-#ifdef VSET_LOOP_TESTED_AT_ENTRY
     if (n > 8 * W)
         goto loop;                      /* (8W, ...): below                */
-#endif
     if (n > 2 * W)
         goto mid;
     ops_vset_ht1(OPS_PLAIN, ud, set_byte_vec(x), n);    /* [W, 2W]: W + W                  */
@@ -584,7 +589,6 @@ OPS_INL void *vset_entry(unsigned char *d, int c, size_t n, large_set_fn *large,
 mid:
     if (n <= 4 * W)
         goto c2;
-#ifdef VSET_LOOP_TESTED_AT_ENTRY
     ops_vset_ht4(OPS_PLAIN, ud, set_byte_vec(x), n);    /* (4W, 8W]: 4 x W from each end   */
     return d;
 c2:
@@ -592,17 +596,6 @@ c2:
     return d;
 loop:
     return vset_loop_or_large(d, c, x, n, large, loop_below); /* (8W, ...) */
-#else
-    if (n <= 8 * W)
-        goto c4v;
-    return vset_loop_or_large(d, c, x, n, large, loop_below); /* (8W, ...) */
-c4v:
-    ops_vset_ht4(OPS_PLAIN, ud, set_byte_vec(x), n);    /* (4W, 8W]: 4 x W from each end   */
-    return d;
-c2:
-    ops_vset_ht2(OPS_PLAIN, ud, set_byte_vec(x), n);    /* (2W, 4W]: 2 x W from each end   */
-    return d;
-#endif
 lt_vec:
 #ifdef VEC_EVEX
     if (likely(within_page32(d))) {

@@ -11,19 +11,13 @@
  *   - Below 32 bytes one byte-masked 32-byte store, where the 32 bytes stay
  *     inside dst's page (a masked store reaching into the next page takes a
  *     microcode assist, memset_avx512.c); near a page's end, and from 32 bytes
- *     up, the avx2 variant's classes, loop, rep stosb and streaming (x86_vec_set.h).
+ *     up, the avx2 variant's classes, loop, rep stosb and streaming (x86_vec_set.h),
+ *     the loop's sizes (256 B up) in asm (vset_loop_inline: GCC's code for
+ *     them was 0.1-0.5 ns slower at 288-512 B).
  *   - Unaligned stores are single, fast instructions (UAL).
  */
 #define VEC_BITS 256
 #define VEC_EVEX 1
-/* The loop's sizes tested at the entry, before the classes above 2W
-   (x86_vec_set.h, vset_entry): one taken jump to the loop, whose path then
-   runs through one block, not two (aligned 384 B 0.79 -> 0.88x, 512 B 0.91 ->
-   0.98x glibc 2.41's evex, 192-256 B 1.00 -> 1.04-1.08x, idle and under
-   --load; 0-24 B -0.02 in some runs: Intel 6/167,
-   docs/perf/intel-family6-model167.md, "The evex memset's loop").  Its loop
-   is written out (x86_vec_set.h, vset_loop_inline). */
-#define VSET_LOOP_TESTED_AT_ENTRY 1
 #include "x86_vec.h"
 
 #define ERMS_MIN altmem__rep_stosb_start[1] /* the 32-byte width's (src/policy.c) */
