@@ -51,22 +51,24 @@ static int routine_set; /* --routine memset: the loops call memset, not memcpy *
 static volatile int which_copy;
 
 /* The loops are out of line and take the size from memory, so each call site
-   is exactly one call with its three argument moves. */
-#define ENTRY_LOOP(K)                                                                                         \
-    __attribute__((noinline)) static void entry_##K(long calls, size_t size)                                 \
+   is exactly one call with its three argument moves.  SET and COPY name the
+   memset and memcpy a loop calls. */
+#define TIMED_LOOP(name, K, SET, COPY)                                                                        \
+    __attribute__((noinline)) static void name(long calls, size_t size)                                      \
     {                                                                                                         \
         if (routine_set)                                                                                      \
             for (long i = 0; i < calls; i++) {                                                                \
-                altmem_memset(dst_buf, 0x5a, size);                                                           \
+                SET(dst_buf, 0x5a, size);                                                                     \
                 __asm__ volatile("" : : : "memory");                                                          \
             }                                                                                                 \
         else                                                                                                  \
             for (long i = 0; i < calls; i++) {                                                                \
-                altmem_memcpy(dst_buf, src_buf, size);                                                        \
+                COPY(dst_buf, src_buf, size);                                                                 \
                 __asm__ volatile("" : : : "memory");                                                          \
             }                                                                                                 \
         which_copy = K;                                                                                       \
     }
+#define ENTRY_LOOP(K) TIMED_LOOP(entry_##K, K, altmem_memset, altmem_memcpy)
 ENTRY_LOOP(0)
 ENTRY_LOOP(1)
 ENTRY_LOOP(2)
@@ -83,21 +85,7 @@ __attribute__((noinline)) void loop_entry(long calls, size_t size)
 /* The variants themselves, called directly (a `call` to the symbol, as the
    entry's patched `jmp` reaches it); linkable because this program is linked
    with libaltmem.a.  --variant picks one; ual by default. */
-#define DIRECT_LOOP(v, name, K)                                                                               \
-    __attribute__((noinline)) static void name(long calls, size_t size)                                      \
-    {                                                                                                         \
-        if (routine_set)                                                                                      \
-            for (long i = 0; i < calls; i++) {                                                                \
-                altmem_memset_##v(dst_buf, 0x5a, size);                                                       \
-                __asm__ volatile("" : : : "memory");                                                          \
-            }                                                                                                 \
-        else                                                                                                  \
-            for (long i = 0; i < calls; i++) {                                                                \
-                altmem_memcpy_##v(dst_buf, src_buf, size);                                                    \
-                __asm__ volatile("" : : : "memory");                                                          \
-            }                                                                                                 \
-        which_copy = K;                                                                                       \
-    }
+#define DIRECT_LOOP(v, name, K) TIMED_LOOP(name, K, altmem_memset_##v, altmem_memcpy_##v)
 #define DIRECT(v)                                                                                             \
     void *altmem_memcpy_##v(void *__restrict, const void *__restrict, size_t);                               \
     void *altmem_memset_##v(void *, int, size_t);                                                             \
@@ -127,21 +115,7 @@ static const struct {
 #ifdef ALTMEM_DISPATCH_LIBC
 /* The C library's own, called by name: in a static glibc program a `call` to its
    IRELATIVE PLT entry, `jmp *slot` to the variant its resolver chose. */
-#define LIBC_LOOP(name, K)                                                                                    \
-    __attribute__((noinline)) static void name(long calls, size_t size)                                      \
-    {                                                                                                         \
-        if (routine_set)                                                                                      \
-            for (long i = 0; i < calls; i++) {                                                                \
-                memset(dst_buf, 0x5a, size);                                                                  \
-                __asm__ volatile("" : : : "memory");                                                          \
-            }                                                                                                 \
-        else                                                                                                  \
-            for (long i = 0; i < calls; i++) {                                                                \
-                memcpy(dst_buf, src_buf, size);                                                               \
-                __asm__ volatile("" : : : "memory");                                                          \
-            }                                                                                                 \
-        which_copy = K;                                                                                       \
-    }
+#define LIBC_LOOP(name, K) TIMED_LOOP(name, K, memset, memcpy)
 LIBC_LOOP(libc_0, 20)
 LIBC_LOOP(libc_1, 21)
 LIBC_LOOP(libc_2, 22)
