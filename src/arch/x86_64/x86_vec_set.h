@@ -484,7 +484,7 @@ OPS_INL void vset_first_block(unsigned char *d, unsigned char *a, vec x)
 OPS_INL void vset_loop_inline(unsigned char *d, vec x, size_t n)
 {
     unsigned char *a, *b, *last = d + n - W;
-    __asm__ volatile("lea 31(%[last]), %[b]\n\t"      /* b = (end - 1) & -32: the last block's end */
+    __asm__ volatile("lea 31(%[last]), %[b]\n\t"      /* b: (end - 1) & -32, less 3W: the last block */
                      "lea 32(%[d]), %[a]\n\t"
                      "and $-32, %[b]\n\t"
                      "and $-32, %[a]\n\t"
