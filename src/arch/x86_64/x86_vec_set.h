@@ -385,7 +385,7 @@ OPS_INL void *vcopy_entry(unsigned char *d, const unsigned char *s, size_t n, la
        memmove-vec-unaligned-erms does (every class and loop reads it; GCC
        takes this load for theirs): a move whose source lies just above its
        destination waits less for the last call's stores (avx2 memmove 128 B
-       `ovl d<s` 0.88 -> 0.96x glibc 2.41, sse2 48-1024 B +0.02..+0.06 in 19
+       `ovl d<s` 0.88 -> 0.96x glibc 2.41, sse2 96 B-1 KiB +0.02..+0.06 in 19
        cells; sse2 memmove 192 B `ovl d<s` 1.12 -> 1.00x, 256 B `ovl d>s` 1.00
        -> 0.96x, avx2 1.5-4 KiB -0.02; idle and under --load, Intel 6/167:
        docs/perf/intel-family6-model167.md, "The copies' first load first"). */
