@@ -113,7 +113,7 @@ static const char *read_profile(const char *path, int secure, size_t *len)
 }
 
 static const char *bound_by(enum altmem_routine r);
-static const char *copy_note(enum altmem_routine r);
+static const char *copy_note(enum altmem_routine r, const char *bound);
 
 static void print_bindings(const struct altmem__state *st)
 {
@@ -127,7 +127,7 @@ static void print_bindings(const struct altmem__state *st)
         altmem__text_puts(&t, " (");
         altmem__text_puts(&t, st->bound[r].why);
         altmem__text_puts(&t, ")");
-        const char *not_copied = copy_note((enum altmem_routine)r);
+        const char *not_copied = copy_note((enum altmem_routine)r, bound_by((enum altmem_routine)r));
         if (not_copied) {
             altmem__text_puts(&t, "; ");
             altmem__text_puts(&t, not_copied);
@@ -447,6 +447,10 @@ static const void *const slots[ALTMEM_ROUTINE_COUNT] = {
 };
 #undef ROUTINE
 
+#if ALTMEM_BIND_MODE == ALTMEM_BIND_PATCH
+static const char bound_by_branch[] = "patched branch";
+#endif
+
 /* Read from the code itself, not from a flag: what a call really goes through
    (under IFUNC entries, the resolver's answer: the variant itself). */
 static const char *bound_by(enum altmem_routine r)
@@ -458,7 +462,7 @@ static const char *bound_by(enum altmem_routine r)
         return "PLT slots";
     size_t copied;
     if (altmem__site_target(__start_altmem_patch_sites, __stop_altmem_patch_sites, slots[r], &copied))
-        return copied ? "copied" : "patched branch";
+        return copied ? "copied" : bound_by_branch;
     return "pointer";
 #else
     extern const char altmem__entry_binding[];   /* src/entry.c: "pointer" or "ifunc" */
@@ -468,14 +472,14 @@ static const char *bound_by(enum altmem_routine r)
 }
 
 /* Why a routine the engine was asked to copy holds the branch instead
-   ("not copied: ..."), or NULL. */
-static const char *copy_note(enum altmem_routine r)
+   ("not copied: ..."), or NULL; bound: what bound_by() said for it. */
+static const char *copy_note(enum altmem_routine r, const char *bound)
 {
 #if ALTMEM_BIND_MODE == ALTMEM_BIND_PATCH
     static char notes[ALTMEM_ROUTINE_COUNT][224];
-    const char *why = 0;
-    if (altmem__site_target(__start_altmem_patch_sites, __stop_altmem_patch_sites, slots[r], 0))
-        why = altmem__site_not_copied(__start_altmem_patch_sites, __stop_altmem_patch_sites, slots[r]);
+    const char *why = bound == bound_by_branch
+                          ? altmem__site_not_copied(__start_altmem_patch_sites, __stop_altmem_patch_sites, slots[r])
+                          : 0;
     if (!why)
         return 0;
     struct altmem__text t = {notes[r], sizeof notes[r], 0};
@@ -484,6 +488,7 @@ static const char *copy_note(enum altmem_routine r)
     return notes[r];
 #else
     (void)r;
+    (void)bound;
     return 0;
 #endif
 }
@@ -502,7 +507,7 @@ int altmem_binding(enum altmem_routine r, struct altmem_binding_info *out)
     out->bound_note = altmem__global.patch_note;
     if (ifunc_early[r] && !out->bound_note[0])
         out->bound_note = "an object relocated before this library (no DT_NEEDED on it) calls through the stub";
-    const char *not_copied = copy_note(r);
+    const char *not_copied = copy_note(r, out->bound_by);
     if (not_copied && !out->bound_note[0])
         out->bound_note = not_copied;
     return 0;

@@ -383,9 +383,6 @@ const char *altmem__site_not_copied(const struct altmem__site *begin, const stru
         if ((const void *)ALTMEM_SITE_FIELD(s, slot) != slot)
             continue;
         uintptr_t site = ALTMEM_SITE_FIELD(s, site);
-        size_t room = room_of(site), held;
-        if (!room || copied_from(site, room, &held))
-            return 0;
         for (size_t i = 0; i < COPIES_MAX && refusals[i].site; i++)
             if (refusals[i].site == site)
                 return refusals[i].why;

@@ -82,9 +82,10 @@ enum altmem__patch_result altmem__patch_sites(const struct altmem__site *begin,
 uintptr_t altmem__site_target(const struct altmem__site *begin, const struct altmem__site *end,
                               const void *slot, size_t *copied);
 
-/* Why the site whose slot is `slot` holds a branch where altmem__patch_sites
-   was asked to copy (as decided then), in one line; NULL where it holds the
-   code, owns no room, or no copy was asked for. */
+/* Why altmem__patch_sites, asked to copy into the room of the site whose slot
+   is `slot`, chose the branch (as decided then), in one line; NULL where it
+   chose the copy, the site owns no room, or no copy was asked for.  Whether
+   the branch was then written is altmem__site_target's to say. */
 const char *altmem__site_not_copied(const struct altmem__site *begin, const struct altmem__site *end,
                                     const void *slot);
 
