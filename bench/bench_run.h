@@ -92,6 +92,7 @@ struct options {
     int no_pin;
     int load;                           /* --load: a memory load on the other CPUs */
     int shared_loops;                   /* --loops shared: every implementation through one loop */
+    int caller_discards;                /* --caller discard: results unused, the address in a register */
     int set_sizes, set_reps, set_ms, set_align, set_impls, set_grid, set_cache, set_processes, set_sweeps;
     const char *libc_width;             /* --libc-width LIST: run one child per width */
     const char *width_child;            /* --libc-width-child W: this is one of them   */
@@ -161,6 +162,7 @@ struct cell {
     /* DIST */
     const struct dcall *calls;
     size_t ncalls;
+    int discard;                 /* FIXED: the caller of --caller discard      */
 };
 
 void fixed_pointers(struct cell *c, enum layout l, const struct buffers *b);

@@ -36,6 +36,7 @@ static void grid_cells(struct run *run, const struct buffers *b, int r)
                     layout_offsets((enum layout)l, &c.src_off, &c.dst_off);
                 } else {
                     c.mode = MODE_FIXED;
+                    c.discard = o->caller_discards;
                     fixed_pointers(&c, (enum layout)l, b);
                 }
                 char what[48], sl[32];

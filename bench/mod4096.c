@@ -21,6 +21,7 @@ static void mod4096_cells(struct run *run, const struct buffers *b, int r)
             memset(&c, 0, sizeof c);
             c.routine = (enum altmem_routine)r;
             c.mode = MODE_FIXED;
+            c.discard = o->caller_discards;
             c.layout = -1;
             c.n = (size_t)o->mod_sizes[m];
             c.src = b->src;

@@ -63,6 +63,9 @@ static void usage(FILE *f)
             "  --sweeps N         times each process goes over the cells, --reps/N rounds each time (default 3)\n"
             "  --loops own|shared each implementation through timing loops of its own (default), or all\n"
             "                     through one (the method before 2026-12-04, for comparison)\n"
+            "  --caller use|discard hot cells: each call's result used and the routine's address read\n"
+            "                     from memory before each call (default), or the result unused and the\n"
+            "                     address held in a register, as most callers of memset do\n"
             "  --help             this text\n");
 }
 
@@ -307,6 +310,14 @@ static int opt_loops(struct options *o, const char *val)
     return BENCH_GO_ON;
 }
 
+static int opt_caller(struct options *o, const char *val)
+{
+    if (strcmp(val, "use") && strcmp(val, "discard"))
+        return bad_option("bad --caller '%s' (use, discard)", val);
+    o->caller_discards = !strcmp(val, "discard");
+    return BENCH_GO_ON;
+}
+
 static int opt_no_grid(struct options *o, const char *val)
 {
     (void)val;
@@ -485,6 +496,7 @@ static const struct option_def {
     {"--no-pin", 0, opt_no_pin},
     {"--load", 0, opt_load},
     {"--loops", 1, opt_loops},
+    {"--caller", 1, opt_caller},
     {"--no-grid", 0, opt_no_grid},
     {"--cold", 0, opt_cold},
     {"--cold-only", 0, opt_cold_only},

@@ -375,16 +375,18 @@ const char *method_line(const struct options *o, char *buf, size_t len)
         snprintf(buf, len,
                  "%d fresh processes x %d rounds per cell of samples >= %g ms (cells <= %d B: %d rounds of "
                  ">= %.2g ms) over %d sweeps of the cells, implementations in a random order per round, each "
-                 "through timing loops of its own%s; a ratio = 20%%-trimmed mean of the per-round ratios; a "
+                 "through timing loops of its own%s%s; a ratio = 20%%-trimmed mean of the per-round ratios; a "
                  "control (libc under a second name) in every cell",
                  o->processes, o->reps, o->min_sample_ms, SHORT_CELL_BYTES, SHORT_CELL_FACTOR * o->reps,
-                 o->min_sample_ms / SHORT_CELL_FACTOR, o->sweeps, o->shared_loops ? " (no: --loops shared)" : "");
+                 o->min_sample_ms / SHORT_CELL_FACTOR, o->sweeps, o->shared_loops ? " (no: --loops shared)" : "",
+                 o->caller_discards ? ", results unused (--caller discard)" : "");
     else
         snprintf(buf, len,
                  "1 process x %d rounds per cell (over %d sweeps of the cells; --processes 1: no spread over "
-                 "processes), implementations in a random order per round, each through timing loops of its own%s, "
+                 "processes), implementations in a random order per round, each through timing loops of its own%s%s, "
                  "samples >= %g ms; a control (libc under a second name) in every cell",
-                 o->reps, o->sweeps, o->shared_loops ? " (no: --loops shared)" : "", o->min_sample_ms);
+                 o->reps, o->sweeps, o->shared_loops ? " (no: --loops shared)" : "",
+                 o->caller_discards ? ", results unused (--caller discard)" : "", o->min_sample_ms);
     return buf;
 }
 

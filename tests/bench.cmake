@@ -42,6 +42,18 @@ if(TARGET altmem_cli)
                           echo \"$out\" | grep -q '^usage: altmem bench'"
                    $<TARGET_FILE:altmem_cli>)
   set_tests_properties(bench_bad_option PROPERTIES LABELS bench)
+  # --caller discard: the hot cells from a loop that drops each result (the bench
+  # still checks every result first and exits non-zero on a wrong one); the header
+  # says so; a bad value is one line and exit status 2.
+  add_test(NAME bench_caller_discard
+           COMMAND sh -c "out=$($ALTMEM_TEST_EMULATOR \"$0\" bench --caller discard --routine memcpy,memmove,memset --sizes 0,7,300,5000 --align all --impl all --reps 1 --min-sample-ms 0.01 --processes 1 2>&1) || { echo \"$out\"; exit 1; }; echo \"$out\";
+                          echo \"$out\" | grep -q '^method: .*results unused (--caller discard)' &&
+                          echo \"$out\" | grep -q '^  5000 B d+63 ' &&
+                          ! $ALTMEM_TEST_EMULATOR \"$0\" bench --sizes 64 --reps 1 --min-sample-ms 0.01 --processes 1 2>&1 | grep -q 'results unused' &&
+                          err=$($ALTMEM_TEST_EMULATOR \"$0\" bench --caller sometimes 2>&1 >/dev/null); rc=$?; [ $rc -eq 2 ] &&
+                          echo \"$err\" | head -n 1 | grep -q \"^altmem bench: bad --caller 'sometimes' (use, discard)\""
+                   $<TARGET_FILE:altmem_cli>)
+  set_tests_properties(bench_caller_discard PROPERTIES LABELS bench)
   # The 64-byte-distance overlaps (issue 29): every memmove variant, both directions,
   # sizes around the distance; the bench checks each result and exits non-zero on a
   # wrong one.  Not in the default grid: a run without --align has no such row.

@@ -465,8 +465,8 @@ OPS_INL void vset_first_block(unsigned char *d, unsigned char *a, vec x)
    Intel 6/207 its two compares cost 0.89 -> 0.80x glibc at 288-512 B aligned,
    more than a crossing store (~6 ns there, in ~1.5% of random calls) costs
    (docs/perf/intel-family6-model207.md, "The memset loop inline").  The loop
-   lies in one 64-byte line: a 32-byte slot that holds it (sse2, avx2:
-   src/CMakeLists.txt), or, in the evex variant, the asm below.
+   lies in one 64-byte line: a 32-byte slot that holds it (sse2:
+   src/CMakeLists.txt), or, in the 32-byte variants, the asm below.
 
    The entry tests for the loop's sizes right after n < W: one taken jump to
    the loop, whose path then runs through one block, and one to (4W, 8W]
@@ -481,42 +481,59 @@ OPS_INL void vset_first_block(unsigned char *d, unsigned char *a, vec x)
    from it (sse2 0-1 B and avx2 2-3 B lost 0.12-0.18 when the loop sat
    between the chain below W and its classes, Intel 6/207): the loop's block
    comes last. */
-#ifdef VEC_EVEX
-/* The evex variant's, written out: GCC's code for it (EVEX stores are 6-7
-   bytes) left 5 executed nops of padding before its 64-byte aligned loop, or,
-   with the first block stored after the loop to leave 2, a slower order, a
-   register copy of the vector and a line-split store more at dst + 63; each
-   cost 0.1-0.5 ns at 288-512 B, where a call takes ~2 ns (Intel 6/167:
+#if defined VEC_EVEX || defined VSET_LOOP_ASM
+/* The 32-byte variants' (VSET_LOOP_ASM: memset_avx2.c), written out.  GCC's
+   code for it left executed nops of padding before the aligned loop (5 long
+   ones in the evex variant, whose stores are 6-7 bytes; 29 bytes in the avx2
+   one), a register copy of the vector, and, with the first block stored
+   after the loop, a slower order and a line-split store more at dst + 63;
+   each cost 0.1-0.5 ns at 288-512 B, where a call takes ~2 ns (Intel 6/167:
    docs/perf/intel-family6-model167.md, "The evex memset's loop").  The loop
-   is 36 bytes: `.p2align 6,,35` moves it to the next line only where it would
-   cross one, with no padding otherwise.  Every store's address is a register
-   and a displacement (an indexed store's address needs a load port's AGU). */
+   (36 bytes evex, 28 avx2) moves to the next line only where it would cross
+   one.  Every store's address is a register and a displacement (an indexed
+   store's address needs a load port's AGU).  From the entry's threshold test
+   to the ret the path fits two 64-byte lines: b and a in one `lea` and one
+   `and` each, and in the evex variant the spread before the taken jump to
+   it (set_whole_of).  Across three lines, 384 B aligned took 0.87-0.90x
+   glibc 2.41's time (avx2 from a caller that drops the result, evex from
+   either caller); in two, 1.00x (docs/perf/intel-family6-model167.md, "Two
+   callers"). */
+#if VEC_BITS != 256
+#error "vset_loop_inline in asm: 32-byte vectors"
+#endif
+#ifdef VEC_EVEX
+#define VSET_MOVU "vmovdqu64 "
+#define VSET_MOVA "vmovdqa64 "
+#define VSET_LOOP_ALIGN ".p2align 6,,35\n" /* the loop: 36 bytes */
+#else
+#define VSET_MOVU "vmovdqu "
+#define VSET_MOVA "vmovdqa "
+#define VSET_LOOP_ALIGN ".p2align 6,,27\n" /* the loop: 28 bytes */
+#endif
 OPS_INL void vset_loop_inline(unsigned char *d, vec x, size_t n)
 {
     unsigned char *a, *b, *last = d + n - W;
-    __asm__ volatile("lea 31(%[last]), %[b]\n\t"      /* b: (end - 1) & -32, less 3W: the last block */
-                     "lea 32(%[d]), %[a]\n\t"
+    __asm__ volatile("lea -65(%[last]), %[b]\n\t"     /* b: (end - 1) & -32, less 3W: the last block */
+                     "lea 128(%[d]), %[a]\n\t"       /* a: (dst + 32) & -32, plus 3W: the loop's */
                      "and $-32, %[b]\n\t"
                      "and $-32, %[a]\n\t"
-                     "vmovdqu64 %[x], (%[d])\n\t"     /* the first block */
-                     "vmovdqa64 %[x], (%[a])\n\t"
-                     "vmovdqa64 %[x], 32(%[a])\n\t"
-                     "vmovdqa64 %[x], 64(%[a])\n\t"
-                     "sub $-96, %[a]\n\t"
-                     "sub $96, %[b]\n\t"
-                     ".p2align 6,,35\n"
+                     VSET_MOVU "%[x], (%[d])\n\t"     /* the first block */
+                     VSET_MOVA "%[x], -96(%[a])\n\t"
+                     VSET_MOVA "%[x], -64(%[a])\n\t"
+                     VSET_MOVA "%[x], -32(%[a])\n\t"
+                     VSET_LOOP_ALIGN
                      "1:\n\t"
-                     "vmovdqa64 %[x], (%[a])\n\t"     /* 4W a round, at least one */
-                     "vmovdqa64 %[x], 32(%[a])\n\t"
-                     "vmovdqa64 %[x], 64(%[a])\n\t"
-                     "vmovdqa64 %[x], 96(%[a])\n\t"
+                     VSET_MOVA "%[x], (%[a])\n\t"     /* 4W a round, at least one */
+                     VSET_MOVA "%[x], 32(%[a])\n\t"
+                     VSET_MOVA "%[x], 64(%[a])\n\t"
+                     VSET_MOVA "%[x], 96(%[a])\n\t"
                      "sub $-128, %[a]\n\t"
                      "cmp %[b], %[a]\n\t"
                      "jb 1b\n\t"
-                     "vmovdqa64 %[x], (%[b])\n\t"     /* the last block */
-                     "vmovdqa64 %[x], 32(%[b])\n\t"
-                     "vmovdqa64 %[x], 64(%[b])\n\t"
-                     "vmovdqu64 %[x], (%[last])"
+                     VSET_MOVA "%[x], (%[b])\n\t"     /* the last block */
+                     VSET_MOVA "%[x], 32(%[b])\n\t"
+                     VSET_MOVA "%[x], 64(%[b])\n\t"
+                     VSET_MOVU "%[x], (%[last])"
                      : [a] "=&r"(a), [b] "=&r"(b)
                      : [d] "r"(d), [last] "r"(last), [x] "v"(x)
                      : "memory", "cc");
@@ -565,9 +582,31 @@ OPS_INL vec set_byte_vec(set_byte x) { return vspread(x); }
 OPS_INL __m128i set_byte_16(set_byte x) { return spread16(x); }
 #endif
 
+/* The byte as the classes from W up take it (each stores whole vectors).
+   The evex entry spreads it once, before its next test, as glibc's does on
+   its entry: GCC spread it on the loop's path, after the taken jump, where
+   its 6 bytes made that path run through three 64-byte lines
+   (vset_loop_inline).  The other entries let GCC spread it in each class
+   (the avx2 one before its first test lost: 0.85-0.91x at 96-512 B,
+   docs/perf/intel-family6-model167.md). */
+#ifdef VEC_EVEX
+typedef vec set_whole;
+OPS_INL set_whole set_whole_of(set_byte x)
+{
+    vec v = set_byte_vec(x);
+    __asm__("" : "+v"(v));              /* here, not sunk into the classes */
+    return v;
+}
+OPS_INL vec whole_vec(set_whole v) { return v; }
+#else
+typedef set_byte set_whole;
+OPS_INL set_whole set_whole_of(set_byte x) { return x; }
+OPS_INL vec whole_vec(set_whole x) { return set_byte_vec(x); }
+#endif
+
 /* (8W, *loop_below): the loop above; the rest (rep stosb, streaming) large()'s.
    For the two layouts of mid below. */
-OPS_INL void *vset_loop_or_large(unsigned char *d, int c, set_byte x, size_t n, large_set_fn *large,
+OPS_INL void *vset_loop_or_large(unsigned char *d, int c, set_whole w, size_t n, large_set_fn *large,
                                  const size_t *loop_below)
 {
     if (unlikely(n >= *loop_below)) {
@@ -577,10 +616,10 @@ OPS_INL void *vset_loop_or_large(unsigned char *d, int c, set_byte x, size_t n, 
            6/207: docs/perf/intel-family6-model207.md, "rep stosb in the entry").
            From *loop_below, below the threshold, n is past *erms_min. */
         if (likely(STOSB_DIRECT(n)))
-            return rep_stosb_entry_keep_rax(d, d, set_byte_vec(x), c, n, 0); /* [*erms_min, stop]: rep stosb */
+            return rep_stosb_entry_keep_rax(d, d, whole_vec(w), c, n, 0); /* [*erms_min, stop]: rep stosb */
         return large(d, c, n);                          /* the rest: large()'s          */
     }
-    vset_loop_inline(d, set_byte_vec(x), n);
+    vset_loop_inline(d, whole_vec(w), n);
     return d;
 }
 
@@ -590,22 +629,23 @@ OPS_INL void *vset_entry(unsigned char *d, int c, size_t n, large_set_fn *large,
     const set_byte x = set_byte_of(c);
     if (n < W)
         goto lt_vec;
+    const set_whole w = set_whole_of(x);
     if (n > 8 * W)
         goto loop;                      /* (8W, ...): below                */
     if (n > 2 * W)
         goto mid;
-    ops_vset_ht1(OPS_PLAIN, ud, set_byte_vec(x), n);    /* [W, 2W]: W + W                  */
+    ops_vset_ht1(OPS_PLAIN, ud, whole_vec(w), n);       /* [W, 2W]: W + W                  */
     return d;
 mid:
     if (n <= 4 * W)
         goto c2;
-    ops_vset_ht4(OPS_PLAIN, ud, set_byte_vec(x), n);    /* (4W, 8W]: 4 x W from each end   */
+    ops_vset_ht4(OPS_PLAIN, ud, whole_vec(w), n);       /* (4W, 8W]: 4 x W from each end   */
     return d;
 c2:
-    ops_vset_ht2(OPS_PLAIN, ud, set_byte_vec(x), n);    /* (2W, 4W]: 2 x W from each end   */
+    ops_vset_ht2(OPS_PLAIN, ud, whole_vec(w), n);       /* (2W, 4W]: 2 x W from each end   */
     return d;
 loop:
-    return vset_loop_or_large(d, c, x, n, large, loop_below); /* (8W, ...) */
+    return vset_loop_or_large(d, c, w, n, large, loop_below); /* (8W, ...) */
 lt_vec:
 #ifdef VEC_EVEX
     if (likely(within_page32(d))) {

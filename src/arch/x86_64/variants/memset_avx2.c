@@ -8,7 +8,10 @@
  *   - Sizes up to 256: overlapping stores from both ends; above, inline, a
  *     32-aligned 128-byte loop between a first block of one unaligned and three
  *     aligned vectors and a last block of three aligned and one unaligned
- *     (x86_vec_set.h, vset_loop_inline).  2 and 3 bytes are stored from the
+ *     (x86_vec_set.h, vset_loop_inline, in asm: VSET_LOOP_ASM, where GCC's
+ *     code ran through three 64-byte lines and executed 29 bytes of padding:
+ *     384 B aligned 0.87-0.88 -> 1.00x glibc's avx2 memset from a caller that
+ *     drops the result).  2 and 3 bytes are stored from the
  *     byte itself.  Layout as glibc's avx2
  *     memset (-fno-reorder-blocks, x86_vec.h vset_entry: no class takes more
  *     taken jumps, scripts/small-cost.sh --width avx2).
@@ -17,6 +20,7 @@
  *     rep_stosb_threshold; never on a CPU without ERMS).
  */
 #define VEC_BITS 256
+#define VSET_LOOP_ASM 1 /* the loop's path written out (x86_vec_set.h) */
 #include "x86_vec.h"
 
 #define ERMS_MIN altmem__rep_stosb_start[1] /* below: the vector loop wins (src/policy.c) */
