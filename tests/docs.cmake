@@ -24,6 +24,11 @@
 #                              src/policy.c, in their order (tests/check_rules_table.sh)
 #   docs.rules_table_control   negative controls: the page without a row, and with a row
 #                              for a rule that does not exist, must each fail naming it
+#   docs.bench_options         docs/performance.md's table of `altmem bench` options: a row
+#                              for every option `altmem bench --help` prints, and no row for
+#                              one it does not (tests/check_bench_options_doc.sh)
+#   docs.bench_options_control negative control: the table without the first option's row
+#                              must fail naming that option
 #   docs.rule_example          docs/architecture.md, "Adding a per-CPU rule": its blocks
 #                              applied to a copy of the tree, test_select built (-Werror)
 #                              and passing with the rule's case, the rules table's check
@@ -66,6 +71,16 @@ add_test(NAME docs.include_layers_control
                  ${CMAKE_CURRENT_BINARY_DIR}/docs-include-control)
 set_tests_properties(docs.readme_tree docs.readme_tree_control docs.rules_table docs.rules_table_control
                      docs.include_layers docs.include_layers_control PROPERTIES LABELS docs TIMEOUT 120)
+
+if(TARGET altmem_cli)
+  add_test(NAME docs.bench_options
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_bench_options_doc.sh $<TARGET_FILE:altmem_cli>
+                   ${PROJECT_SOURCE_DIR}/docs/performance.md)
+  add_test(NAME docs.bench_options_control
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check_bench_options_doc.sh $<TARGET_FILE:altmem_cli>
+                   ${PROJECT_SOURCE_DIR}/docs/performance.md --control)
+  set_tests_properties(docs.bench_options docs.bench_options_control PROPERTIES LABELS docs TIMEOUT 120)
+endif()
 
 # altmem_docs_example(NAME SCRIPT): docs.NAME_example, a build of its own with both
 # cores (let CTest count that), and docs.NAME_example_control on that build.
