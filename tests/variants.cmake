@@ -48,3 +48,23 @@ if(ALTMEM_BIND_MODE EQUAL 1 AND ALTMEM_ARCH STREQUAL "x86_64" AND NOT ALTMEM_SAN
     endforeach()
   endforeach()
 endif()
+
+# The 32-byte memsets' path from their threshold test to the ret after their loop in
+# two 64-byte lines, the loop in one (x86_vec_set.h, vset_loop_inline): a speed
+# property of GCC's layout, measured with GCC 12 (docs/perf/intel-family6-model167.md,
+# "Two callers"), so checked in the main build when it is GCC's Release build (the one
+# measured; instrumented or other-optimised code is laid out otherwise), against objdump.
+# The control moves each ret a line later and must fail for both.
+if(ALTMEM_ARCH STREQUAL "x86_64" AND CMAKE_C_COMPILER_ID STREQUAL "GNU" AND CMAKE_BUILD_TYPE STREQUAL "Release"
+   AND NOT ALTMEM_SANITIZE AND NOT ALTMEM_NESTED AND NOT CMAKE_CROSSCOMPILING AND TARGET altmem_shared)
+  find_program(ALTMEM_OBJDUMP objdump)
+  find_program(ALTMEM_PYTHON3 python3)
+  if(ALTMEM_OBJDUMP AND ALTMEM_PYTHON3)
+    add_test(NAME memset_loop_lines
+             COMMAND ${ALTMEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/check_memset_loop_lines.py $<TARGET_FILE:altmem_shared>)
+    add_test(NAME memset_loop_lines_control
+             COMMAND ${ALTMEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/check_memset_loop_lines.py $<TARGET_FILE:altmem_shared>
+                     --control)
+    set_tests_properties(memset_loop_lines memset_loop_lines_control PROPERTIES LABELS routines)
+  endif()
+endif()

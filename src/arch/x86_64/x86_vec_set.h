@@ -497,7 +497,7 @@ OPS_INL void vset_first_block(unsigned char *d, unsigned char *a, vec x)
    it (set_whole_of).  Across three lines, 384 B aligned took 0.87-0.90x
    glibc 2.41's time (avx2 from a caller that drops the result, evex from
    either caller); in two, 1.00x (docs/perf/intel-family6-model167.md, "Two
-   callers"). */
+   callers").  The test memset_loop_lines checks GCC's Release build for it. */
 #if VEC_BITS != 256
 #error "vset_loop_inline in asm: 32-byte vectors"
 #endif
