@@ -35,21 +35,20 @@
 
 struct width {
     const char *name;        /* --libc-width W                                    */
-    const char *variant;     /* altmem's variant of that width                     */
-    const char *fallback;    /* ... for a routine that has none of that name       */
+    const char *variant;     /* altmem's variant of that width (every routine)     */
     const char *glibc[3];    /* glibc's name prefix per routine                    */
     const char *masks[4];    /* candidate glibc.cpu.hwcaps values, tried in order  */
 };
 
 static const struct width widths[] = {
-    {"sse2", "sse2", NULL, {"__memcpy_sse2_unaligned", "__memmove_sse2_unaligned", "__memset_sse2_unaligned"},
+    {"sse2", "sse2", {"__memcpy_sse2_unaligned", "__memmove_sse2_unaligned", "__memset_sse2_unaligned"},
      {"-AVX512F,-AVX512VL,-AVX2,-AVX_Fast_Unaligned_Load,-RTM", "-AVX2,-AVX_Fast_Unaligned_Load",
       "-AVX512F,-AVX512VL,-AVX2,-AVX_Fast_Unaligned_Load,-RTM,-SSSE3", NULL}},
-    {"avx2", "avx2", NULL, {"__memcpy_avx_unaligned", "__memmove_avx_unaligned", "__memset_avx2_unaligned"},
+    {"avx2", "avx2", {"__memcpy_avx_unaligned", "__memmove_avx_unaligned", "__memset_avx2_unaligned"},
      {"", "-AVX512F,-AVX512VL,-RTM,-Prefer_No_VZEROUPPER", "-AVX512F,-AVX512VL", NULL}},
-    {"evex", "evex", "avx2", {"__memcpy_evex_unaligned", "__memmove_evex_unaligned", "__memset_evex_unaligned"},
+    {"evex", "evex", {"__memcpy_evex_unaligned", "__memmove_evex_unaligned", "__memset_evex_unaligned"},
      {"", "-AVX512F", "Prefer_No_AVX512", NULL}},
-    {"avx512", "avx512", NULL, {"__memcpy_avx512_unaligned", "__memmove_avx512_unaligned", "__memset_avx512_unaligned"},
+    {"avx512", "avx512", {"__memcpy_avx512_unaligned", "__memmove_avx512_unaligned", "__memset_avx512_unaligned"},
      {"", "-Prefer_No_AVX512", NULL, NULL}},
 };
 #define NWIDTHS (sizeof widths / sizeof widths[0])
@@ -134,9 +133,8 @@ const char *bench_width_variant_for(const char *width, int routine)
 {
     for (size_t w = 0; w < NWIDTHS; w++)
         if (!strcmp(widths[w].name, width)) {
-            struct altmem_variant_info v;
-            return find_variant(routine, widths[w].variant, &v) || !widths[w].fallback ? widths[w].variant
-                                                                                      : widths[w].fallback;
+            (void)routine; /* every routine has a variant of each width */
+            return widths[w].variant;
         }
     return NULL;
 }

@@ -14,6 +14,7 @@
 enum altmem__vendor { ALTMEM__VENDOR_UNKNOWN, ALTMEM__VENDOR_INTEL, ALTMEM__VENDOR_AMD, ALTMEM__VENDOR_OTHER };
 #define ALTMEM__ID_AVX_VNNI   (1u << 0) /* CPUID.(7,1):EAX[4], the VEX-encoded AVX-VNNI (read on Intel with AVX-512 only) */
 #define ALTMEM__ID_HYPERVISOR (1u << 1) /* CPUID.1:ECX[31]                               */
+#define ALTMEM__ID_RTM        (1u << 2) /* CPUID.(7,0):EBX[11] RTM, not EDX[11] RTM_ALWAYS_ABORT */
 
 struct altmem__cpu {
     const char *arch;

@@ -63,15 +63,25 @@ static int ruled_out_halves(const struct altmem__variant *v, const struct altmem
     return p->halves64 && v->vec512 && has_halves64(v->routine);
 }
 
+/* A copy that returns through vzeroupper where the rules say a transaction
+   may be running (intel-rtm). */
+static int ruled_out_vzeroupper(const struct altmem__variant *v, const struct altmem__policy *p)
+{
+    return p->avx2_copies_out && v->vzeroupper && (v->routine == ALTMEM_MEMCPY || v->routine == ALTMEM_MEMMOVE);
+}
+
 static int ruled_out(const struct altmem__variant *v, const struct altmem__policy *p)
 {
-    return ruled_out_512(v, p) || ruled_out_halves(v, p);
+    return ruled_out_512(v, p) || ruled_out_halves(v, p) || ruled_out_vzeroupper(v, p);
 }
 
 /* The rule that kept v out (ruled_out). */
 static const char *rule_name(const struct altmem__variant *v, const struct altmem__policy *p)
 {
-    int rule = ruled_out_512(v, p) ? p->no512_rule : p->halves64 ? p->halves64_rule : -1;
+    int rule = ruled_out_512(v, p)          ? p->no512_rule
+               : ruled_out_vzeroupper(v, p) ? p->avx2_copies_out_rule
+               : p->halves64                ? p->halves64_rule
+                                            : -1;
     return rule >= 0 ? altmem__policy_rules[rule].name : "?";
 }
 
@@ -96,6 +106,8 @@ static void policy_copy(struct altmem__policy *d, const struct altmem__policy *s
     d->split_loads_above = s->split_loads_above;
     d->halves64 = s->halves64;
     d->halves64_rule = s->halves64_rule;
+    d->avx2_copies_out = s->avx2_copies_out;
+    d->avx2_copies_out_rule = s->avx2_copies_out_rule;
     d->nt_copy16_never = s->nt_copy16_never;
     d->nt_copy_linear = s->nt_copy_linear;
     d->nt_fwd_overlap = s->nt_fwd_overlap;

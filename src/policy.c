@@ -151,6 +151,7 @@ static void a_defaults(const struct altmem__cpu *c, struct altmem__policy *p)
     p->short_distance = 0;
     p->split_loads_above = NEVER;
     p->halves64 = 0;
+    p->avx2_copies_out = 0;
     p->nt_copy16_never = 0;
     p->nt_copy_linear = 0;
     p->nt_fwd_overlap = 0;
@@ -168,6 +169,22 @@ static void a_no512(const struct altmem__cpu *c, struct altmem__policy *p)
 {
     (void)c;
     p->allow512 = 0;
+}
+
+/* RTM usable, with AVX-512: a transaction (glibc's lock elision, or the
+   program's own _xbegin) aborts at the avx2 copies' vzeroupper, every time
+   (0 of 1000 commit with a 32-byte memcpy inside on Intel 6/167, 1000 with
+   the evex, avx512 and sse2 variants: docs/perf/intel-family6-model167.md,
+   "The evex copies").  Where a rule keeps 512-bit code out, the evex copies
+   (the same code in registers 16-31) then bind; elsewhere avx512 does anyway. */
+static int m_rtm(const struct altmem__cpu *c)
+{
+    return (c->idflags & ALTMEM__ID_RTM) && (c->features & ALTMEM_FEAT_SIMD512);
+}
+static void a_rtm(const struct altmem__cpu *c, struct altmem__policy *p)
+{
+    (void)c;
+    p->avx2_copies_out = 1;
 }
 
 /* AMD Zen (family 0x17 and later). */
@@ -349,9 +366,17 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
      "(dst - src) mod 4096 in 1..63 too cost 0.45-0.6x at 2-32 KiB on Intel 6/207 (docs/perf/intel-family6-model207.md)",
      m_always, a_defaults},
     {"intel-avx512-no-vnni", "Intel with AVX-512 but without AVX-VNNI: 512-bit vectors lower the clock",
-     "no 512-bit variant bound by default (memset: its evex variant, 32-byte vectors with AVX-512's masked stores)",
-     "glibc sysdeps/x86/cpu-features.c (Prefer_No_AVX512); ifunc-memset.h binds __memset_evex_unaligned_erms there",
+     "no 512-bit variant bound by default: the evex variants (32-byte vectors in registers 16-31, no vzeroupper; "
+     "memset's with AVX-512's masked stores)",
+     "glibc sysdeps/x86/cpu-features.c (Prefer_No_AVX512); ifunc-memmove.h and ifunc-memset.h bind "
+     "__memmove_evex_unaligned_erms and __memset_evex_unaligned_erms there (vzeroupper aborts RTM: BZ 27457)",
      m_intel_no_vnni, a_no512},
+    {"intel-rtm", "RTM that can commit (CPUID.(7,0):EBX[11], not EDX[11] RTM_ALWAYS_ABORT) and AVX-512",
+     "memcpy and memmove: not the avx2 variants, whose vzeroupper aborts a transaction; the evex ones (the same code in "
+     "registers 16-31) where 512-bit code is ruled out",
+     "glibc BZ 27457 (vzeroupper aborts RTM; its _rtm and evex variants since 2.33); measured, Intel family 6 model 167: "
+     "docs/perf/intel-family6-model167.md, \"The evex copies\"",
+     m_rtm, a_rtm},
     {"amd-zen-no-string", "AMD family 0x17 and later (Zen): rep movsb/stosb slower than the vector loop",
      "no rep movsb, no rep stosb; if a tunable turns rep movsb on, not at (dst - src) mod 4096 in 1..63",
      "glibc sysdeps/x86/dl-cacheinfo.h (BZ 30994; rep_stosb_threshold SIZE_MAX on AMD); the distances: BZ 30994, "
@@ -392,6 +417,7 @@ void altmem__policy_for(const struct altmem__cpu *cpu, struct altmem__policy *ou
     out->rules = 0;
     out->no512_rule = -1;
     out->halves64_rule = -1;
+    out->avx2_copies_out_rule = -1;
     /* Not a rule: the block size the CPU reports for whole-block zeroing. */
     out->zero_block = cpu->zero_block;
     /* On riscv64 the block is Zicboz's: hwcaps=-ZICBOZ (the features the rules
@@ -401,13 +427,16 @@ void altmem__policy_for(const struct altmem__cpu *cpu, struct altmem__policy *ou
         out->zero_block = 0;
     for (size_t i = 0; i < altmem__policy_rule_count; i++) {
         if (altmem__policy_rules[i].match(cpu)) {
-            int was = i ? out->allow512 : 1, was_halves = i ? out->halves64 : 0;
+            int was = i ? out->allow512 : 1, was_halves = i ? out->halves64 : 0,
+                was_out = i ? out->avx2_copies_out : 0;
             altmem__policy_rules[i].apply(cpu, out);
             out->rules |= (uint32_t)1 << i;
             if (was && !out->allow512)
                 out->no512_rule = (int)i;
             if (!was_halves && out->halves64)
                 out->halves64_rule = (int)i;
+            if (!was_out && out->avx2_copies_out)
+                out->avx2_copies_out_rule = (int)i;
         }
     }
 }

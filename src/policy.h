@@ -154,6 +154,9 @@ struct altmem__policy {
     size_t split_loads_above;     /* 64-byte copies: the 32-byte loop above this, src/dst apart mod 64 */
     int halves64;                 /* the 64-byte variants' _halves builds (exactly 64 B as two halves) */
     int halves64_rule;            /* ... the rule that asked for them, or -1     */
+    int avx2_copies_out;          /* memcpy, memmove: not the variants that return
+                                     through vzeroupper (the evex ones instead) */
+    int avx2_copies_out_rule;     /* ... the rule that asked, or -1              */
     int nt_copy16_never;          /* 16-byte memcpy, memmove: never stream (else nt_copy) */
     int nt_copy_linear;           /* the streaming copy goes straight through, not four pages at a time */
     size_t nt_fwd_overlap;        /* memmove, src ahead of dst inside its range: streaming from the

@@ -15,6 +15,11 @@
 #define ALTMEM__PROBE(...) ALTMEM__SECOND(__VA_ARGS__, 0, ~)
 #define ALTMEM__VEC512_avx512 ~, 1
 #define ALTMEM__IS_VEC512(flags) ALTMEM__PROBE(ALTMEM__VEC512_##flags)
+/* 1 for the flag set avx2: code on ymm0-15, whose every return from a 32-byte
+   class runs vzeroupper (GCC's; the avx512 and evex sets keep to registers
+   16-31 and need none, src/CMakeLists.txt, except in clang's builds). */
+#define ALTMEM__VZEROUPPER_avx2 ~, 1
+#define ALTMEM__IS_VZEROUPPER(flags) ALTMEM__PROBE(ALTMEM__VZEROUPPER_##flags)
 /* 1 for the name avx512_halves: the Zen 4 build of the 64-byte variants. */
 #define ALTMEM__HALVES64_avx512_halves ~, 1
 #define ALTMEM__IS_HALVES64(name) ALTMEM__PROBE(ALTMEM__HALVES64_##name)
@@ -22,7 +27,7 @@
 #define VARIANT(routine, name, arch, flags, source, requires, summary)                            \
     ALTMEM__IF_ARCH_##arch({ALTMEM__ID_##routine, #name, summary, requires,                       \
                             {.routine = altmem_##routine##_##name}, ALTMEM__IS_VEC512(flags),             \
-                            ALTMEM__IS_HALVES64(name)},)
+                            ALTMEM__IS_HALVES64(name), ALTMEM__IS_VZEROUPPER(flags)},)
 
 const struct altmem__variant altmem__variants[] = {
 #include "registry.def"

@@ -23,6 +23,9 @@ struct altmem__variant {
     int halves64;                 /* the _halves build of a 64-byte variant: bound only
                                      where the policy's halves64 is set, which keeps
                                      the routine's other 512-bit variants out */
+    int vzeroupper;               /* returns through vzeroupper (flag set avx2),
+                                     which aborts an RTM transaction: what the
+                                     policy's avx2_copies_out keeps out */
 };
 
 /* All variants; within a routine, in preference order (best first). */

@@ -233,6 +233,10 @@ void altmem__cpu_detect_id(struct altmem__cpu *out)
                 out->features |= ALTMEM_FEAT_SIMD512;
             if (b & (1u << 9))
                 out->features |= ALTMEM_FEAT_ERMS;
+            /* RTM that can commit (glibc's RTM usable: not RTM_ALWAYS_ABORT,
+               where microcode has turned TSX off): the rule intel-rtm. */
+            if ((b & (1u << 11)) && !(d & (1u << 11)))
+                out->idflags |= ALTMEM__ID_RTM;
             if (d & (1u << 4))
                 out->features |= ALTMEM_FEAT_FSRM;
             /* a: leaf 7's highest subleaf.  AVX-VNNI only tells Intel AVX-512

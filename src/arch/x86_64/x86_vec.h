@@ -40,8 +40,8 @@
    first, 6 B with dst below src, repeated on one buffer, took 0.83x glibc
    2.41's time and above it 1.20x (sse2, avx2; Intel 6/207,
    docs/perf/intel-family6-model207.md, "Overlapping memmove").  glibc's
-   64-byte variants store the first 4 first, and so do altmem's. */
-#if defined(VEC_BITS) && VEC_BITS <= 256
+   evex and 64-byte variants store the first 4 first, and so do altmem's. */
+#if defined(VEC_BITS) && VEC_BITS <= 256 && !defined(VEC_EVEX)
 #define OPS_COPY_4_8_TAIL_FIRST 1
 #endif
 #include "ops/scalar.h"
@@ -114,8 +114,9 @@ OPS_INL void vstnt(unsigned char *p, vec v) { _mm_stream_si128((__m128i *)(void 
 #else
 #error "VEC_BITS must be 128, 256 or 512"
 #endif
-/* VEC_EVEX: 32-byte vectors with AVX-512 VL and BW's byte-masked stores below
-   one vector (the evex variants, as glibc's __mem*_evex_unaligned). */
+/* VEC_EVEX: 32-byte vectors in AVX-512's registers 16-31 (the evex variants,
+   as glibc's __mem*_evex_unaligned): memset's byte-masked stores below one
+   vector, the copies' [4, 8] first part first. */
 #if defined(VEC_EVEX) && !(VEC_BITS == 256 && defined(__AVX512VL__) && defined(__AVX512BW__))
 #error "VEC_EVEX: VEC_BITS 256 with -mavx512vl -mavx512bw (the flag set evex)"
 #endif
