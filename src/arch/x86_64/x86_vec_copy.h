@@ -50,7 +50,12 @@ OPS_INL void *vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
     if (!VCOPY_PAGE_TEST || likely(!fwd_ends_cross_page((uintptr_t)d, (uintptr_t)de))) {
         vec h = vld(s);
         vec t0 = vld(se - 4 * W), t1 = vld(se - 3 * W), t2 = vld(se - 2 * W), t3 = vld(se - W);
-        size_t skip = -(uintptr_t)d & (W - 1);         /* 0..W-1: dst aligned after it */
+        /* 1..W: from dst's next W boundary, h stored apart, as glibc's.  From d
+           itself at a W-aligned dst the loop's last block stored again what
+           t0..t3 store where n mod 4W is 1..W (576 B: 12 stores for 9, 0.76x
+           glibc 2.41); elsewhere this costs one store (vcopy_bwd likewise;
+           docs/perf/intel-family6-model167.md, "576 B aligned"). */
+        size_t skip = W - ((uintptr_t)d & (W - 1));
         d += skip;
         s += skip;
         n -= skip;
@@ -60,12 +65,7 @@ OPS_INL void *vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
         vst(de - 3 * W, t1);
         vst(de - 2 * W, t2);
         vst(de - W, t3);
-        /* At a W-aligned dst the loop stored the first vector: storing it again
-           would cost W bytes of stores, and starting the loop a vector later would
-           leave its end one vector past a 4W multiple (768 B: 13 stores for 12,
-           as ops_vset_loop). */
-        if (skip)
-            vst(d0, h);
+        vst(d0, h);
         return d0;
     }
     return vcopy_fwd_pieces(d, s, n);  /* a tail call: no frame on the common path */
