@@ -38,7 +38,7 @@ static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
 #define MEMSET_AVX512_ENTRY altmem_memset_avx512
 #endif
 
-ENTRY_ALIGNED(MEMSET_AVX512_ENTRY, 512);
+ENTRY_ALIGNED(MEMSET_AVX512_ENTRY, 1024);
 void *MEMSET_AVX512_ENTRY(void *dst, int c, size_t n)
 {
     return vset_entry_512(dst, c, n, large, &altmem__memset_loop_below[2]); /* the classes: x86_vec.h */

@@ -29,7 +29,7 @@ static __attribute__((noinline)) void *large(void *dst, int c, size_t n)
     return vset_large(dst, c, n, &ERMS_MIN); /* x86_vec.h: the loop, rep stosb, streaming */
 }
 
-ENTRY_ALIGNED(altmem_memset_evex, 512);
+ENTRY_ALIGNED(altmem_memset_evex, 1024);
 void *altmem_memset_evex(void *dst, int c, size_t n)
 {
     RETURN_VALUE_IN_RAX(dst);
