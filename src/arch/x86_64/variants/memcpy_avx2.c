@@ -27,8 +27,13 @@ static __attribute__((noinline)) void *large(void *__restrict dst, const void *_
     return vcopy_large(dst, src, n, movsb_start_32(dst, src), &altmem__rep_movsb_direct_below[1]); /* x86_vec.h: streaming, rep movsb, the loop */
 }
 
-ENTRY_ALIGNED(altmem_memcpy_avx2, 4096);
-void *altmem_memcpy_avx2(void *__restrict dst, const void *__restrict src, size_t n)
+/* Its name: the evex build (memcpy_evex.c) gives its own. */
+#ifndef MEMCPY_AVX2_ENTRY
+#define MEMCPY_AVX2_ENTRY altmem_memcpy_avx2
+#endif
+
+ENTRY_ALIGNED(MEMCPY_AVX2_ENTRY, 4096);
+void *MEMCPY_AVX2_ENTRY(void *__restrict dst, const void *__restrict src, size_t n)
 {
     RETURN_VALUE_IN_RAX(dst);
     return vcopy_entry(dst, src, n, large, &altmem__copy_loop_below[1], 0); /* x86_vec_set.h: the classes, the loops */

@@ -27,8 +27,13 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     return vmove_large(dst, src, n, movsb_start_32(dst, src), &altmem__rep_movsb_direct_below[1]); /* x86_vec.h: the direction, streaming, rep movsb */
 }
 
-ENTRY_ALIGNED(altmem_memmove_avx2, 4096);
-void *altmem_memmove_avx2(void *dst, const void *src, size_t n)
+/* Its name: the evex build (memmove_evex.c) gives its own. */
+#ifndef MEMMOVE_AVX2_ENTRY
+#define MEMMOVE_AVX2_ENTRY altmem_memmove_avx2
+#endif
+
+ENTRY_ALIGNED(MEMMOVE_AVX2_ENTRY, 4096);
+void *MEMMOVE_AVX2_ENTRY(void *dst, const void *src, size_t n)
 {
     RETURN_VALUE_IN_RAX(dst);
     return vcopy_entry(dst, src, n, large, &altmem__copy_loop_below[1], 1); /* x86_vec_set.h: the classes, the loops */
