@@ -36,7 +36,7 @@
  *      9  architecture name: % 5 (x86_64 aarch64 riscv64 loongarch64 unknown)
  *  10-13  L2 size (32 bits) << (byte 14 % 24)      15-18  L3 (32 bits) << (byte 19 % 24)
  *     20  vendor: % 4 (unknown, Intel, AMD, other)   21 family   22 model
- *     23  idflags: & 3 (AVX-VNNI, hypervisor)
+ *     23  idflags: & 7 (AVX-VNNI, hypervisor, RTM)
  *    24-  the ALTMEM_TUNABLES value (copied and NUL-terminated: it ends at the
  *         first NUL byte)
  * With FUZZ_PLANT=1 the checked decision is first broken the way a selection bug
@@ -369,7 +369,9 @@ static int same_policy(const struct altmem__policy *a, const struct altmem__poli
                a->nt_copy16_never == b->nt_copy16_never && a->nt_copy_linear == b->nt_copy_linear &&
                a->stosb_stop16 == b->stosb_stop16 && a->movsb_stop16 == b->movsb_stop16 && a->movsb_stop16_apart == b->movsb_stop16_apart &&
                a->movsb_stop16_near == b->movsb_stop16_near && a->halves64 == b->halves64 &&
-               a->halves64_rule == b->halves64_rule && a->rules == b->rules;
+               a->halves64_rule == b->halves64_rule && a->avx2_copies_out == b->avx2_copies_out &&
+               a->avx2_copies_out_rule == b->avx2_copies_out_rule && a->movsb32_apart == b->movsb32_apart &&
+               a->nt_fwd_overlap == b->nt_fwd_overlap && a->rules == b->rules;
     for (int w = 0; w < 3; w++)
         same = same && a->movsb[w] == b->movsb[w] && a->stosb[w] == b->stosb[w];
     return same;
@@ -392,7 +394,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cpu.vendor = fz_u8(&in) % 4;
     cpu.family = fz_u8(&in);
     cpu.model = fz_u8(&in);
-    cpu.idflags = fz_u8(&in) & 3;
+    cpu.idflags = fz_u8(&in) & 7;
 
     static char value[MAX_VALUE + 1];
     size_t len = in.at < size ? size - in.at : 0;
@@ -476,13 +478,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (zen4 && strcmp(altmem__policy_rules[rp.halves64_rule].name, "amd-zen4") != 0))
         FZ_FAIL("halves64 %d (rule %d) but amd-zen4 %s (rules %#x)", rp.halves64, rp.halves64_rule,
                 zen4 ? "applied" : "did not apply", rp.rules);
+    /* The copies' avx2 variants out: asked for by intel-rtm alone. */
+    int rtm = 0;
+    for (size_t i = 0; i < altmem__policy_rule_count; i++)
+        if (!strcmp(altmem__policy_rules[i].name, "intel-rtm") && (rp.rules >> i & 1))
+            rtm = 1;
+    if (rp.avx2_copies_out != rtm || (rp.avx2_copies_out_rule >= 0) != rtm)
+        FZ_FAIL("avx2_copies_out %d (rule %d) but intel-rtm %s (rules %#x)", rp.avx2_copies_out,
+                rp.avx2_copies_out_rule, rtm ? "applied" : "did not apply", rp.rules);
     struct altmem__policy want = rp;
-    if (m.set[0])
+    if (m.set[0]) {
         want.nt_copy = want.nt_set = m.val[0];
+        want.nt_copy16_never = 0;   /* the setting is every width's (amd-zen4 keeps the 16-byte copies out) */
+        want.nt_fwd_overlap = 0;    /* ... and every overlap's (intel-emr-kvm) */
+    }
     if (m.set[1])
         want.nt_set = m.val[1];
     if (m.set[2]) {
-        want.movsb[0] = want.movsb[1] = want.movsb[2] = want.movsb_coaligned = m.val[2];
+        want.movsb[0] = want.movsb[1] = want.movsb[2] = want.movsb_coaligned = want.movsb32_apart = m.val[2];
         want.movsb_stop16 = want.movsb_stop16_apart = want.movsb_stop16_near = (size_t)-1;  /* the setting lifts amd-zen4's stops */
     }
     if (m.set[3]) {
@@ -512,15 +525,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
            that the rules allow (no 512-bit variant, the avx512 and avx512_halves
            ones, when allow512 is 0; the evex ones use AVX-512 on 32-byte
            registers; avx512_halves only where the rules ask for it, and then
-           not the routine's avx512). */
+           not the routine's avx512; not memcpy's and memmove's avx2, which
+           return through vzeroupper, where intel-rtm applied). */
         int has_halves = 0;
         for (size_t i = 0; i < nvar; i++)
             has_halves |= (int)var[i].routine == r && !strcmp(var[i].name, "avx512_halves");
         int detected = -1;
         for (size_t i = 0; i < nvar && detected < 0; i++) {
             int halves = !strcmp(var[i].name, "avx512_halves"), plain512 = !strcmp(var[i].name, "avx512");
+            int vzu_copy = !strcmp(var[i].name, "avx2") && (r == ALTMEM_MEMCPY || r == ALTMEM_MEMMOVE);
             if ((int)var[i].routine == r && (var[i].requires & ~active) == 0 &&
-                (rp.allow512 || (!plain512 && !halves)) && (halves ? rp.halves64 : !(plain512 && has_halves && rp.halves64)))
+                (rp.allow512 || (!plain512 && !halves)) && (halves ? rp.halves64 : !(plain512 && has_halves && rp.halves64)) &&
+                !(vzu_copy && rp.avx2_copies_out))
                 detected = (int)i;
         }
         if (detected < 0)
