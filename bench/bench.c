@@ -126,7 +126,7 @@ static void add_impls(struct run *run, const struct options *o, const char *libc
         if (altmem_variant(i, &v) != 0 || !v.runnable || !bench_routine_in_libc(v.routine))
             continue;
         struct altmem_binding_info bi;
-        int bound = o->width_child ? !strcmp(v.name, bench_width_variant_for(o->width_child, (int)v.routine))
+        int bound = o->width_child ? !strcmp(v.name, bench_width_variant(o->width_child))
                                    : altmem_binding(v.routine, &bi) == 0 && !strcmp(bi.variant, v.name);
         if (!list_has(o->impls, "all") && !list_has(o->impls, v.name) && !(bound && list_has(o->impls, "bound")))
             continue;

@@ -112,11 +112,9 @@ int bench_check_impl_list(const char *list);
 
 /* The name of the variant glibc bound for routine r in this process (-1: unknown). */
 int bench_libc_variant(int r, char *out, size_t len);
-/* altmem's variant of width W (sse2, avx2, evex, avx512), or NULL. */
+/* altmem's variant of width W (sse2, avx2, evex, avx512; every routine of the
+   C library has one of each), or NULL. */
 const char *bench_width_variant(const char *width);
-/* ... for one routine: the width's own name where the routine has a variant of
-   it, else the width's fallback (evex: memset's evex, the copies' avx2). */
-const char *bench_width_variant_for(const char *width, int routine);
 /* In a child of --libc-width (--libc-width-child W): the header's line naming
    glibc's variants that this process binds. */
 void bench_libc_width_child_header(const struct options *o);

@@ -129,16 +129,6 @@ static int find_variant(int routine, const char *name, struct altmem_variant_inf
     return 0;
 }
 
-const char *bench_width_variant_for(const char *width, int routine)
-{
-    for (size_t w = 0; w < NWIDTHS; w++)
-        if (!strcmp(widths[w].name, width)) {
-            (void)routine; /* every routine has a variant of each width */
-            return widths[w].variant;
-        }
-    return NULL;
-}
-
 /* ---- In the parent: find the masks, run the children -------------------------- */
 
 /* Runs `self bench` with argv and GLIBC_TUNABLES=glibc.cpu.hwcaps=mask (mask ""

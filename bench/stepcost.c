@@ -78,7 +78,7 @@ int main(int argc, char **argv)
     memset(variant, 0, sizeof variant);
     for (size_t i = 0; i < altmem_variant_count(); i++) {
         struct altmem_variant_info v;
-        if (altmem_variant(i, &v) != 0 || strcmp(v.name, bench_width_variant_for(width, (int)v.routine)) != 0)
+        if (altmem_variant(i, &v) != 0 || strcmp(v.name, vname) != 0)
             continue;
         if (!v.runnable) {
             fprintf(stderr, "altmem-stepcost: this CPU cannot run altmem's %s\n", vname);

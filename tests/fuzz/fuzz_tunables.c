@@ -361,6 +361,15 @@ static void compare(const char *what, const struct altmem__tunables *t, const st
                 t->short_set, t->short_distance, m->short_set, m->short_distance, value);
 }
 
+/* Whether the rule of that name applied to the policy. */
+static int rule_applied(const struct altmem__policy *p, const char *name)
+{
+    for (size_t i = 0; i < altmem__policy_rule_count; i++)
+        if (!strcmp(altmem__policy_rules[i].name, name))
+            return p->rules >> i & 1;
+    return 0;
+}
+
 static int same_policy(const struct altmem__policy *a, const struct altmem__policy *b)
 {
     int same = a->allow512 == b->allow512 && a->no512_rule == b->no512_rule && a->nt_copy == b->nt_copy &&
@@ -470,19 +479,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                           !(rp.rules >> rp.no512_rule & 1))
         FZ_FAIL("allow512 %d but no512_rule %d (rules %#x)", rp.allow512, rp.no512_rule, rp.rules);
     /* The 64-byte variants' _halves builds: asked for by amd-zen4 alone. */
-    int zen4 = 0;
-    for (size_t i = 0; i < altmem__policy_rule_count; i++)
-        if (!strcmp(altmem__policy_rules[i].name, "amd-zen4") && (rp.rules >> i & 1))
-            zen4 = 1;
+    int zen4 = rule_applied(&rp, "amd-zen4");
     if (rp.halves64 != zen4 || (rp.halves64_rule >= 0) != zen4 ||
         (zen4 && strcmp(altmem__policy_rules[rp.halves64_rule].name, "amd-zen4") != 0))
         FZ_FAIL("halves64 %d (rule %d) but amd-zen4 %s (rules %#x)", rp.halves64, rp.halves64_rule,
                 zen4 ? "applied" : "did not apply", rp.rules);
     /* The copies' avx2 variants out: asked for by intel-rtm alone. */
-    int rtm = 0;
-    for (size_t i = 0; i < altmem__policy_rule_count; i++)
-        if (!strcmp(altmem__policy_rules[i].name, "intel-rtm") && (rp.rules >> i & 1))
-            rtm = 1;
+    int rtm = rule_applied(&rp, "intel-rtm");
     if (rp.avx2_copies_out != rtm || (rp.avx2_copies_out_rule >= 0) != rtm)
         FZ_FAIL("avx2_copies_out %d (rule %d) but intel-rtm %s (rules %#x)", rp.avx2_copies_out,
                 rp.avx2_copies_out_rule, rtm ? "applied" : "did not apply", rp.rules);
