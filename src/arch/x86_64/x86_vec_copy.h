@@ -43,6 +43,16 @@ OPS_INL int fwd_ends_cross_page(uintptr_t d, uintptr_t de)
    "The sse2 copy loops without the page test").  The wider loops keep it. */
 #define VCOPY_PAGE_TEST (VEC_BITS > 128)
 
+/* Where the pieces run, the 32-byte loops' ends are loaded before the loop,
+   the 64-byte ones' read again after it, each as measured on Intel 6/167
+   against the other (docs/perf/intel-family6-model167.md, "The pieces' ends"):
+   read after the 32-byte loop, they waited on its last stores wherever src
+   and dst lie a few bytes from a multiple of 4 KiB apart (the 4 KiB alias;
+   memmove 8 KiB with dst inside the source 0.93x glibc 2.41, 0.96x loaded
+   first, 16 KiB with dst 64 above src 92.6 -> 82 ns); loaded first, the
+   64-byte ones lost 0.02-0.05 in the same cells. */
+#define VCOPY_PIECES_ENDS_FIRST (VEC_BITS == 256)
+
 OPS_INL void *vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
 {
     unsigned char *d0 = d, *de = d + n;
@@ -74,9 +84,61 @@ OPS_INL void *vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
 /* vcopy_fwd where its first or last vectors would cross a page (a 4 KiB copy
    to dst + 1 on Zen 4: 45.5 ns, 35.8 without the crossing): the same loop, the
    first bytes up to the boundary as a piece loaded up front and stored last,
-   and the rest after the loop from the source again, W-aligned vectors and a
-   piece (every byte read then lies at or above what is left to copy, which no
-   store so far reached: dst <= src, or apart). */
+   and the rest W-aligned vectors and a piece.  With VCOPY_PIECES_ENDS_FIRST the
+   end is loaded before the loop (as vcopy_fwd's four vectors where they cross
+   no page); without, read from the source again after it (every byte read then
+   lies at or above what is left to copy, which no store so far reached: dst <=
+   src, or apart). */
+#if VCOPY_PIECES_ENDS_FIRST
+static __attribute__((noinline, cold)) void *vcopy_fwd_pieces(unsigned char *d, const unsigned char *s, size_t n)
+{
+    unsigned char *d0 = d, *de = d + n;
+    const unsigned char *se = s + n;
+    size_t skip = -(uintptr_t)d & (W - 1);
+    struct piece hp = piece_load(s, skip ? skip : 1);
+    d += skip;
+    s += skip;
+    if (((uintptr_t)(de - 1) & 4095) >= 4 * W - 1) {
+        vec u0 = vld(se - 4 * W), u1 = vld(se - 3 * W), u2 = vld(se - 2 * W), u3 = vld(se - W);
+        do {
+            ops_vcopy_block4(OPS_PLAIN, OPS_ALIGNED, (uintptr_t)d, (uintptr_t)s);
+            d += 4 * W;
+            s += 4 * W;
+        } while ((size_t)(de - d) > 4 * W);
+        vst(de - 4 * W, u0);
+        vst(de - 3 * W, u1);
+        vst(de - 2 * W, u2);
+        vst(de - W, u3);
+        piece_store(d0, &hp);
+        return d0;
+    }
+    /* n > 8W: the loop runs at least once and stops at df, 1..4W below de */
+    unsigned char *df = d + 4 * W * (((size_t)(de - d) - 1) / (4 * W));
+    unsigned char *z = (unsigned char *)((uintptr_t)de & -(uintptr_t)W);
+    size_t m = (size_t)(z - df) / W;    /* vectors in [df, z): 0..4 */
+    const unsigned char *sz = se - (de - z);
+    vec t0 = vld(sz - W), t1 = vld(sz - 2 * W), t2 = vld(sz - 3 * W), t3 = vld(sz - 4 * W);
+    struct piece tp = piece_load(sz, de > z ? (size_t)(de - z) : 1);
+    do {
+        ops_vcopy_block4(OPS_PLAIN, OPS_ALIGNED, (uintptr_t)d, (uintptr_t)s);
+        d += 4 * W;
+        s += 4 * W;
+    } while ((size_t)(de - d) > 4 * W);
+    if (m > 0)
+        vsta(z - W, t0);
+    if (m > 1)
+        vsta(z - 2 * W, t1);
+    if (m > 2)
+        vsta(z - 3 * W, t2);
+    if (m > 3)
+        vsta(z - 4 * W, t3);
+    if (de > z)
+        piece_store(z, &tp);
+    if (skip)
+        piece_store(d0, &hp);
+    return d0;
+}
+#else
 static __attribute__((noinline, cold)) void *vcopy_fwd_pieces(unsigned char *d, const unsigned char *s, size_t n)
 {
     unsigned char *d0 = d;
@@ -97,6 +159,7 @@ static __attribute__((noinline, cold)) void *vcopy_fwd_pieces(unsigned char *d, 
         piece_store(d0, &hp);
     return d0;
 }
+#endif
 
 /* (dst - src) mod 4096 in [0, 256), regions apart: a forward 256-byte loop's
    loads would wait on stores just made whose addresses match in the low 12
@@ -175,10 +238,63 @@ OPS_INL void *vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
 
 /* vcopy_bwd where its first or last vectors would cross a page: the bytes
    above the last W boundary as a piece loaded up front and stored last, the
-   same loop from the top down, then the rest, [d, d + n), from the source
-   again from the top down, W-aligned vectors and a piece: every byte read lies
-   below what the loop stored (dst >= src, or apart), and each store lands
-   above the source bytes still to be read. */
+   same loop from the top down, then [d, d + n) as W-aligned vectors and a
+   piece.  With VCOPY_PIECES_ENDS_FIRST those are loaded before the loop (as
+   vcopy_bwd's four vectors where they cross no page); without, read from the
+   source again from the top down after it: every byte read lies below what
+   the loop stored (dst >= src, or apart), and each store lands above the
+   source bytes still to be read. */
+#if VCOPY_PIECES_ENDS_FIRST
+static __attribute__((noinline, cold)) void *vcopy_bwd_pieces(unsigned char *d, const unsigned char *s, size_t n)
+{
+    unsigned char *de = d + n;
+    size_t top = (uintptr_t)de & (W - 1);
+    struct piece tp = piece_load(s + n - (top ? top : 1), top ? top : 1);
+    unsigned char *q = de - top;        /* W-aligned */
+    const unsigned char *p = s + (n - top);
+    if (((uintptr_t)d & 4095) <= 4096 - 4 * W) {
+        vec h0 = vld(s), h1 = vld(s + W), h2 = vld(s + 2 * W), h3 = vld(s + 3 * W);
+        do {
+            vcopy_bwd_block4(q, p);
+            q -= 4 * W;
+            p -= 4 * W;
+            OPS_LAUNDER(p);
+        } while (q > d + 4 * W);
+        vst(d, h0);
+        vst(d + W, h1);
+        vst(d + 2 * W, h2);
+        vst(d + 3 * W, h3);
+        piece_store(de - top, &tp);
+        return d;
+    }
+    /* n > 8W: the loop runs at least once and stops at qb, 1..4W above d */
+    unsigned char *qb = q - 4 * W * (((size_t)(q - d) - 1) / (4 * W));
+    unsigned char *a = (unsigned char *)(((uintptr_t)d + W - 1) & -(uintptr_t)W);
+    size_t m = (size_t)(qb - a) / W;    /* vectors in [a, qb): 0..4 */
+    const unsigned char *sa = s + (a - d);
+    vec b0 = vld(sa), b1 = vld(sa + W), b2 = vld(sa + 2 * W), b3 = vld(sa + 3 * W);
+    struct piece bp = piece_load(s, a > d ? (size_t)(a - d) : 1);
+    do {
+        vcopy_bwd_block4(q, p);
+        q -= 4 * W;
+        p -= 4 * W;
+        OPS_LAUNDER(p);
+    } while (q > d + 4 * W);
+    if (m > 3)
+        vsta(a + 3 * W, b3);
+    if (m > 2)
+        vsta(a + 2 * W, b2);
+    if (m > 1)
+        vsta(a + W, b1);
+    if (m > 0)
+        vsta(a, b0);
+    if (a > d)
+        piece_store(d, &bp);
+    if (top)
+        piece_store(de - top, &tp);
+    return d;
+}
+#else
 static __attribute__((noinline, cold)) void *vcopy_bwd_pieces(unsigned char *d, const unsigned char *s, size_t n)
 {
     unsigned char *de = d + n;
@@ -197,6 +313,7 @@ static __attribute__((noinline, cold)) void *vcopy_bwd_pieces(unsigned char *d, 
         piece_store(de - top, &tp);
     return d;
 }
+#endif
 
 /* vcopy_fwd_nt copies four pages at a time, so memmove may stream a forward
    overlap only when src is at least this far ahead of dst. */
