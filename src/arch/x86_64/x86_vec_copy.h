@@ -89,6 +89,17 @@ OPS_INL void *vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
    no page); without, read from the source again after it (every byte read then
    lies at or above what is left to copy, which no store so far reached: dst <=
    src, or apart). */
+/* 4W per iteration from the W-aligned d up, at least once, until at most 4W
+   bytes are left below de. */
+OPS_INL void vcopy_fwd_loop(unsigned char *d, const unsigned char *s, const unsigned char *de)
+{
+    do {
+        ops_vcopy_block4(OPS_PLAIN, OPS_ALIGNED, (uintptr_t)d, (uintptr_t)s);
+        d += 4 * W;
+        s += 4 * W;
+    } while ((size_t)(de - d) > 4 * W);
+}
+
 #if VCOPY_PIECES_ENDS_FIRST
 static __attribute__((noinline, cold)) void *vcopy_fwd_pieces(unsigned char *d, const unsigned char *s, size_t n)
 {
@@ -100,11 +111,7 @@ static __attribute__((noinline, cold)) void *vcopy_fwd_pieces(unsigned char *d, 
     s += skip;
     if (((uintptr_t)(de - 1) & 4095) >= 4 * W - 1) {
         vec u0 = vld(se - 4 * W), u1 = vld(se - 3 * W), u2 = vld(se - 2 * W), u3 = vld(se - W);
-        do {
-            ops_vcopy_block4(OPS_PLAIN, OPS_ALIGNED, (uintptr_t)d, (uintptr_t)s);
-            d += 4 * W;
-            s += 4 * W;
-        } while ((size_t)(de - d) > 4 * W);
+        vcopy_fwd_loop(d, s, de);
         vst(de - 4 * W, u0);
         vst(de - 3 * W, u1);
         vst(de - 2 * W, u2);
@@ -119,11 +126,7 @@ static __attribute__((noinline, cold)) void *vcopy_fwd_pieces(unsigned char *d, 
     const unsigned char *sz = se - (de - z);
     vec t0 = vld(sz - W), t1 = vld(sz - 2 * W), t2 = vld(sz - 3 * W), t3 = vld(sz - 4 * W);
     struct piece tp = piece_load(sz, de > z ? (size_t)(de - z) : 1);
-    do {
-        ops_vcopy_block4(OPS_PLAIN, OPS_ALIGNED, (uintptr_t)d, (uintptr_t)s);
-        d += 4 * W;
-        s += 4 * W;
-    } while ((size_t)(de - d) > 4 * W);
+    vcopy_fwd_loop(d, s, de);
     if (m > 0)
         vsta(z - W, t0);
     if (m > 1)
@@ -186,6 +189,18 @@ OPS_INL void vcopy_bwd_block4(unsigned char *qe, const unsigned char *pe)
     vsta(qe - 4 * W, a);
 }
 
+/* 4W per iteration from the W-aligned q (its source p) down, at least once,
+   until at most 4W bytes are left above d; a pointer per side (below). */
+OPS_INL void vcopy_bwd_loop(unsigned char *q, const unsigned char *p, const unsigned char *d)
+{
+    do {
+        vcopy_bwd_block4(q, p);
+        q -= 4 * W;
+        p -= 4 * W;
+        OPS_LAUNDER(p);                 /* else GCC derives it from q again */
+    } while (q > d + 4 * W);
+}
+
 /* Backward; correct unless dst lies below src inside its range.  Mirror image
    of vcopy_fwd: the first four vectors and the last one up front (the last
    stored only when dst + n is not W-aligned); vcopy_bwd_pieces where one of
@@ -220,12 +235,7 @@ OPS_INL void *vcopy_bwd(unsigned char *d, const unsigned char *s, size_t n)
         unsigned char *q = (unsigned char *)(((uintptr_t)de - 1) & -(uintptr_t)W); /* W-aligned, below de */
         /* in integers: s - d wraps where s lies below d (a pointer sum would overflow) */
         const unsigned char *p = (const unsigned char *)((uintptr_t)q + ((uintptr_t)s - (uintptr_t)d));
-        do {                            /* 4W per iteration, from the end; n > 8W: at least one */
-            vcopy_bwd_block4(q, p);
-            q -= 4 * W;
-            p -= 4 * W;
-            OPS_LAUNDER(p);             /* else GCC derives it from q again */
-        } while (q > d + 4 * W);
+        vcopy_bwd_loop(q, p, d);       /* n > 8W: at least one round */
         vst(d, h0);
         vst(d + W, h1);
         vst(d + 2 * W, h2);
@@ -254,12 +264,7 @@ static __attribute__((noinline, cold)) void *vcopy_bwd_pieces(unsigned char *d, 
     const unsigned char *p = s + (n - top);
     if (((uintptr_t)d & 4095) <= 4096 - 4 * W) {
         vec h0 = vld(s), h1 = vld(s + W), h2 = vld(s + 2 * W), h3 = vld(s + 3 * W);
-        do {
-            vcopy_bwd_block4(q, p);
-            q -= 4 * W;
-            p -= 4 * W;
-            OPS_LAUNDER(p);
-        } while (q > d + 4 * W);
+        vcopy_bwd_loop(q, p, d);
         vst(d, h0);
         vst(d + W, h1);
         vst(d + 2 * W, h2);
@@ -274,12 +279,7 @@ static __attribute__((noinline, cold)) void *vcopy_bwd_pieces(unsigned char *d, 
     const unsigned char *sa = s + (a - d);
     vec b0 = vld(sa), b1 = vld(sa + W), b2 = vld(sa + 2 * W), b3 = vld(sa + 3 * W);
     struct piece bp = piece_load(s, a > d ? (size_t)(a - d) : 1);
-    do {
-        vcopy_bwd_block4(q, p);
-        q -= 4 * W;
-        p -= 4 * W;
-        OPS_LAUNDER(p);
-    } while (q > d + 4 * W);
+    vcopy_bwd_loop(q, p, d);
     if (m > 3)
         vsta(a + 3 * W, b3);
     if (m > 2)
