@@ -49,7 +49,7 @@ OPS_INL int fwd_ends_cross_page(uintptr_t d, uintptr_t de)
    read after the 32-byte loop, they waited on its last stores wherever src
    and dst lie a few bytes from a multiple of 4 KiB apart (the 4 KiB alias;
    memmove 8 KiB with dst inside the source 0.93x glibc 2.41, 0.96x loaded
-   first, 16 KiB with dst 64 above src 92.6 -> 82 ns); loaded first, the
+   first, 16 KiB with dst 64 above src 88-93 -> 80 ns); loaded first, the
    64-byte ones lost 0.02-0.05 in the same cells. */
 #define VCOPY_PIECES_ENDS_FIRST (VEC_BITS == 256)
 
@@ -81,14 +81,6 @@ OPS_INL void *vcopy_fwd(unsigned char *d, const unsigned char *s, size_t n)
     return vcopy_fwd_pieces(d, s, n);  /* a tail call: no frame on the common path */
 }
 
-/* vcopy_fwd where its first or last vectors would cross a page (a 4 KiB copy
-   to dst + 1 on Zen 4: 45.5 ns, 35.8 without the crossing): the same loop, the
-   first bytes up to the boundary as a piece loaded up front and stored last,
-   and the rest W-aligned vectors and a piece.  With VCOPY_PIECES_ENDS_FIRST the
-   end is loaded before the loop (as vcopy_fwd's four vectors where they cross
-   no page); without, read from the source again after it (every byte read then
-   lies at or above what is left to copy, which no store so far reached: dst <=
-   src, or apart). */
 /* 4W per iteration from the W-aligned d up, at least once, until at most 4W
    bytes are left below de. */
 OPS_INL void vcopy_fwd_loop(unsigned char *d, const unsigned char *s, const unsigned char *de)
@@ -100,6 +92,14 @@ OPS_INL void vcopy_fwd_loop(unsigned char *d, const unsigned char *s, const unsi
     } while ((size_t)(de - d) > 4 * W);
 }
 
+/* vcopy_fwd where its first or last vectors would cross a page (a 4 KiB copy
+   to dst + 1 on Zen 4: 45.5 ns, 35.8 without the crossing): the same loop, the
+   first bytes up to the boundary as a piece loaded up front and stored last,
+   and the rest W-aligned vectors and a piece.  With VCOPY_PIECES_ENDS_FIRST the
+   end is loaded before the loop (as vcopy_fwd's four vectors where they cross
+   no page); without, read from the source again after it (every byte read then
+   lies at or above what is left to copy, which no store so far reached: dst <=
+   src, or apart). */
 #if VCOPY_PIECES_ENDS_FIRST
 static __attribute__((noinline, cold)) void *vcopy_fwd_pieces(unsigned char *d, const unsigned char *s, size_t n)
 {
