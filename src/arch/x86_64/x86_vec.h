@@ -203,6 +203,15 @@ OPS_VECTOR_STORE(__m128i, x86_st_low4, st_low4, X86_FAULT_STD)
    -> 0.95-1.03x at every width on Intel 6/207, and dst above src 1.00-1.15x ->
    0.98-1.09x (docs/perf/intel-family6-model207.md, "Overlapping memmove"). */
 #define OPS_HT2_TAIL_FROM_END 1
+/* The plain [4W, 8W] copy's loads in glibc's order, the 64-byte variants'
+   only: avx512 memcpy 448-512 B with src and dst at one page offset 0.83-0.92x
+   -> 0.97-1.01x glibc 2.41 and 2.36 on Intel 6/167; at the narrower widths the
+   same order lost avx2 memmove 192-256 B aligned 1.17 -> 1.00-1.06x
+   (docs/perf/intel-family6-model167.md, "The (4W, 8W] class's loads"). */
+#if VEC_BITS == 512
+#define OPS_HT4_LOADS_FROM_ENDS 1
+#endif
+#define OPS_LOAD_ORDER() __asm__ volatile("" ::: "memory")
 #include "ops/vector.h"
 
 /* ---- A piece of 1..W-1 bytes inside one W-aligned block ---------------------
