@@ -27,12 +27,18 @@
    slow path would cost taken jumps around it). */
 static void *vcopy_fwd_pieces(unsigned char *d, const unsigned char *s, size_t n);
 
+/* One of the last four vectors before de may cross a page when de lies
+   1..4W - 1 bytes past a boundary (at a W step from it none does, and the
+   pieces cost little); one of the first four from d when d lies in the last
+   4W - 1 bytes of a page. */
+OPS_INL int last_four_cross_page(uintptr_t de) { return ((de - 1) & 4095) < 4 * W - 1; }
+OPS_INL int first_four_cross_page(uintptr_t d) { return (d & 4095) > 4096 - 4 * W; }
+
 /* The first vector crosses a page when dst lies in the last W - 1 bytes of
-   one; one of the last four may when dst + n lies 1..4W - 1 bytes past a
-   boundary (at a W step from it none does, and the pieces cost little). */
+   one; or one of the last four may. */
 OPS_INL int fwd_ends_cross_page(uintptr_t d, uintptr_t de)
 {
-    return (d & 4095) > 4096 - W || ((de - 1) & 4095) < 4 * W - 1;
+    return (d & 4095) > 4096 - W || last_four_cross_page(de);
 }
 
 /* The 16-byte loops do without the test and its pieces: on Intel 6/207 its
@@ -109,7 +115,7 @@ static __attribute__((noinline, cold)) void *vcopy_fwd_pieces(unsigned char *d, 
     struct piece hp = piece_load(s, skip ? skip : 1);
     d += skip;
     s += skip;
-    if (((uintptr_t)(de - 1) & 4095) >= 4 * W - 1) {
+    if (!last_four_cross_page((uintptr_t)de)) {     /* only the first vector crosses */
         vec u0 = vld(se - 4 * W), u1 = vld(se - 3 * W), u2 = vld(se - 2 * W), u3 = vld(se - W);
         vcopy_fwd_loop(d, s, de);
         vst(de - 4 * W, u0);
@@ -208,11 +214,10 @@ OPS_INL void vcopy_bwd_loop(unsigned char *q, const unsigned char *p, const unsi
 static void *vcopy_bwd_pieces(unsigned char *d, const unsigned char *s, size_t n);
 
 /* The last vector crosses a page when dst + n lies 1..W - 1 bytes past a
-   boundary; one of the first four may when dst lies in the last 4W - 1 bytes
-   of a page. */
+   boundary; or one of the first four may. */
 OPS_INL int bwd_ends_cross_page(uintptr_t d, uintptr_t de)
 {
-    return ((de - 1) & 4095) < W - 1 || (d & 4095) > 4096 - 4 * W;
+    return ((de - 1) & 4095) < W - 1 || first_four_cross_page(d);
 }
 
 /* The backward loop with a pointer per side, as the forward one and glibc's:
@@ -262,7 +267,7 @@ static __attribute__((noinline, cold)) void *vcopy_bwd_pieces(unsigned char *d, 
     struct piece tp = piece_load(s + n - (top ? top : 1), top ? top : 1);
     unsigned char *q = de - top;        /* W-aligned */
     const unsigned char *p = s + (n - top);
-    if (((uintptr_t)d & 4095) <= 4096 - 4 * W) {
+    if (!first_four_cross_page((uintptr_t)d)) {     /* only the last vector crosses */
         vec h0 = vld(s), h1 = vld(s + W), h2 = vld(s + 2 * W), h3 = vld(s + 3 * W);
         vcopy_bwd_loop(q, p, d);
         vst(d, h0);
