@@ -10,8 +10,9 @@
 # BYTES (default 4096), and at an address that is a multiple of the power of two
 # at or above its size (at most the page): the rule that keeps it there whatever
 # else moves (an entry of 581 bytes aligned to 512 landed at page offset 0xe00
-# once its neighbours grew).  The control runs it with --page 256, which entries
-# of 293 bytes and more cannot pass: it must fail.
+# once its neighbours grew).  One control runs it with --page 256, which entries
+# of 293 bytes and more cannot pass: it must fail; another gives it a symbol table
+# with one entry inside its page but below its alignment (entry_pages_fake_nm.sh).
 set -eu
 page=4096
 if [ "$1" = --page ]; then

@@ -249,5 +249,13 @@ if(ALTMEM_NM AND ALTMEM_ARCH STREQUAL "x86_64" AND TARGET altmem_shared AND NOT 
   add_test(NAME entry_pages_control
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_entry_pages.sh --page 256 ${ALTMEM_NM} $<TARGET_FILE:altmem_shared>)
   set_tests_properties(entry_pages_control PROPERTIES WILL_FAIL TRUE)
-  set_tests_properties(entry_pages entry_pages_control PROPERTIES LABELS "selection;layout")
+  # The alignment clause alone: an entry inside its page but below its size's
+  # alignment must be named, and the aligned one beside it not.
+  add_test(NAME entry_pages_misaligned
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_entry_pages.sh
+            ${CMAKE_CURRENT_SOURCE_DIR}/entry_pages_fake_nm.sh fake-library)
+  set_tests_properties(entry_pages_misaligned PROPERTIES
+    PASS_REGULAR_EXPRESSION "FAIL: fake-library: altmem_memset_evex at 0x10a00, 581 bytes, not 1024-aligned"
+    FAIL_REGULAR_EXPRESSION "altmem_memset_avx2|crosses")
+  set_tests_properties(entry_pages entry_pages_control entry_pages_misaligned PROPERTIES LABELS "selection;layout")
 endif()
