@@ -48,6 +48,7 @@ struct altmem__policy_vars altmem__policy_vars = {
     .rep_movsb_stop_16_apart = NEVER,
     .rep_movsb_stop_16_near = NEVER,
     .nt_threshold_fwd_overlap = NEVER,
+    .rep_movsb_start_fwd_overlap = 0,
     .copy_nt_four_pages = 1,
 };
 size_t altmem__zero_block = 0;
@@ -78,9 +79,12 @@ static void install(const struct altmem__policy *p, size_t cap)
                      __ATOMIC_RELEASE);
     /* rep movsb at once from the loop limit (its start, or streaming) up to streaming and the 16-byte stops */
     const size_t stop16_min = at_most(p->movsb_stop16, at_most(p->movsb_stop16_apart, p->movsb_stop16_near));
-    __atomic_store_n(&altmem__rep_movsb_direct_below[0],
-                     p->short_distance ? 0 : at_most(nt16, one_past(stop16_min)), __ATOMIC_RELEASE);
-    __atomic_store_n(&altmem__rep_movsb_direct_below[1], p->short_distance ? 0 : nt, __ATOMIC_RELEASE);
+    /* (none where forward overlaps start rep movsb later: large() tests that) */
+    const int direct = !p->short_distance && !p->movsb_fwd_overlap;
+    __atomic_store_n(&altmem__rep_movsb_direct_below[0], direct ? at_most(nt16, one_past(stop16_min)) : 0,
+                     __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__rep_movsb_direct_below[1], direct ? nt : 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__rep_movsb_start_fwd_overlap, p->movsb_fwd_overlap, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__copy_nt_four_pages, (size_t)!p->nt_copy_linear, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__memset_nt_threshold, nt_set, __ATOMIC_RELEASE);
     for (int w = 0; w < 3; w++) {
@@ -155,6 +159,7 @@ static void a_defaults(const struct altmem__cpu *c, struct altmem__policy *p)
     p->nt_copy16_never = 0;
     p->nt_copy_linear = 0;
     p->nt_fwd_overlap = 0;
+    p->movsb_fwd_overlap = 0;
 }
 
 /* Intel with AVX-512 but without AVX-VNNI (Skylake-SP .. Ice Lake-SP): the
@@ -268,7 +273,12 @@ static void a_amd_zen4(const struct altmem__cpu *c, struct altmem__policy *p)
    1 MiB (1.09-1.36x); streaming copies never win up to 256 MiB (19.5 vs 29.4
    GB/s), a streaming memset only ties from the L3 size and loses 3x below;
    rep movsb at (dst - src) mod 4096 in 1..63 runs at 105 GB/s against the
-   loop's 70 at 64 KiB (no Zen 3 slowness), so no short-distance rule. */
+   loop's 70 at 64 KiB (no Zen 3 slowness), so no short-distance rule.  A
+   forward overlap takes rep movsb from 64 KiB, not 32: with the source n/2 + 2
+   ahead, rep movsb ran 110-124 GB/s at 32-48 KiB, where glibc 2.41's forward
+   loop ran 172 at 32 KiB (0.64x) and 122 at 48 KiB (0.90x), and from 64 KiB the
+   loop fell to 75 while rep movsb kept 107 (1.42x): two runs on a second guest
+   of the same model (docs/perf/amd-family26-model2.md, "Forward overlaps"). */
 static int m_amd_zen5(const struct altmem__cpu *c) { return is_amd(c) && c->family == 0x1a; }
 static void a_amd_zen5(const struct altmem__cpu *c, struct altmem__policy *p)
 {
@@ -278,6 +288,7 @@ static void a_amd_zen5(const struct altmem__cpu *c, struct altmem__policy *p)
     p->nt_copy = NEVER;
     p->nt_set = c->l3_bytes ? c->l3_bytes : 32 * M;
     p->short_distance = 0;
+    p->movsb_fwd_overlap = 64 * K;
 }
 
 /* Intel family 6 model 207 (Emerald Rapids) in a KVM guest, measured there
@@ -391,8 +402,8 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
      "measured, AMD family 25 model 17 (KVM), idle and under --load: docs/perf/amd-family25-model17.md",
      m_amd_zen4, a_amd_zen4},
     {"amd-zen5", "AMD family 0x1A (Zen 5)",
-     "rep movsb from 32 KiB at any distance, rep stosb from the L2 size, no streaming copies, streaming memset "
-     "from the L3 size",
+     "rep movsb from 32 KiB at any distance (a forward overlap from 64 KiB), rep stosb from the L2 size, no "
+     "streaming copies, streaming memset from the L3 size",
      "measured, AMD family 26 model 2 (KVM): docs/perf/amd-family26-model2.md", m_amd_zen5, a_amd_zen5},
     {"intel-emr-kvm", "Intel family 6 model 207 (Emerald Rapids) in a VM: the guest keeps little of the L3 it reports",
      "streaming copies from 4 MiB (a forward overlap from 16 MiB), streaming memset from 40 MiB, rep movsb from "

@@ -175,6 +175,26 @@ static void part_string(struct tl_ctx *c)
                 }
             }
         }
+    /* Forward overlaps with a start of their own above the others' (amd-zen5:
+       64 KiB after 32), installed as src/policy.c installs it (no rep movsb
+       without the tests: large() checks it): sizes around it, src ahead. */
+    static const size_t starts[][2] = {{600, 1205}, {4096 + 3, 8192 + 11}, {32768, 65536}};
+    for (size_t ti = 0; ti < sizeof starts / sizeof starts[0] && !c->stop; ti++) {
+        tl_string_set(starts[ti][0], 0);
+        __atomic_store_n(&altmem__rep_movsb_direct_below[0], 0, __ATOMIC_RELEASE);
+        __atomic_store_n(&altmem__rep_movsb_direct_below[1], 0, __ATOMIC_RELEASE);
+        __atomic_store_n(&altmem__rep_movsb_start_fwd_overlap, starts[ti][1], __ATOMIC_RELEASE);
+        size_t sizes[16];
+        size_t count = tl_nt_sizes(starts[ti][1], sizes, 16);
+        for (size_t i = 0; i < count; i++) {
+            size_t n = sizes[i];
+            const size_t dists[] = {1, 63, 64, 65, 4096, n / 2 + 2, n - 1, n, n + 64};
+            for (size_t d = 0; d < sizeof dists / sizeof dists[0]; d++) {
+                tl_copy(c, ob, s, s + dists[d], n);
+                tl_copy(c, ob, s + dists[d], s, n);
+            }
+        }
+    }
     tl_policy_set(NULL);
 }
 

@@ -788,8 +788,8 @@ static void policy_rules(void)
               altmem__copy_loop_below[1], altmem__copy_loop_below_32_coaligned, altmem__rep_movsb_start_32_apart,
               altmem__nt_threshold_fwd_overlap);
         /* rep movsb with no other test (large()): below streaming and the 16-byte stops, none with a short distance */
-        size_t direct16 = p.short_distance ? 0 : stop_min == NEVER ? nt16 : stop_min + 1 < nt16 ? stop_min + 1 : nt16;
-        size_t direct32 = p.short_distance ? 0 : p.nt_copy;
+        size_t direct16 = p.short_distance || p.movsb_fwd_overlap ? 0 : stop_min == NEVER ? nt16 : stop_min + 1 < nt16 ? stop_min + 1 : nt16;
+        size_t direct32 = p.short_distance || p.movsb_fwd_overlap ? 0 : p.nt_copy;
         /* the 64-byte copies' loops: below both their rep movsb starts, streaming and the hand-over */
         size_t below512 = p.movsb[2] < p.movsb_coaligned ? p.movsb[2] : p.movsb_coaligned;
         below512 = below512 < p.nt_copy ? below512 : p.nt_copy;
@@ -816,6 +816,11 @@ static void policy_rules(void)
         /* Only intel-emr-kvm streams forward overlaps later than the rest. */
         CHECK(p.nt_fwd_overlap == (strstr(k->rules, "intel-emr-kvm") ? 16 * MB : 0), "%s: nt_fwd_overlap %zu",
               k->what, p.nt_fwd_overlap);
+        /* Only amd-zen5 starts forward overlaps' rep movsb later than the rest (installed as such). */
+        CHECK(p.movsb_fwd_overlap == (strstr(k->rules, "amd-zen5") ? 64 * KB : 0) &&
+                  altmem__rep_movsb_start_fwd_overlap == p.movsb_fwd_overlap,
+              "%s: forward overlaps' rep movsb from %zu (installed %zu)", k->what, p.movsb_fwd_overlap,
+              altmem__rep_movsb_start_fwd_overlap);
         CHECK(!strstr(k->rules, "amd-zen4") || p.stosb[0] == 2 * KB, "%s: 16-byte rep stosb from %zu, expected 2 KiB",
               k->what, p.stosb[0]);
         /* ... up to 3/4 of the L3 where it is known; no stop anywhere else. */
@@ -854,6 +859,11 @@ static void policy_rules(void)
         CHECK(st.policy.nt_copy == 8 * MB && st.policy.nt_fwd_overlap == 0,
               "%s: nt_threshold=8M: nt %zu, forward overlaps %zu", k->what, st.policy.nt_copy,
               st.policy.nt_fwd_overlap);
+        /* rep_movsb_threshold= is every copy's start, forward overlaps' too. */
+        decide(&c, "rep_movsb_threshold=8K", 0);
+        CHECK(st.policy.movsb[2] == 8 * KB && st.policy.movsb_fwd_overlap == 0,
+              "%s: rep_movsb_threshold=8K: rep movsb from %zu, forward overlaps %zu", k->what, st.policy.movsb[2],
+              st.policy.movsb_fwd_overlap);
         decide(&c, NULL, 0);
         /* The 64-byte variants' _halves builds: only where amd-zen4 asks, all three
            routines, and why names the rule. */

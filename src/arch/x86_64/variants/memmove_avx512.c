@@ -67,6 +67,8 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     }
     else if (bwd < 64 || n < erms_min(d, s) || movsb_short_distance((uintptr_t)d, (uintptr_t)s))
         return vcopy_fwd(d, s, n);      /* dst < src within a page, (512, 16/32 KiB), short distance */
+    else if (unlikely(fwd_overlap_below_movsb(bwd, n)))
+        return vcopy_fwd_cold(d, s, n); /* a forward overlap below a rule's own start (amd-zen5) */
     else
         rep_movsb(d, s, n);             /* from 16/32 KiB, src 64 B+ ahead or apart: rep movsb */
     return dst;
