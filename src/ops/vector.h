@@ -291,6 +291,24 @@ OPS_INL size_t ops_vset_ht4(const enum ops_access acc, uintptr_t d, ops_vec x, s
     return ops_vset_last4(acc, d + n, x, n, 4 * OPS_W);
 }
 
+/* memset (plain) of n in [(k + 1)W, (2k + 1)W] to a d that is not W-aligned: the
+   first and last W bytes unaligned, the W-aligned lines between them k from each
+   end (a = d's first boundary above it, z = the last at or below d + n, z - a in
+   [kW, 2kW]).  Every unaligned W-byte store there crosses a line, an aligned one
+   none: 2 + 2k stores, 2 across lines, against ht3's 6 or ht4's 8 (the 64-byte
+   memset at 384-512 B dst+3 0.76-0.85x its own 32-byte variant's aligned loop on
+   Intel 6/167, docs/perf/intel-family6-model167.md, "The 64-byte memset's lines"). */
+OPS_INL void ops_vset_lines(uintptr_t d, ops_vec x, size_t n, const int k)
+{
+    const uintptr_t a = (d + OPS_W) & ~(uintptr_t)(OPS_W - 1), z = (d + n) & ~(uintptr_t)(OPS_W - 1);
+    ops_vst(OPS_PLAIN, d, 0, x);
+    for (int i = 0; i < k; i++)
+        ops_vstore(OPS_PLAIN, OPS_ALIGNED, a, (ptrdiff_t)i * OPS_W, x);
+    for (int i = k; i > 0; i--)
+        ops_vstore(OPS_PLAIN, OPS_ALIGNED, z, -(ptrdiff_t)i * OPS_W, x);
+    ops_vst(OPS_PLAIN, d, (ptrdiff_t)n - OPS_W, x);
+}
+
 /* n > 8W (for memset, n > 7W is enough: its first block needs de - p > 4W
    with p less than W above d): one unaligned vector (for memset none at a
    W-aligned d), a W-aligned loop of 4W, the last 4W unaligned (stores

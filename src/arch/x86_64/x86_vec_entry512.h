@@ -136,7 +136,10 @@ OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *large, co
            with this test ahead of the others (docs/perf/intel-family6-model207.md,
            "Exactly 64 bytes"); the _halves build as measured on Zen 4, below. */
         if (n > 384 && n <= 512) {
-            ops_vset_ht4(OPS_PLAIN, d, _mm512_set1_epi8((char)c), n); /* (384, 512]: 4 x 64 from each end */
+            if (d & 63)
+                ops_vset_lines(d, _mm512_set1_epi8((char)c), n, 4); /* (384, 512], dst not 64-aligned: lines */
+            else
+                ops_vset_ht4(OPS_PLAIN, d, _mm512_set1_epi8((char)c), n); /* (384, 512]: 4 x 64 from each end */
             return dst;
         }
 #endif
@@ -157,6 +160,12 @@ OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *large, co
 #ifdef VEC64_AS_HALVES
         if (n > 384)
             goto v4;
+#endif
+#ifndef VEC64_AS_HALVES
+        if (d & 63) {
+            ops_vset_lines(d, _mm512_set1_epi8((char)c), n, 3); /* (256, 384], dst not 64-aligned: lines */
+            return dst;
+        }
 #endif
         ops_vset_ht3(OPS_PLAIN, d, _mm512_set1_epi8((char)c), n); /* (256, 384]: 3 x 64 from each end */
         return dst;
