@@ -25,7 +25,9 @@
  * last before the one before it (see ops_vcopy_ht2); and OPS_HT4_LOADS_FROM_ENDS
  * with OPS_LOAD_ORDER() (a compiler barrier): the plain [4W, 8W] class then
  * loads its first four ascending and its last four from the end, in that
- * order (see ops_vcopy_ht4).
+ * order (see ops_vcopy_ht4); and OPS_SET_LOOP_END_ALIGNED: the plain memset
+ * loop then ends with an aligned block and one unaligned vector, not four
+ * unaligned ones (see ops_vset_loop).
  *
  * Assumptions:
  *   - Every class loads all it copies before its first store (the classes up
@@ -333,7 +335,22 @@ OPS_INL size_t ops_vset_loop(const enum ops_access acc, uintptr_t d, ops_vec x, 
         do                              /* n > 8W: at least one block; no jump into the test */
             ops_vset_block4(acc, OPS_ALIGNED, p, x);
         while (de - (p += 4 * OPS_W) > 4 * OPS_W);
+        /* OPS_SET_LOOP_END_ALIGNED: the last block W-aligned too, ending at de's line (z - 4W <= p: it
+           stores [p, z) and lines below it again), and one unaligned vector
+           where de is not W-aligned: at a dst that is not, the four unaligned
+           last vectors each crossed a line (the 64-byte memset at 768 B-3 KiB
+           dst+3 0.89-0.96x its 32-byte variant, whose loop ends aligned, on
+           Intel 6/167; docs/perf/intel-family6-model167.md, "The 64-byte
+           memset's lines"). */
+#ifdef OPS_SET_LOOP_END_ALIGNED
+        const uintptr_t z = de & ~(uintptr_t)(OPS_W - 1);
+        ops_vset_block4(acc, OPS_ALIGNED, z - 4 * OPS_W, x);
+        if (z != de)
+            ops_vst(acc, de, -(ptrdiff_t)OPS_W, x);
+        return OPS_OK;
+#else
         return ops_vset_last4(acc, de, x, n, ops_max(p - d, OPS_W));
+#endif
     }
     if ((k = ops_vst(acc, d, 0, x)) != OPS_OK)
         return k;
