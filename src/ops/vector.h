@@ -298,8 +298,9 @@ OPS_INL size_t ops_vset_ht4(const enum ops_access acc, uintptr_t d, ops_vec x, s
    end (a = d's first boundary above it, z = the last at or below d + n, z - a in
    [kW, 2kW]).  Every unaligned W-byte store there crosses a line, an aligned one
    none: 2 + 2k stores, 2 across lines, against ht3's 6 or ht4's 8 (the 64-byte
-   memset at 384-512 B dst+3 0.76-0.85x its own 32-byte variant's aligned loop on
-   Intel 6/167, docs/perf/intel-family6-model167.md, "The 64-byte memset's lines"). */
+   memset at 384-512 B dst+3 was 0.76-0.85x its own 32-byte variant's aligned
+   loop on Intel 6/167; with these, 1.00-1.31 -> 1.31-1.54x glibc 2.41:
+   docs/perf/intel-family6-model167.md, "The 64-byte memset's lines"). */
 OPS_INL void ops_vset_lines(uintptr_t d, ops_vec x, size_t n, const int k)
 {
     const uintptr_t a = (d + OPS_W) & ~(uintptr_t)(OPS_W - 1), z = (d + n) & ~(uintptr_t)(OPS_W - 1);
@@ -335,13 +336,14 @@ OPS_INL size_t ops_vset_loop(const enum ops_access acc, uintptr_t d, ops_vec x, 
         do                              /* n > 8W: at least one block; no jump into the test */
             ops_vset_block4(acc, OPS_ALIGNED, p, x);
         while (de - (p += 4 * OPS_W) > 4 * OPS_W);
-        /* OPS_SET_LOOP_END_ALIGNED: the last block W-aligned too, ending at de's line (z - 4W <= p: it
-           stores [p, z) and lines below it again), and one unaligned vector
-           where de is not W-aligned: at a dst that is not, the four unaligned
-           last vectors each crossed a line (the 64-byte memset at 768 B-3 KiB
-           dst+3 0.89-0.96x its 32-byte variant, whose loop ends aligned, on
-           Intel 6/167; docs/perf/intel-family6-model167.md, "The 64-byte
-           memset's lines"). */
+        /* OPS_SET_LOOP_END_ALIGNED: the last block W-aligned too, ending at
+           de's last line boundary z (z - 4W <= p: it stores [p, z) and lines
+           below p again), and one unaligned vector where de is not on one: at
+           a misaligned dst each of the four unaligned last vectors crossed a
+           line (the 64-byte memset at 768 B-3 KiB dst+3 0.89-0.96x its 32-byte
+           variant, whose loop ends aligned, on Intel 6/167; after, 1.10-1.32
+           -> 1.23-1.47x glibc 2.41: docs/perf/intel-family6-model167.md, "The
+           64-byte memset's lines"). */
 #ifdef OPS_SET_LOOP_END_ALIGNED
         const uintptr_t z = de & ~(uintptr_t)(OPS_W - 1);
         ops_vset_block4(acc, OPS_ALIGNED, z - 4 * OPS_W, x);

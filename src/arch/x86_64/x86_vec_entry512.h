@@ -160,8 +160,7 @@ OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *large, co
 #ifdef VEC64_AS_HALVES
         if (n > 384)
             goto v4;
-#endif
-#ifndef VEC64_AS_HALVES
+#else
         if (d & 63) {
             ops_vset_lines(d, _mm512_set1_epi8((char)c), n, 3); /* (256, 384], dst not 64-aligned: lines */
             return dst;
