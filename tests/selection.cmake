@@ -153,6 +153,26 @@ if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT CMAKE_CROSSCOMPILING_EMULATOR AND NOT A
   endforeach()
 endif()
 
+# ---- A per-CPU rule under a CPU model that matches it (qemu-x86_64) -----------
+#   rule_model_zen5          amd-zen5 (family 0x1A): its later start of rep movsb for
+#                            memmove's forward overlaps, as the library installs it,
+#                            through the memmove sweeps' far part (forward overlaps at
+#                            32-64 KiB among them); `altmem info` must name it
+#   rule_model_zen5-control  ... and that the check fails under a model it does not match
+if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT CMAKE_CROSSCOMPILING_EMULATOR AND NOT ALTMEM_MUSL AND NOT ALTMEM_SANITIZE
+   AND TARGET altmem_cli AND TARGET test_memmove)
+  set(_zen5_regex "^  amd-zen5 .*a forward overlap from 64 KiB")
+  add_test(NAME rule_model_zen5
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/check_rule_model.sh "qemu-x86_64 -cpu EPYC-Milan,family=26,model=2"
+                   $<TARGET_FILE:altmem_cli> "${_zen5_regex}" $<TARGET_FILE:test_memmove> --quick --part far)
+  add_test(NAME rule_model_zen5-control
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/check_rule_model.sh "qemu-x86_64 -cpu EPYC-Milan"
+                   $<TARGET_FILE:altmem_cli> "${_zen5_regex}" $<TARGET_FILE:test_memmove> --quick --part far)
+  set_tests_properties(rule_model_zen5 rule_model_zen5-control PROPERTIES LABELS "selection" SKIP_RETURN_CODE 77
+                       TIMEOUT 300)
+  set_tests_properties(rule_model_zen5-control PROPERTIES WILL_FAIL TRUE)
+endif()
+
 # ---- The real library path: `altmem info` under ALTMEM_TUNABLES ---------------
 
 if(TARGET altmem_cli)

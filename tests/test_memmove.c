@@ -78,7 +78,8 @@ static void part_far(struct tl_ctx *c)
                 tl_copy(c, ob, s, s + dist, ns[i]);
             }
         }
-        static const size_t big[] = {65536, 65536 + 5, TL_MIB - 3, TL_MIB};
+        /* 32-48 KiB: forward overlaps below amd-zen5's later rep movsb start (64 KiB) */
+        static const size_t big[] = {32768 + 3, 49152 + 5, 65536, 65536 + 5, TL_MIB - 3, TL_MIB};
         for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
             size_t n = big[i];
             if (n > tl_lim.large_max) /* --reduced */
