@@ -315,7 +315,9 @@ OPS_INL void ops_vset_lines(uintptr_t d, ops_vec x, size_t n, const int k)
 /* n > 8W (for memset, n > 7W is enough: its first block needs de - p > 4W
    with p less than W above d): one unaligned vector (for memset none at a
    W-aligned d), a W-aligned loop of 4W, the last 4W unaligned (stores
-   ascending: memset and clear_user alike).  On a fault in the loop, p
+   ascending: memset and clear_user alike; with OPS_SET_LOOP_END_ALIGNED the
+   plain one's last 4W W-aligned and one unaligned vector after them, below).
+   On a fault in the loop, p
    goes through an empty asm so that GCC keeps no register per store address
    for the progress. */
 OPS_INL size_t ops_vset_loop(const enum ops_access acc, uintptr_t d, ops_vec x, size_t n)
