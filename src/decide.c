@@ -95,6 +95,7 @@ static void policy_copy(struct altmem__policy *d, const struct altmem__policy *s
     for (int w = 0; w < 3; w++) {
         d->movsb[w] = s->movsb[w];
         d->stosb[w] = s->stosb[w];
+        d->movsb_fwd_overlap[w] = s->movsb_fwd_overlap[w];
     }
     d->movsb_coaligned = s->movsb_coaligned;
     d->movsb32_apart = s->movsb32_apart;
@@ -111,7 +112,6 @@ static void policy_copy(struct altmem__policy *d, const struct altmem__policy *s
     d->nt_copy16_never = s->nt_copy16_never;
     d->nt_copy_linear = s->nt_copy_linear;
     d->nt_fwd_overlap = s->nt_fwd_overlap;
-    d->movsb_fwd_overlap = s->movsb_fwd_overlap;
     d->zero_block = s->zero_block;
     d->rules = s->rules;
 }
@@ -155,7 +155,7 @@ static unsigned policy_apply(struct altmem__policy *pol, const struct altmem__tu
         pol->movsb[0] = pol->movsb[1] = pol->movsb[2] = pol->movsb_coaligned = pol->movsb32_apart = t->movsb;
         /* the setting is every width's, up to streaming */
         pol->movsb_stop16 = pol->movsb_stop16_apart = pol->movsb_stop16_near = (size_t)-1;
-        pol->movsb_fwd_overlap = 0;     /* ... and every overlap's */
+        pol->movsb_fwd_overlap[0] = pol->movsb_fwd_overlap[1] = pol->movsb_fwd_overlap[2] = 0; /* ... and every overlap's */
         set |= ALTMEM_POLICY_MOVSB;
     }
     if (t->stosb_set) {

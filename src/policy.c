@@ -48,7 +48,7 @@ struct altmem__policy_vars altmem__policy_vars = {
     .rep_movsb_stop_16_apart = NEVER,
     .rep_movsb_stop_16_near = NEVER,
     .nt_threshold_fwd_overlap = NEVER,
-    .rep_movsb_start_fwd_overlap = 0,
+    .rep_movsb_start_fwd_overlap = {0, 0, 0},
     .copy_nt_four_pages = 1,
 };
 size_t altmem__zero_block = 0;
@@ -80,16 +80,17 @@ static void install(const struct altmem__policy *p, size_t cap)
     /* rep movsb at once from the loop limit (its start, or streaming) up to streaming and the 16-byte stops */
     const size_t stop16_min = at_most(p->movsb_stop16, at_most(p->movsb_stop16_apart, p->movsb_stop16_near));
     /* (none where forward overlaps start rep movsb later: large() tests that) */
-    const int direct = !p->short_distance && !p->movsb_fwd_overlap;
-    __atomic_store_n(&altmem__rep_movsb_direct_below[0], direct ? at_most(nt16, one_past(stop16_min)) : 0,
+    const int direct16 = !p->short_distance && !p->movsb_fwd_overlap[0];
+    const int direct32 = !p->short_distance && !p->movsb_fwd_overlap[1];
+    __atomic_store_n(&altmem__rep_movsb_direct_below[0], direct16 ? at_most(nt16, one_past(stop16_min)) : 0,
                      __ATOMIC_RELEASE);
-    __atomic_store_n(&altmem__rep_movsb_direct_below[1], direct ? nt : 0, __ATOMIC_RELEASE);
-    __atomic_store_n(&altmem__rep_movsb_start_fwd_overlap, p->movsb_fwd_overlap, __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__rep_movsb_direct_below[1], direct32 ? nt : 0, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__copy_nt_four_pages, (size_t)!p->nt_copy_linear, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__memset_nt_threshold, nt_set, __ATOMIC_RELEASE);
     for (int w = 0; w < 3; w++) {
         __atomic_store_n(&altmem__rep_movsb_start[w], p->movsb[w], __ATOMIC_RELEASE);
         __atomic_store_n(&altmem__rep_stosb_start[w], p->stosb[w], __ATOMIC_RELEASE);
+        __atomic_store_n(&altmem__rep_movsb_start_fwd_overlap[w], p->movsb_fwd_overlap[w], __ATOMIC_RELEASE);
         __atomic_store_n(&altmem__memset_loop_below[w], at_most(p->stosb[w], nt_set), __ATOMIC_RELEASE);
     }
     __atomic_store_n(&altmem__rep_stosb_direct_below_16,
@@ -159,7 +160,7 @@ static void a_defaults(const struct altmem__cpu *c, struct altmem__policy *p)
     p->nt_copy16_never = 0;
     p->nt_copy_linear = 0;
     p->nt_fwd_overlap = 0;
-    p->movsb_fwd_overlap = 0;
+    p->movsb_fwd_overlap[0] = p->movsb_fwd_overlap[1] = p->movsb_fwd_overlap[2] = 0;
 }
 
 /* Intel with AVX-512 but without AVX-VNNI (Skylake-SP .. Ice Lake-SP): the
@@ -278,17 +279,29 @@ static void a_amd_zen4(const struct altmem__cpu *c, struct altmem__policy *p)
    ahead, rep movsb ran 110-124 GB/s at 32-48 KiB, where glibc 2.41's forward
    loop ran 172 at 32 KiB (0.64x) and 122 at 48 KiB (0.90x), and from 64 KiB the
    loop fell to 75 while rep movsb kept 107 (1.42x): two runs on a second guest
-   of the same model (docs/perf/amd-family26-model2.md, "Forward overlaps"). */
+   of the same model (docs/perf/amd-family26-model2.md, "Forward overlaps").
+   The narrower loops are slower and their starts earlier (measured per width
+   on a third guest, idle and under --load, 2026-12-07): the 16-byte loop runs
+   85-92 GB/s at 2-24 KiB, so its copies take rep movsb from 3 KiB (1.03-1.04x
+   misaligned there, 1.4x aligned; 2.5 KiB misaligned 0.87-0.93x) and its
+   memset rep stosb from 2 KiB (1.14-1.16x; 1.5 KiB 0.94x); forward overlaps
+   from 8 KiB in the 16-byte variants (2.5-6 KiB 0.69-0.96x, 8 KiB 1.19-1.25x)
+   and 40 KiB in the 32-byte ones (32 KiB 0.86x, 40 KiB 1.04-1.07x, 48 KiB
+   1.08x); and the 64-byte start of 64 KiB held there (48 KiB 0.84-0.90x). */
 static int m_amd_zen5(const struct altmem__cpu *c) { return is_amd(c) && c->family == 0x1a; }
 static void a_amd_zen5(const struct altmem__cpu *c, struct altmem__policy *p)
 {
-    p->movsb[0] = p->movsb[1] = p->movsb[2] = p->movsb_coaligned = p->movsb32_apart = 32 * K;
+    p->movsb[1] = p->movsb[2] = p->movsb_coaligned = p->movsb32_apart = 32 * K;
+    p->movsb[0] = 3 * K;
     size_t l2 = c->l2_bytes ? c->l2_bytes : 1 * M;
-    p->stosb[0] = p->stosb[1] = p->stosb[2] = l2;
+    p->stosb[1] = p->stosb[2] = l2;
+    p->stosb[0] = 2 * K;
     p->nt_copy = NEVER;
     p->nt_set = c->l3_bytes ? c->l3_bytes : 32 * M;
     p->short_distance = 0;
-    p->movsb_fwd_overlap = 64 * K;
+    p->movsb_fwd_overlap[0] = 8 * K;
+    p->movsb_fwd_overlap[1] = 40 * K;
+    p->movsb_fwd_overlap[2] = 64 * K;
 }
 
 /* Intel family 6 model 207 (Emerald Rapids) in a KVM guest, measured there
@@ -402,8 +415,9 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
      "measured, AMD family 25 model 17 (KVM), idle and under --load: docs/perf/amd-family25-model17.md",
      m_amd_zen4, a_amd_zen4},
     {"amd-zen5", "AMD family 0x1A (Zen 5)",
-     "rep movsb from 32 KiB at any distance (a forward overlap from 64 KiB), rep stosb from the L2 size, no "
-     "streaming copies, streaming memset from the L3 size",
+     "rep movsb from 3 / 32 / 32 KiB (16 / 32 / 64-byte variants) at any distance, a forward overlap from "
+     "8 / 40 / 64 KiB; rep stosb from 2 KiB / the L2 size / the L2 size; no streaming copies, streaming memset "
+     "from the L3 size",
      "measured, AMD family 26 model 2 (KVM): docs/perf/amd-family26-model2.md", m_amd_zen5, a_amd_zen5},
     {"intel-emr-kvm", "Intel family 6 model 207 (Emerald Rapids) in a VM: the guest keeps little of the L3 it reports",
      "streaming copies from 4 MiB (a forward overlap from 16 MiB), streaming memset from 40 MiB, rep movsb from "

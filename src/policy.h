@@ -88,9 +88,9 @@ struct altmem__policy_vars {
     /* memmove with a forward overlap (src ahead of dst by less than n) streams
        from here, never below nt_threshold. */
     size_t nt_threshold_fwd_overlap;
-    /* ... and takes rep movsb only from here (0: from the width's start; where
-       a rule sets it, rep_movsb_direct_below is 0: large() tests it). */
-    size_t rep_movsb_start_fwd_overlap;
+    /* ... and takes rep movsb only from here, per width (0: from the width's
+       start; where a rule sets it, rep_movsb_direct_below is 0: large() tests it). */
+    size_t rep_movsb_start_fwd_overlap[3];
     /* memcpy / memmove's streaming loop takes four 4 KiB pages at a time (1), or
        goes straight through (0). */
     size_t copy_nt_four_pages;
@@ -165,7 +165,7 @@ struct altmem__policy {
     int nt_copy_linear;           /* the streaming copy goes straight through, not four pages at a time */
     size_t nt_fwd_overlap;        /* memmove, src ahead of dst inside its range: streaming from the
                                      larger of this and nt_copy (0: nt_copy) */
-    size_t movsb_fwd_overlap;     /* ... rep movsb from the larger of this and the width's start (0: the width's) */
+    size_t movsb_fwd_overlap[3];  /* ... rep movsb from the larger of this and the width's start (0: the width's) */
     size_t zero_block;            /* DC ZVA / cbo.zero block (the CPU's), 0 = none */
     uint32_t rules;               /* bit i: altmem__policy_rules[i] applied       */
 };

@@ -154,14 +154,14 @@ if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT CMAKE_CROSSCOMPILING_EMULATOR AND NOT A
 endif()
 
 # ---- A per-CPU rule under a CPU model that matches it (qemu-x86_64) -----------
-#   rule_model_zen5          amd-zen5 (family 0x1A): its later start of rep movsb for
-#                            memmove's forward overlaps, as the library installs it,
-#                            through the memmove sweeps' far part (forward overlaps at
-#                            32-64 KiB among them); `altmem info` must name it
+#   rule_model_zen5          amd-zen5 (family 0x1A): its later starts of rep movsb for
+#                            memmove's forward overlaps (per width), as the library installs
+#                            them, through the memmove sweeps' far part (forward overlaps at
+#                            6-64 KiB among them); `altmem info` must name it
 #   rule_model_zen5-control  ... and that the check fails under a model it does not match
 if(ALTMEM_ARCH STREQUAL "x86_64" AND NOT CMAKE_CROSSCOMPILING_EMULATOR AND NOT ALTMEM_MUSL AND NOT ALTMEM_SANITIZE
    AND TARGET altmem_cli AND TARGET test_memmove)
-  set(_zen5_regex "^  amd-zen5 .*a forward overlap from 64 KiB")
+  set(_zen5_regex "^  amd-zen5 .*a forward overlap from 8 / 40 / 64 KiB")
   add_test(NAME rule_model_zen5
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/check_rule_model.sh "qemu-x86_64 -cpu EPYC-Milan,family=26,model=2"
                    $<TARGET_FILE:altmem_cli> "${_zen5_regex}" $<TARGET_FILE:test_memmove> --quick --part far)

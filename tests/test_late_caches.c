@@ -107,8 +107,10 @@ static int check_settled(const char *what)
         altmem__rep_movsb_start[0] != p->movsb[0] ||
         altmem__rep_movsb_start_32_apart != (p->movsb32_apart < p->movsb[1] ? p->movsb32_apart : p->movsb[1]) ||
         altmem__copy_loop_below_32_coaligned != (p->movsb[1] < p->nt_copy ? p->movsb[1] : p->nt_copy) ||
-        altmem__rep_movsb_direct_below[1] != (p->short_distance || p->movsb_fwd_overlap ? 0 : p->nt_copy) ||
-        altmem__rep_movsb_start_fwd_overlap != p->movsb_fwd_overlap ||
+        altmem__rep_movsb_direct_below[1] != (p->short_distance || p->movsb_fwd_overlap[1] ? 0 : p->nt_copy) ||
+        altmem__rep_movsb_start_fwd_overlap[0] != p->movsb_fwd_overlap[0] ||
+        altmem__rep_movsb_start_fwd_overlap[1] != p->movsb_fwd_overlap[1] ||
+        altmem__rep_movsb_start_fwd_overlap[2] != p->movsb_fwd_overlap[2] ||
         altmem__copy_loop_below_512 > p->nt_copy || altmem__copy_loop_below_512 > p->movsb[2] ||
         altmem__copy_loop_below_512 > p->movsb_coaligned ||
         now->policy.rules != p->rules) {

@@ -78,8 +78,10 @@ static void part_far(struct tl_ctx *c)
                 tl_copy(c, ob, s, s + dist, ns[i]);
             }
         }
-        /* 32-48 KiB: forward overlaps below amd-zen5's later rep movsb start (64 KiB) */
-        static const size_t big[] = {32768 + 3, 49152 + 5, 65536, 65536 + 5, TL_MIB - 3, TL_MIB};
+        /* Forward overlaps below and at amd-zen5's later rep movsb starts (8 / 40 / 64 KiB
+           in the 16 / 32 / 64-byte variants) */
+        static const size_t big[] = {6144 + 3, 8192 + 1, 32768 + 3, 36864 + 5, 40960 + 3, 49152 + 5, 65536, 65536 + 5,
+                                     TL_MIB - 3, TL_MIB};
         for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
             size_t n = big[i];
             if (n > tl_lim.large_max) /* --reduced */
@@ -177,14 +179,15 @@ static void part_string(struct tl_ctx *c)
             }
         }
     /* Forward overlaps with a start of their own above the others' (amd-zen5:
-       64 KiB after 32), installed as src/policy.c installs it (no rep movsb
+       8 / 40 / 64 KiB after 3 / 32 / 32 per width; here every width's), installed as src/policy.c installs it (no rep movsb
        without the tests: large() checks it): sizes around it, src ahead. */
     static const size_t starts[][2] = {{600, 1205}, {4096 + 3, 8192 + 11}, {32768, 65536}};
     for (size_t ti = 0; ti < sizeof starts / sizeof starts[0] && !c->stop; ti++) {
         tl_string_set(starts[ti][0], 0);
         __atomic_store_n(&altmem__rep_movsb_direct_below[0], 0, __ATOMIC_RELEASE);
         __atomic_store_n(&altmem__rep_movsb_direct_below[1], 0, __ATOMIC_RELEASE);
-        __atomic_store_n(&altmem__rep_movsb_start_fwd_overlap, starts[ti][1], __ATOMIC_RELEASE);
+        for (int w = 0; w < 3; w++)
+            __atomic_store_n(&altmem__rep_movsb_start_fwd_overlap[w], starts[ti][1], __ATOMIC_RELEASE);
         size_t sizes[16];
         size_t count = tl_nt_sizes(starts[ti][1], sizes, 16);
         for (size_t i = 0; i < count; i++) {

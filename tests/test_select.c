@@ -788,8 +788,8 @@ static void policy_rules(void)
               altmem__copy_loop_below[1], altmem__copy_loop_below_32_coaligned, altmem__rep_movsb_start_32_apart,
               altmem__nt_threshold_fwd_overlap);
         /* rep movsb with no other test (large()): below streaming and the 16-byte stops, none with a short distance */
-        size_t direct16 = p.short_distance || p.movsb_fwd_overlap ? 0 : stop_min == NEVER ? nt16 : stop_min + 1 < nt16 ? stop_min + 1 : nt16;
-        size_t direct32 = p.short_distance || p.movsb_fwd_overlap ? 0 : p.nt_copy;
+        size_t direct16 = p.short_distance || p.movsb_fwd_overlap[0] ? 0 : stop_min == NEVER ? nt16 : stop_min + 1 < nt16 ? stop_min + 1 : nt16;
+        size_t direct32 = p.short_distance || p.movsb_fwd_overlap[1] ? 0 : p.nt_copy;
         /* the 64-byte copies' loops: below both their rep movsb starts, streaming and the hand-over */
         size_t below512 = p.movsb[2] < p.movsb_coaligned ? p.movsb[2] : p.movsb_coaligned;
         below512 = below512 < p.nt_copy ? below512 : p.nt_copy;
@@ -816,11 +816,21 @@ static void policy_rules(void)
         /* Only intel-emr-kvm streams forward overlaps later than the rest. */
         CHECK(p.nt_fwd_overlap == (strstr(k->rules, "intel-emr-kvm") ? 16 * MB : 0), "%s: nt_fwd_overlap %zu",
               k->what, p.nt_fwd_overlap);
-        /* Only amd-zen5 starts forward overlaps' rep movsb later than the rest (installed as such). */
-        CHECK(p.movsb_fwd_overlap == (strstr(k->rules, "amd-zen5") ? 64 * KB : 0) &&
-                  altmem__rep_movsb_start_fwd_overlap == p.movsb_fwd_overlap,
-              "%s: forward overlaps' rep movsb from %zu (installed %zu)", k->what, p.movsb_fwd_overlap,
-              altmem__rep_movsb_start_fwd_overlap);
+        /* Only amd-zen5 starts forward overlaps' rep movsb later than the rest, per
+           width (installed as such), and starts its 16-byte rep movsb and rep stosb
+           earlier than the wider ones'. */
+        int zen5 = strstr(k->rules, "amd-zen5") != NULL;
+        static const size_t zen5_fwd[3] = {8 * KB, 40 * KB, 64 * KB};
+        for (int w = 0; w < 3; w++)
+            CHECK(p.movsb_fwd_overlap[w] == (zen5 ? zen5_fwd[w] : 0) &&
+                      altmem__rep_movsb_start_fwd_overlap[w] == p.movsb_fwd_overlap[w],
+                  "%s: width %d: forward overlaps' rep movsb from %zu (installed %zu)", k->what, w,
+                  p.movsb_fwd_overlap[w], altmem__rep_movsb_start_fwd_overlap[w]);
+        CHECK(!zen5 || strstr(k->rules, "no-erms") || (p.movsb[0] == 3 * KB && p.movsb[1] == 32 * KB),
+              "%s: 16/32-byte rep movsb from %zu/%zu, expected 3/32 KiB", k->what, p.movsb[0], p.movsb[1]);
+        CHECK(!zen5 || strstr(k->rules, "no-erms") || (p.stosb[0] == 2 * KB && p.stosb[1] == p.stosb[2]),
+              "%s: 16/32-byte rep stosb from %zu/%zu, expected 2 KiB and the 64-byte start", k->what, p.stosb[0],
+              p.stosb[1]);
         CHECK(!strstr(k->rules, "amd-zen4") || p.stosb[0] == 2 * KB, "%s: 16-byte rep stosb from %zu, expected 2 KiB",
               k->what, p.stosb[0]);
         /* ... up to 3/4 of the L3 where it is known; no stop anywhere else. */
@@ -861,9 +871,11 @@ static void policy_rules(void)
               st.policy.nt_fwd_overlap);
         /* rep_movsb_threshold= is every copy's start, forward overlaps' too. */
         decide(&c, "rep_movsb_threshold=8K", 0);
-        CHECK(st.policy.movsb[2] == 8 * KB && st.policy.movsb_fwd_overlap == 0,
-              "%s: rep_movsb_threshold=8K: rep movsb from %zu, forward overlaps %zu", k->what, st.policy.movsb[2],
-              st.policy.movsb_fwd_overlap);
+        CHECK(st.policy.movsb[0] == 8 * KB && st.policy.movsb[2] == 8 * KB && st.policy.movsb_fwd_overlap[0] == 0 &&
+                  st.policy.movsb_fwd_overlap[1] == 0 && st.policy.movsb_fwd_overlap[2] == 0,
+              "%s: rep_movsb_threshold=8K: rep movsb from %zu/%zu, forward overlaps %zu/%zu/%zu", k->what,
+              st.policy.movsb[0], st.policy.movsb[2], st.policy.movsb_fwd_overlap[0], st.policy.movsb_fwd_overlap[1],
+              st.policy.movsb_fwd_overlap[2]);
         decide(&c, NULL, 0);
         /* The 64-byte variants' _halves builds: only where amd-zen4 asks, all three
            routines, and why names the rule. */
@@ -936,10 +948,11 @@ static void policy_rules(void)
         decide(&z5, ov[i].value, 0);
         expect_warnings(ov[i].value, ov[i].warnings);
         const struct altmem__policy *p = &st.policy;
-        CHECK(p->nt_copy == ov[i].nt_copy && p->nt_set == ov[i].nt_set && p->movsb[0] == ov[i].movsb &&
+        /* (movsb: the 32- and 64-byte starts; amd-zen5 starts the 16-byte ones at 3 KiB, the setting all three) */
+        CHECK(p->nt_copy == ov[i].nt_copy && p->nt_set == ov[i].nt_set && p->movsb[1] == ov[i].movsb &&
                   p->movsb[2] == ov[i].movsb && p->movsb_coaligned == ov[i].movsb && p->stosb[1] == ov[i].stosb &&
                   p->short_distance == ov[i].shortd,
-              "%s: policy nt %zu/%zu movsb %zu stosb %zu short %zu", ov[i].value, p->nt_copy, p->nt_set, p->movsb[0],
+              "%s: policy nt %zu/%zu movsb %zu stosb %zu short %zu", ov[i].value, p->nt_copy, p->nt_set, p->movsb[1],
               p->stosb[1], p->short_distance);
         CHECK(st.rules_policy.movsb[2] == 32 * KB, "%s: the rules' own policy was changed", ov[i].value);
     }

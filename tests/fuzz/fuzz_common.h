@@ -238,8 +238,9 @@ static inline void fz_set_policy(const struct fz_policy *want)
     size_t stop_min = want->movsb != FZ_KEEP ? (size_t)-1 : rp->movsb_stop16 < rp->movsb_stop16_apart ? rp->movsb_stop16 : rp->movsb_stop16_apart;
     stop_min = want->movsb != FZ_KEEP || stop_min < rp->movsb_stop16_near ? stop_min : rp->movsb_stop16_near;
     /* forward overlaps' own rep movsb start (amd-zen5), unless rep_movsb_threshold= */
-    size_t movsb_fwd = want->movsb == FZ_KEEP ? rp->movsb_fwd_overlap : 0;
-    fz_check_var("altmem__rep_movsb_start_fwd_overlap", altmem__rep_movsb_start_fwd_overlap, movsb_fwd, value);
+    for (int w = 0; w < 3; w++)
+        fz_check_var("altmem__rep_movsb_start_fwd_overlap[w]", altmem__rep_movsb_start_fwd_overlap[w],
+                     want->movsb == FZ_KEEP ? rp->movsb_fwd_overlap[w] : 0, value);
     for (int w = 0; w < 2; w++) {
         size_t movsb = want->movsb == FZ_KEEP ? rp->movsb[w] : want->movsb, ntw = w ? nt : nt16;
         /* the 32-byte copies with src and dst apart mod 32: their own start where a rule sets one */
@@ -251,6 +252,7 @@ static inline void fz_set_policy(const struct fz_policy *want)
         if (w)
             fz_check_var("altmem__rep_movsb_start_32_apart", altmem__rep_movsb_start_32_apart, first, value);
         /* rep movsb with no other test: below streaming and the 16-byte stops, no short distance */
+        size_t movsb_fwd = want->movsb == FZ_KEEP ? rp->movsb_fwd_overlap[w] : 0;
         size_t direct = shortd || movsb_fwd ? 0 : w || stop_min == (size_t)-1 ? ntw : stop_min + 1 < ntw ? stop_min + 1 : ntw;
         fz_check_var("altmem__rep_movsb_direct_below[w]", altmem__rep_movsb_direct_below[w], direct, value);
     }

@@ -380,7 +380,7 @@ static int same_policy(const struct altmem__policy *a, const struct altmem__poli
                a->movsb_stop16_near == b->movsb_stop16_near && a->halves64 == b->halves64 &&
                a->halves64_rule == b->halves64_rule && a->avx2_copies_out == b->avx2_copies_out &&
                a->avx2_copies_out_rule == b->avx2_copies_out_rule && a->movsb32_apart == b->movsb32_apart &&
-               a->nt_fwd_overlap == b->nt_fwd_overlap && a->movsb_fwd_overlap == b->movsb_fwd_overlap &&
+               a->nt_fwd_overlap == b->nt_fwd_overlap && !memcmp(a->movsb_fwd_overlap, b->movsb_fwd_overlap, sizeof a->movsb_fwd_overlap) &&
                a->rules == b->rules;
     for (int w = 0; w < 3; w++)
         same = same && a->movsb[w] == b->movsb[w] && a->stosb[w] == b->stosb[w];
@@ -501,7 +501,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (m.set[2]) {
         want.movsb[0] = want.movsb[1] = want.movsb[2] = want.movsb_coaligned = want.movsb32_apart = m.val[2];
         want.movsb_stop16 = want.movsb_stop16_apart = want.movsb_stop16_near = (size_t)-1;  /* the setting lifts amd-zen4's stops */
-        want.movsb_fwd_overlap = 0;  /* ... and amd-zen5's forward-overlap start */
+        memset(want.movsb_fwd_overlap, 0, sizeof want.movsb_fwd_overlap); /* ... and amd-zen5's forward-overlap starts */
     }
     if (m.set[3]) {
         want.stosb[0] = want.stosb[1] = want.stosb[2] = m.val[3];
