@@ -112,6 +112,7 @@ static void policy_copy(struct altmem__policy *d, const struct altmem__policy *s
     d->nt_copy16_never = s->nt_copy16_never;
     d->nt_copy_linear = s->nt_copy_linear;
     d->nt_fwd_overlap = s->nt_fwd_overlap;
+    d->nt_coaligned = s->nt_coaligned;
     d->zero_block = s->zero_block;
     d->rules = s->rules;
 }
@@ -145,6 +146,7 @@ static unsigned policy_apply(struct altmem__policy *pol, const struct altmem__tu
         pol->nt_copy = pol->nt_set = t->nt_threshold;
         pol->nt_copy16_never = 0;       /* the setting is every width's */
         pol->nt_fwd_overlap = 0;        /* ... and every overlap's */
+        pol->nt_coaligned = 0;          /* ... and every alignment's */
         set |= ALTMEM_POLICY_NT_COPY | ALTMEM_POLICY_NT_MEMSET;
     }
     if (t->memset_nt_set) {

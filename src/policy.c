@@ -50,6 +50,7 @@ struct altmem__policy_vars altmem__policy_vars = {
     .nt_threshold_fwd_overlap = NEVER,
     .rep_movsb_start_fwd_overlap = {0, 0, 0},
     .copy_nt_four_pages = 1,
+    .nt_threshold_coaligned = NEVER,
 };
 size_t altmem__zero_block = 0;
 
@@ -66,6 +67,8 @@ static void install(const struct altmem__policy *p, size_t cap)
     __atomic_store_n(&altmem__nt_threshold, nt, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__nt_threshold_16, nt16, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__nt_threshold_fwd_overlap, p->nt_fwd_overlap > nt ? at_most(p->nt_fwd_overlap, cap) : nt,
+                     __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__nt_threshold_coaligned, p->nt_coaligned > nt ? at_most(p->nt_coaligned, cap) : nt,
                      __ATOMIC_RELEASE);
     /* the inline copy loops' one compare: below the width's rep movsb and streaming starts */
     __atomic_store_n(&altmem__copy_loop_below[0], at_most(p->movsb[0], nt16), __ATOMIC_RELEASE);
@@ -161,6 +164,7 @@ static void a_defaults(const struct altmem__cpu *c, struct altmem__policy *p)
     p->nt_copy_linear = 0;
     p->nt_fwd_overlap = 0;
     p->movsb_fwd_overlap[0] = p->movsb_fwd_overlap[1] = p->movsb_fwd_overlap[2] = 0;
+    p->nt_coaligned = 0;
 }
 
 /* Intel with AVX-512 but without AVX-VNNI (Skylake-SP .. Ice Lake-SP): the
@@ -287,7 +291,17 @@ static void a_amd_zen4(const struct altmem__cpu *c, struct altmem__policy *p)
    memset rep stosb from 2 KiB (1.14-1.16x; 1.5 KiB 0.94x); forward overlaps
    from 8 KiB in the 16-byte variants (2.5-6 KiB 0.69-0.96x, 8 KiB 1.19-1.25x)
    and 40 KiB in the 32-byte ones (32 KiB 0.86x, 40 KiB 1.04-1.07x, 48 KiB
-   1.08x); and the 64-byte start of 64 KiB held there (48 KiB 0.84-0.90x). */
+   1.08x); and the 64-byte start of 64 KiB held there (48 KiB 0.84-0.90x).
+   The same guest: streaming pays where source and destination are apart mod
+   64 and together fill the L3 (from half of it): with s+1/d+3 and d+63, rep
+   movsb ran 0.84-0.88x glibc 2.41 idle and 0.61-0.69x loaded at 32-128 MiB
+   (glibc streams from 3/4 of the L3), the 64-byte streaming loop 0.89-1.14x
+   and 0.92-1.05x (1.09-1.18x and 1.41-1.50x at 16-24 MiB, 0.92-0.93x idle at
+   12 MiB); equally aligned, rep movsb stays ahead (1.20-1.31x idle against
+   streaming's 0.94-1.28x); a backward overlap streams (1.26-1.57x, rep movsb
+   0.91-0.98x at 32-128 MiB), a forward one keeps rep movsb (1.18-1.58x against
+   0.97-1.36x); and the 16-byte streaming loop lost to every other path of its
+   width (0.78-0.88x). */
 static int m_amd_zen5(const struct altmem__cpu *c) { return is_amd(c) && c->family == 0x1a; }
 static void a_amd_zen5(const struct altmem__cpu *c, struct altmem__policy *p)
 {
@@ -296,7 +310,12 @@ static void a_amd_zen5(const struct altmem__cpu *c, struct altmem__policy *p)
     size_t l2 = c->l2_bytes ? c->l2_bytes : 1 * M;
     p->stosb[1] = p->stosb[2] = l2;
     p->stosb[0] = 2 * K;
-    p->nt_copy = NEVER;
+    /* streaming from half the L3 (source and destination fill it) where they are
+       apart mod 64, never equally aligned, never a forward overlap, never the 16-byte copies */
+    p->nt_copy = c->l3_bytes ? c->l3_bytes / 2 : 16 * M;
+    p->nt_coaligned = NEVER;
+    p->nt_fwd_overlap = NEVER;
+    p->nt_copy16_never = 1;
     p->nt_set = c->l3_bytes ? c->l3_bytes : 32 * M;
     p->short_distance = 0;
     p->movsb_fwd_overlap[0] = 8 * K;
@@ -416,8 +435,9 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
      m_amd_zen4, a_amd_zen4},
     {"amd-zen5", "AMD family 0x1A (Zen 5)",
      "rep movsb from 3 / 32 / 32 KiB (16 / 32 / 64-byte variants) at any distance, a forward overlap from "
-     "8 / 40 / 64 KiB; rep stosb from 2 KiB / the L2 size / the L2 size; no streaming copies, streaming memset "
-     "from the L3 size",
+     "8 / 40 / 64 KiB; rep stosb from 2 KiB / the L2 size / the L2 size; streaming copies from half the L3 "
+     "where src and dst are apart mod 64 (not equally aligned ones, forward overlaps or the 16-byte copies), "
+     "streaming memset from the L3 size",
      "measured, AMD family 26 model 2 (KVM): docs/perf/amd-family26-model2.md", m_amd_zen5, a_amd_zen5},
     {"intel-emr-kvm", "Intel family 6 model 207 (Emerald Rapids) in a VM: the guest keeps little of the L3 it reports",
      "streaming copies from 4 MiB (a forward overlap from 16 MiB), streaming memset from 40 MiB, rep movsb from "

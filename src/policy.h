@@ -37,7 +37,8 @@ struct altmem__policy_vars {
        variant of the same routine.  (size_t)-1 = never. */
     size_t copy_split_loads_above;
     /* memcpy, memmove, copy_user: non-temporal stores from this size (when source
-       and destination do not overlap). */
+       and destination do not overlap; equally aligned mod 64, from
+       nt_threshold_coaligned, line 5, where a rule starts them later). */
     size_t nt_threshold;
     /* Each width's copies (memcpy, memmove, copy_user) use rep movsb, and its sets
        (memset, clear_user) rep stosb (line 3), from this size up to the
@@ -94,6 +95,12 @@ struct altmem__policy_vars {
     /* memcpy / memmove's streaming loop takes four 4 KiB pages at a time (1), or
        goes straight through (0). */
     size_t copy_nt_four_pages;
+
+    /* ---- line 5: what only streaming-sized copies read */
+    /* ... the 32- and 64-byte copies with (dst - src) % 64 == 0 stream only from
+       here (not below nt_threshold; amd-zen5: never, where rep movsb keeps them
+       faster than streaming while the misaligned ones lose to it). */
+    size_t nt_threshold_coaligned;
 } __attribute__((aligned(64)));
 extern struct altmem__policy_vars altmem__policy_vars __attribute__((visibility("hidden")));
 
@@ -119,6 +126,7 @@ extern struct altmem__policy_vars altmem__policy_vars __attribute__((visibility(
 #define altmem__nt_threshold_fwd_overlap (altmem__policy_vars.nt_threshold_fwd_overlap)
 #define altmem__rep_movsb_start_fwd_overlap (altmem__policy_vars.rep_movsb_start_fwd_overlap)
 #define altmem__copy_nt_four_pages (altmem__policy_vars.copy_nt_four_pages)
+#define altmem__nt_threshold_coaligned (altmem__policy_vars.nt_threshold_coaligned)
 
 /* Each line's members within it (the paths above read their line only). */
 #define ALTMEM__POLICY_LINE(member) (__builtin_offsetof(struct altmem__policy_vars, member) / 64)
@@ -129,6 +137,7 @@ _Static_assert(ALTMEM__POLICY_LINE(memset_loop_below) == 2 && ALTMEM__POLICY_LIN
                "line 3 is one line");
 _Static_assert(ALTMEM__POLICY_LINE(rep_movsb_stop_16) == 3 && ALTMEM__POLICY_LINE(copy_nt_four_pages) == 3,
                "line 4 is one line");
+_Static_assert(ALTMEM__POLICY_LINE(nt_threshold_coaligned) == 4, "line 5 is one line");
 
 /* aarch64 DC ZVA / riscv64 cbo.zero: the block size in bytes the CPU zeroes
    per instruction (a power of two), or 0: do not use it. */
@@ -166,6 +175,8 @@ struct altmem__policy {
     size_t nt_fwd_overlap;        /* memmove, src ahead of dst inside its range: streaming from the
                                      larger of this and nt_copy (0: nt_copy) */
     size_t movsb_fwd_overlap[3];  /* ... rep movsb from the larger of this and the width's start (0: the width's) */
+    size_t nt_coaligned;          /* 32-, 64-byte copies, (dst - src) % 64 == 0: streaming from the larger
+                                     of this and nt_copy (0: nt_copy) */
     size_t zero_block;            /* DC ZVA / cbo.zero block (the CPU's), 0 = none */
     uint32_t rules;               /* bit i: altmem__policy_rules[i] applied       */
 };

@@ -129,7 +129,8 @@ static void part_page_ends(struct tl_ctx *c)
    then overlapping ones of the same sizes, which must never take the
    non-temporal path's shortcuts: distances 1, 64, 4-16 KiB, n/2 and n - 1;
    with forward overlaps streamed from the same threshold (as nt_threshold=
-   sets them), then never (a rule's nt_fwd_overlap above it, src/policy.c). */
+   sets them), then never (a rule's nt_fwd_overlap above it, src/policy.c), equally aligned
+   copies never too (amd-zen5). */
 static void part_nt(struct tl_ctx *c)
 {
     tl_part_copy_nt(c);
@@ -138,8 +139,10 @@ static void part_nt(struct tl_ctx *c)
     for (size_t k = 0; k < 2 * tl_nt_threshold_count && !c->stop; k++) {
         size_t ti = k % tl_nt_threshold_count;
         tl_nt_set(tl_nt_thresholds[ti]);
-        if (k >= tl_nt_threshold_count)
+        if (k >= tl_nt_threshold_count) {     /* as intel-emr-kvm, amd-zen5 */
             __atomic_store_n(&altmem__nt_threshold_fwd_overlap, (size_t)-1, __ATOMIC_RELEASE);
+            __atomic_store_n(&altmem__nt_threshold_coaligned, (size_t)-1, __ATOMIC_RELEASE);
+        }
         size_t sizes[16];
         size_t count = tl_nt_sizes(tl_nt_thresholds[ti], sizes, 16);
         for (size_t i = 0; i < count; i++) {

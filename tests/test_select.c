@@ -739,8 +739,8 @@ static void policy_rules(void)
          63, "defaults amd-zen-no-string amd-zen4", 64 * MB},
         /* Zen 5: measured (docs/perf/amd-family26-model2.md) */
         {"Zen 5 0x1a/0x02", A, 0x1a, 0x02, ALTMEM__ID_AVX_VNNI | ALTMEM__ID_HYPERVISOR, x512, 1 * MB, 32 * MB,
-         "avx512", NEVER, 32 * MB, 32 * KB, 32 * KB, 1 * MB, 0, "defaults amd-zen-no-string amd-zen5", 24 * MB},
-        {"Zen 5, caches unknown", A, 0x1a, 0x44, 0, x512, 0, 0, "avx512", NEVER, 32 * MB, 32 * KB, 32 * KB,
+         "avx512", 16 * MB, 32 * MB, 32 * KB, 32 * KB, 1 * MB, 0, "defaults amd-zen-no-string amd-zen5", 24 * MB},
+        {"Zen 5, caches unknown", A, 0x1a, 0x44, 0, x512, 0, 0, "avx512", 16 * MB, 32 * MB, 32 * KB, 32 * KB,
          1 * MB, 0, "defaults amd-zen-no-string amd-zen5", 0},
         /* pre-Zen AMD (family 0x15): defaults only */
         {"AMD 0x15", A, 0x15, 0x02, 0, x86, 2 * MB, 8 * MB, "avx2", 2 * MB, 2 * MB, 32 * KB, 16 * KB, 4 * KB,
@@ -808,14 +808,19 @@ static void policy_rules(void)
               p.short_distance, k->short_distance);
         /* Only amd-zen4 hands misaligned copies above 512 B to the 32-byte variant. */
         size_t split = strstr(k->rules, "amd-zen4") ? 512 : NEVER;
-        /* ... and keeps its 16-byte copies out of streaming. */
-        CHECK(p.nt_copy16_never == (strstr(k->rules, "amd-zen4") != NULL), "%s: nt_copy16_never %d", k->what,
-              p.nt_copy16_never);
+        /* ... and keeps its 16-byte copies out of streaming (so does amd-zen5). */
+        CHECK(p.nt_copy16_never == (strstr(k->rules, "amd-zen4") || strstr(k->rules, "amd-zen5")),
+              "%s: nt_copy16_never %d", k->what, p.nt_copy16_never);
         CHECK(p.nt_copy_linear == (strstr(k->rules, "amd-zen4") != NULL), "%s: nt_copy_linear %d", k->what,
               p.nt_copy_linear);
-        /* Only intel-emr-kvm streams forward overlaps later than the rest. */
-        CHECK(p.nt_fwd_overlap == (strstr(k->rules, "intel-emr-kvm") ? 16 * MB : 0), "%s: nt_fwd_overlap %zu",
-              k->what, p.nt_fwd_overlap);
+        /* Only intel-emr-kvm streams forward overlaps later than the rest, and amd-zen5 never. */
+        CHECK(p.nt_fwd_overlap == (strstr(k->rules, "intel-emr-kvm") ? 16 * MB : strstr(k->rules, "amd-zen5") ? NEVER : 0),
+              "%s: nt_fwd_overlap %zu", k->what, p.nt_fwd_overlap);
+        /* Only amd-zen5 streams equally aligned copies later than the rest (never; installed as such). */
+        CHECK(p.nt_coaligned == (strstr(k->rules, "amd-zen5") ? NEVER : 0) &&
+                  altmem__nt_threshold_coaligned == (p.nt_coaligned > p.nt_copy ? p.nt_coaligned : p.nt_copy),
+              "%s: equally aligned copies stream from %zu (installed %zu)", k->what, p.nt_coaligned,
+              altmem__nt_threshold_coaligned);
         /* Only amd-zen5 starts forward overlaps' rep movsb later than the rest, per
            width (installed as such), and starts its 16-byte rep movsb and rep stosb
            earlier than the wider ones'. */
@@ -930,19 +935,19 @@ static void policy_rules(void)
         int warnings;
         size_t nt_copy, nt_set, movsb, stosb, shortd;
     } ov[] = {
-        {"rep_movsb_threshold=64K", 0, NEVER, 32 * MB, 64 * KB, 1 * MB, 0},
-        {"rep_movsb_threshold=never:rep_stosb_threshold=2048", 0, NEVER, 32 * MB, NEVER, 2 * KB, 0},
-        {"nt_threshold=16M", 0, 16 * MB, 16 * MB, 32 * KB, 1 * MB, 0},
-        {"nt_threshold=16M:memset_nt_threshold=never", 0, 16 * MB, NEVER, 32 * KB, 1 * MB, 0},
-        {"rep_movsb_short_distance=63", 0, NEVER, 32 * MB, 32 * KB, 1 * MB, 63},
-        {"rep_movsb_short_distance=4095", 0, NEVER, 32 * MB, 32 * KB, 1 * MB, 4095},
-        {"rep_movsb_short_distance=4096", 1, NEVER, 32 * MB, 32 * KB, 1 * MB, 0},
-        {"rep_movsb_short_distance=-1", 1, NEVER, 32 * MB, 32 * KB, 1 * MB, 0},
-        {"rep_stosb_threshold=12X", 1, NEVER, 32 * MB, 32 * KB, 1 * MB, 0},
-        {"rep_stosb_threshold=", 1, NEVER, 32 * MB, 32 * KB, 1 * MB, 0},
-        {"rep_movsb_threshold=1T", 1, NEVER, 32 * MB, 32 * KB, 1 * MB, 0},
-        {"memset_nt_threshold=nevermore", 1, NEVER, 32 * MB, 32 * KB, 1 * MB, 0},
-        {"rep_movsb_threshold=0:rep_stosb_threshold=0", 0, NEVER, 32 * MB, 0, 0, 0},
+        {"rep_movsb_threshold=64K", 0, 16 * MB, 32 * MB, 64 * KB, 1 * MB, 0},
+        {"rep_movsb_threshold=never:rep_stosb_threshold=2048", 0, 16 * MB, 32 * MB, NEVER, 2 * KB, 0},
+        {"nt_threshold=8M", 0, 8 * MB, 8 * MB, 32 * KB, 1 * MB, 0},
+        {"nt_threshold=8M:memset_nt_threshold=never", 0, 8 * MB, NEVER, 32 * KB, 1 * MB, 0},
+        {"rep_movsb_short_distance=63", 0, 16 * MB, 32 * MB, 32 * KB, 1 * MB, 63},
+        {"rep_movsb_short_distance=4095", 0, 16 * MB, 32 * MB, 32 * KB, 1 * MB, 4095},
+        {"rep_movsb_short_distance=4096", 1, 16 * MB, 32 * MB, 32 * KB, 1 * MB, 0},
+        {"rep_movsb_short_distance=-1", 1, 16 * MB, 32 * MB, 32 * KB, 1 * MB, 0},
+        {"rep_stosb_threshold=12X", 1, 16 * MB, 32 * MB, 32 * KB, 1 * MB, 0},
+        {"rep_stosb_threshold=", 1, 16 * MB, 32 * MB, 32 * KB, 1 * MB, 0},
+        {"rep_movsb_threshold=1T", 1, 16 * MB, 32 * MB, 32 * KB, 1 * MB, 0},
+        {"memset_nt_threshold=nevermore", 1, 16 * MB, 32 * MB, 32 * KB, 1 * MB, 0},
+        {"rep_movsb_threshold=0:rep_stosb_threshold=0", 0, 16 * MB, 32 * MB, 0, 0, 0},
     };
     for (size_t i = 0; i < sizeof ov / sizeof ov[0]; i++) {
         decide(&z5, ov[i].value, 0);
@@ -955,10 +960,13 @@ static void policy_rules(void)
               "%s: policy nt %zu/%zu movsb %zu stosb %zu short %zu", ov[i].value, p->nt_copy, p->nt_set, p->movsb[1],
               p->stosb[1], p->short_distance);
         CHECK(st.rules_policy.movsb[2] == 32 * KB, "%s: the rules' own policy was changed", ov[i].value);
+        /* nt_threshold= is every copy's, equally aligned ones' too (amd-zen5 starts them never) */
+        CHECK(p->nt_coaligned == (strstr(ov[i].value, "nt_threshold=8M") ? 0 : NEVER),
+              "%s: equally aligned copies stream from %zu", ov[i].value, p->nt_coaligned);
     }
     /* In AT_SECURE processes none of it applies. */
     decide(&z5, "rep_movsb_threshold=64K:nt_threshold=1M", 1);
-    CHECK(st.policy.movsb[2] == 32 * KB && st.policy.nt_copy == NEVER, "secure: policy overrides applied");
+    CHECK(st.policy.movsb[2] == 32 * KB && st.policy.nt_copy == 16 * MB, "secure: policy overrides applied");
     printf("policy: %zu CPUs through the rule table (%zu rules), %zu overrides\n", sizeof cases / sizeof cases[0],
            altmem__policy_rule_count, sizeof ov / sizeof ov[0]);
 }

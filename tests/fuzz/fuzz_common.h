@@ -266,6 +266,8 @@ static inline void fz_set_policy(const struct fz_policy *want)
     /* forward overlaps stream from the rules' own start, unless nt_threshold= */
     size_t fwd = want->nt == FZ_KEEP && rp->nt_fwd_overlap > nt ? rp->nt_fwd_overlap : nt;
     fz_check_var("altmem__nt_threshold_fwd_overlap", altmem__nt_threshold_fwd_overlap, fwd, value);
+    size_t coaligned = want->nt == FZ_KEEP && rp->nt_coaligned > nt ? rp->nt_coaligned : nt;
+    fz_check_var("altmem__nt_threshold_coaligned", altmem__nt_threshold_coaligned, coaligned, value);
     fz_check_var("altmem__rep_movsb_start_coaligned", altmem__rep_movsb_start_coaligned,
                  want->movsb == FZ_KEEP ? rp->movsb_coaligned : want->movsb, value);
     fz_check_var("altmem__movsb_short_distance", altmem__movsb_short_distance,

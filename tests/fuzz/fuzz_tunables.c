@@ -380,7 +380,7 @@ static int same_policy(const struct altmem__policy *a, const struct altmem__poli
                a->movsb_stop16_near == b->movsb_stop16_near && a->halves64 == b->halves64 &&
                a->halves64_rule == b->halves64_rule && a->avx2_copies_out == b->avx2_copies_out &&
                a->avx2_copies_out_rule == b->avx2_copies_out_rule && a->movsb32_apart == b->movsb32_apart &&
-               a->nt_fwd_overlap == b->nt_fwd_overlap && !memcmp(a->movsb_fwd_overlap, b->movsb_fwd_overlap, sizeof a->movsb_fwd_overlap) &&
+               a->nt_fwd_overlap == b->nt_fwd_overlap && !memcmp(a->movsb_fwd_overlap, b->movsb_fwd_overlap, sizeof a->movsb_fwd_overlap) && a->nt_coaligned == b->nt_coaligned &&
                a->rules == b->rules;
     for (int w = 0; w < 3; w++)
         same = same && a->movsb[w] == b->movsb[w] && a->stosb[w] == b->stosb[w];
@@ -495,6 +495,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         want.nt_copy = want.nt_set = m.val[0];
         want.nt_copy16_never = 0;   /* the setting is every width's (amd-zen4 keeps the 16-byte copies out) */
         want.nt_fwd_overlap = 0;    /* ... and every overlap's (intel-emr-kvm) */
+        want.nt_coaligned = 0;      /* ... and every alignment's (amd-zen5) */
     }
     if (m.set[1])
         want.nt_set = m.val[1];

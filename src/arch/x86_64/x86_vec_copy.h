@@ -510,6 +510,20 @@ OPS_INL size_t movsb_stop(const unsigned char *d, const unsigned char *s, size_t
 #define movsb_stop(d, s, n) ((size_t)-1)
 #endif
 
+/* Below streaming: under the width's threshold, or, with (dst - src) % 64 == 0,
+   under the equally aligned copies' own (amd-zen5: never; elsewhere the same,
+   and the second test is reached only where it is false).  The 16-byte copies
+   have one threshold. */
+OPS_INL int copy_below_nt(uintptr_t d, uintptr_t s, size_t n)
+{
+#if VEC_BITS == 128
+    (void)d, (void)s;
+    return n < COPY_NT_THRESHOLD;
+#else
+    return n < COPY_NT_THRESHOLD || (n < altmem__nt_threshold_coaligned && !((d ^ s) & 63));
+#endif
+}
+
 #if VEC_BITS == 256
 /* src and dst equally aligned mod 32: no load of the 32-byte loop crosses a
    line.  Apart, the copies take rep movsb from a start of their own where a
@@ -611,7 +625,7 @@ OPS_INL void *vmove_large(unsigned char *d, const unsigned char *s, size_t n, co
     }
     /* The common case first, on the fall-through: regions apart, from the rep
        movsb start to its stop and below streaming, not at a short distance. */
-    if (likely(fwd >= n && bwd >= n && n >= *erms_min && n < COPY_NT_THRESHOLD) && n <= movsb_stop(d, s, n) &&
+    if (likely(fwd >= n && bwd >= n && n >= *erms_min && copy_below_nt((uintptr_t)d, (uintptr_t)s, n)) && n <= movsb_stop(d, s, n) &&
         !movsb_short_distance((uintptr_t)d, (uintptr_t)s)) {
         rep_movsb(d, s, n);
         return d;
@@ -620,13 +634,13 @@ OPS_INL void *vmove_large(unsigned char *d, const unsigned char *s, size_t n, co
        the 4 KiB alias too (a forward loop there ran 0.72-0.84x glibc 2.41's
        sse2 memcpy at 32 KiB-8 MiB s+1/d+3 on Zen 4 with rep movsb on). */
     int no_movsb = n < *erms_min || n > movsb_stop(d, s, n) || movsb_short_distance((uintptr_t)d, (uintptr_t)s);
-    int back = fwd < n || (bwd >= n && alias_4k_ahead(d, s) && (n < *erms_min || (n < COPY_NT_THRESHOLD && no_movsb)));
-    if (back && (n < COPY_NT_THRESHOLD || fwd < 4096))
+    int back = fwd < n || (bwd >= n && alias_4k_ahead(d, s) && (n < *erms_min || (copy_below_nt((uintptr_t)d, (uintptr_t)s, n) && no_movsb)));
+    if (back && (copy_below_nt((uintptr_t)d, (uintptr_t)s, n) || fwd < 4096))
         return vcopy_bwd(d, s, n);      /* dst inside (src, src+n), or the 4 KiB alias: backward */
     else if (back) {
         ALTMEM_SETTLE(n, altmem__settle_memmove(d, s, n)); /* the first streaming call: the caches */
         vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src or apart: backward, streaming */
-    } else if (n >= COPY_NT_THRESHOLD && fwd_may_stream(bwd, n)) {
+    } else if (!copy_below_nt((uintptr_t)d, (uintptr_t)s, n) && fwd_may_stream(bwd, n)) {
         ALTMEM_SETTLE(n, altmem__settle_memmove(d, s, n));
         vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
     }
@@ -655,12 +669,12 @@ OPS_INL void *vcopy_large(unsigned char *d, const unsigned char *s, size_t n, co
         return d;
     }
     /* The common case first, on the fall-through, as vmove_large. */
-    if (likely(n < COPY_NT_THRESHOLD && n >= *erms_min) && n <= movsb_stop(d, s, n) &&
+    if (likely(copy_below_nt((uintptr_t)d, (uintptr_t)s, n) && n >= *erms_min) && n <= movsb_stop(d, s, n) &&
         !movsb_short_distance((uintptr_t)d, (uintptr_t)s)) {
         rep_movsb(d, s, n);             /* [*erms_min, stop], below nt: rep movsb */
         return d;
     }
-    if (n >= COPY_NT_THRESHOLD) {
+    if (!copy_below_nt((uintptr_t)d, (uintptr_t)s, n)) {
         ALTMEM_SETTLE(n, altmem__settle_memcpy(d, s, n)); /* the first streaming call: the caches */
         vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
     }

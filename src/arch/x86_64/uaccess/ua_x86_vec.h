@@ -175,7 +175,7 @@ OPS_INL size_t cu_large_body(uintptr_t d, uintptr_t s, size_t n, int erms, int p
 #if UA_W == 32
     vec a;
 #endif
-    if (!nt && n >= altmem__nt_threshold) {
+    if (!nt && !copy_below_nt(d, s, n)) {
         ALTMEM_SETTLE(n, altmem__settle_copy_user((void *)d, (const void *)s, n)); /* the first streaming call */
         return cu_nt(d, s, n);
     }

@@ -44,13 +44,13 @@ static __attribute__((noinline)) void *large(void *__restrict dst, const void *_
         return altmem_memcpy_avx2(dst, src, n); /* Zen 4, src and dst apart mod 64 */
     /* The common case first, every test on the fall-through path (a taken
        branch here costs time at 600 B-1 KiB: docs/perf/variant-figures.md). */
-    if (likely(n < altmem__nt_threshold) && likely(n < MOVSB_MIN_COALIGNED || n < erms_min(d, s)) && !alias_4k_ahead(d, s))
+    if (likely(copy_below_nt((uintptr_t)d, (uintptr_t)s, n)) && likely(n < MOVSB_MIN_COALIGNED || n < erms_min(d, s)) && !alias_4k_ahead(d, s))
         return vcopy_fwd(d, s, n);      /* (512, 16/32 KiB): 256 B loop, dst 64-aligned */
-    else if (n < altmem__nt_threshold && n < erms_min(d, s))
+    else if (copy_below_nt((uintptr_t)d, (uintptr_t)s, n) && n < erms_min(d, s))
         return vcopy_bwd(d, s, n);      /* (512, 16/32 KiB), dst just above src mod 4 KiB: backward */
-    else if (n < altmem__nt_threshold && !movsb_short_distance((uintptr_t)d, (uintptr_t)s))
+    else if (copy_below_nt((uintptr_t)d, (uintptr_t)s, n) && !movsb_short_distance((uintptr_t)d, (uintptr_t)s))
         rep_movsb(d, s, n);             /* [16/32 KiB, nt): rep movsb         */
-    else if (n < altmem__nt_threshold)
+    else if (copy_below_nt((uintptr_t)d, (uintptr_t)s, n))
         return vcopy_bwd(d, s, n);      /* [16/32 KiB, nt), (dst - src) mod 4 KiB in 1..63, the 4 KiB alias: backward */
     else {
         ALTMEM_SETTLE(n, altmem__settle_memcpy(dst, src, n)); /* the first streaming call: the caches */

@@ -55,13 +55,13 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
        includes the short distances where rep movsb is refused. */
     int back = fwd < n || (bwd >= n && alias_4k_ahead(d, s) &&
                            (n < erms_min(d, s) ||
-                            (n < altmem__nt_threshold && movsb_short_distance((uintptr_t)d, (uintptr_t)s))));
-    if (back && (n < altmem__nt_threshold || fwd < 4096))
+                            (copy_below_nt((uintptr_t)d, (uintptr_t)s, n) && movsb_short_distance((uintptr_t)d, (uintptr_t)s))));
+    if (back && (copy_below_nt((uintptr_t)d, (uintptr_t)s, n) || fwd < 4096))
         return vcopy_bwd(d, s, n);      /* dst inside (src, src+n), or the 4 KiB alias: backward */
     else if (back) {
         ALTMEM_SETTLE(n, altmem__settle_memmove(dst, src, n)); /* the first streaming call: the caches */
         vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src or apart: backward, streaming */
-    } else if (n >= altmem__nt_threshold && fwd_may_stream(bwd, n)) {
+    } else if (!copy_below_nt((uintptr_t)d, (uintptr_t)s, n) && fwd_may_stream(bwd, n)) {
         ALTMEM_SETTLE(n, altmem__settle_memmove(dst, src, n));
         vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
     }
