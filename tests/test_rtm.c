@@ -11,10 +11,12 @@
  * fault inside a transaction aborts it without being served, so an untouched
  * page would abort every attempt.
  *
- *   test_rtm            the check (exit 77 where RTM cannot commit, the CPU
- *                       has no AVX-512, or clang built it: there nothing is
- *                       promised)
- *   test_rtm --control  the same check on the avx2 memcpy variant: must fail
+ *   test_rtm            the check (exit 77 where clang built it: there nothing
+ *                       is promised); where RTM cannot commit or the CPU has no
+ *                       AVX-512, the check that the rule did not apply there
+ *                       (so that CI runs a check on every CPU, not a skip)
+ *   test_rtm --control  the same check on the avx2 memcpy variant, or, where the
+ *                       rule does not apply, the claim that it did: must fail
  */
 #include <cpuid.h>
 #include <immintrin.h>
@@ -29,6 +31,17 @@ typedef void *copy_fn(void *, const void *, size_t);
 
 static unsigned char src_buf[8192], dst_buf[8192];
 static int failures;
+
+/* Whether the policy rule of that name applied in this process (altmem info's list). */
+static int rule_applied(const char *name)
+{
+    struct altmem_rule_info r;
+    for (unsigned i = 0; altmem_policy_rule(i, &r) == 0; i++)
+        if (!strcmp(r.name, name))
+            return r.applied;
+    printf("rtm: no rule named %s\n", name);
+    return -1;
+}
 
 static int rtm_can_commit(void)
 {
@@ -102,21 +115,32 @@ int main(int argc, char **argv)
 #endif
     struct altmem_cpu_info cpu;
     altmem_cpu(&cpu);
+    int applied = rule_applied("intel-rtm");
     if (!rtm_can_commit() || !(cpu.active & ALTMEM_FEAT_SIMD512)) {
-        printf("rtm: %s: nothing promised here, skipped\n",
-               !rtm_can_commit() ? "no RTM that can commit on this CPU" : "no AVX-512 in use (intel-rtm needs it)");
-        return 77;
+        /* Nothing to commit: the rule must not have applied (the control claims it did). */
+        printf("rtm: %s: the rule intel-rtm %s\n",
+               !rtm_can_commit() ? "no RTM that can commit on this CPU" : "no AVX-512 in use (intel-rtm needs it)",
+               applied ? "applied: FAILED" : "did not apply, as it must not here");
+        if (control) {
+            printf("rtm: control: claims the rule applied: %s\n", applied ? "it did" : "it did not: FAILED");
+            return !applied;
+        }
+        return applied;
     }
     memset(src_buf, 0xa5, sizeof src_buf);
     memset(dst_buf, 0, sizeof dst_buf);
-    if (commits_copy(plain_byte_copy, 1) == 0) {
-        printf("rtm: RTM is enumerated but no transaction commits here (0 of %d holding one byte store): "
-               "nothing to learn, skipped\n", ATTEMPTS);
-        return 77;
-    }
     struct altmem_binding_info b[3];
     for (int r = 0; r < 3; r++)
         altmem_binding((enum altmem_routine)r, &b[r]);
+    if (commits_copy(plain_byte_copy, 1) == 0) {
+        /* Nothing commits, not even one byte store: the binding alone can be checked
+           (the rule applied, memcpy not avx2; the control claims avx2). */
+        int ok = applied == 1 && strcmp(b[0].variant, "avx2") != 0;
+        printf("rtm: RTM is enumerated but no transaction commits here (0 of %d holding one byte store): "
+               "the rule %s, memcpy bound %s%s\n", ATTEMPTS, applied == 1 ? "applied" : "did not apply", b[0].variant,
+               control ? " (control: claims avx2)" : ok ? "" : ": FAILED");
+        return control ? strcmp(b[0].variant, "avx2") != 0 : !ok;
+    }
     copy_fn *avx2 = variant(ALTMEM_MEMCPY, "avx2");
     if (control && !avx2) {
         printf("rtm: no avx2 memcpy variant in this build\n");
