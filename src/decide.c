@@ -113,6 +113,7 @@ static void policy_copy(struct altmem__policy *d, const struct altmem__policy *s
     d->nt_copy_linear = s->nt_copy_linear;
     d->nt_fwd_overlap = s->nt_fwd_overlap;
     d->nt_coaligned = s->nt_coaligned;
+    d->memset_no_lines = s->memset_no_lines;
     d->zero_block = s->zero_block;
     d->rules = s->rules;
 }

@@ -51,6 +51,7 @@ struct altmem__policy_vars altmem__policy_vars = {
     .rep_movsb_start_fwd_overlap = {0, 0, 0},
     .copy_nt_four_pages = 1,
     .nt_threshold_coaligned = NEVER,
+    .memset_lines_mask = 63,
 };
 size_t altmem__zero_block = 0;
 
@@ -70,6 +71,7 @@ static void install(const struct altmem__policy *p, size_t cap)
                      __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__nt_threshold_coaligned, p->nt_coaligned > nt ? at_most(p->nt_coaligned, cap) : nt,
                      __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__memset_lines_mask, p->memset_no_lines ? 0 : (size_t)63, __ATOMIC_RELEASE);
     /* the inline copy loops' one compare: below the width's rep movsb and streaming starts */
     __atomic_store_n(&altmem__copy_loop_below[0], at_most(p->movsb[0], nt16), __ATOMIC_RELEASE);
     const size_t movsb32_apart = at_most(p->movsb32_apart, p->movsb[1]);
@@ -165,6 +167,7 @@ static void a_defaults(const struct altmem__cpu *c, struct altmem__policy *p)
     p->nt_fwd_overlap = 0;
     p->movsb_fwd_overlap[0] = p->movsb_fwd_overlap[1] = p->movsb_fwd_overlap[2] = 0;
     p->nt_coaligned = 0;
+    p->memset_no_lines = 0;
 }
 
 /* Intel with AVX-512 but without AVX-VNNI (Skylake-SP .. Ice Lake-SP): the
@@ -317,6 +320,7 @@ static void a_amd_zen5(const struct altmem__cpu *c, struct altmem__policy *p)
     p->nt_fwd_overlap = NEVER;
     p->nt_copy16_never = 1;
     p->nt_set = c->l3_bytes ? c->l3_bytes : 32 * M;
+    p->memset_no_lines = 1;
     p->short_distance = 0;
     p->movsb_fwd_overlap[0] = 8 * K;
     p->movsb_fwd_overlap[1] = 40 * K;

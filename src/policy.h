@@ -96,11 +96,16 @@ struct altmem__policy_vars {
        goes straight through (0). */
     size_t copy_nt_four_pages;
 
-    /* ---- line 5: what only streaming-sized copies read */
+    /* ---- line 5: what only streaming-sized copies and the 64-byte memset's lines read */
     /* ... the 32- and 64-byte copies with (dst - src) % 64 == 0 stream only from
        here (not below nt_threshold; amd-zen5: never, where rep movsb keeps them
        faster than streaming while the misaligned ones lose to it). */
     size_t nt_threshold_coaligned;
+    /* The 64-byte memset stores (256, 512] at a dst not 64-aligned as aligned
+       lines between unaligned ends, and ends its loop on a line (63: the mask
+       that tells such a dst, one test in the entry's room), or as overlapping
+       unaligned vectors from each end (0: amd-zen5, where the lines lost). */
+    size_t memset_lines_mask;
 } __attribute__((aligned(64)));
 extern struct altmem__policy_vars altmem__policy_vars __attribute__((visibility("hidden")));
 
@@ -127,6 +132,7 @@ extern struct altmem__policy_vars altmem__policy_vars __attribute__((visibility(
 #define altmem__rep_movsb_start_fwd_overlap (altmem__policy_vars.rep_movsb_start_fwd_overlap)
 #define altmem__copy_nt_four_pages (altmem__policy_vars.copy_nt_four_pages)
 #define altmem__nt_threshold_coaligned (altmem__policy_vars.nt_threshold_coaligned)
+#define altmem__memset_lines_mask (altmem__policy_vars.memset_lines_mask)
 
 /* Each line's members within it (the paths above read their line only). */
 #define ALTMEM__POLICY_LINE(member) (__builtin_offsetof(struct altmem__policy_vars, member) / 64)
@@ -137,7 +143,8 @@ _Static_assert(ALTMEM__POLICY_LINE(memset_loop_below) == 2 && ALTMEM__POLICY_LIN
                "line 3 is one line");
 _Static_assert(ALTMEM__POLICY_LINE(rep_movsb_stop_16) == 3 && ALTMEM__POLICY_LINE(copy_nt_four_pages) == 3,
                "line 4 is one line");
-_Static_assert(ALTMEM__POLICY_LINE(nt_threshold_coaligned) == 4, "line 5 is one line");
+_Static_assert(ALTMEM__POLICY_LINE(nt_threshold_coaligned) == 4 && ALTMEM__POLICY_LINE(memset_lines_mask) == 4,
+               "line 5 is one line");
 
 /* aarch64 DC ZVA / riscv64 cbo.zero: the block size in bytes the CPU zeroes
    per instruction (a power of two), or 0: do not use it. */
@@ -177,6 +184,7 @@ struct altmem__policy {
     size_t movsb_fwd_overlap[3];  /* ... rep movsb from the larger of this and the width's start (0: the width's) */
     size_t nt_coaligned;          /* 32-, 64-byte copies, (dst - src) % 64 == 0: streaming from the larger
                                      of this and nt_copy (0: nt_copy) */
+    int memset_no_lines;          /* the 64-byte memset without its lines (altmem__memset_lines_mask 0) */
     size_t zero_block;            /* DC ZVA / cbo.zero block (the CPU's), 0 = none */
     uint32_t rules;               /* bit i: altmem__policy_rules[i] applied       */
 };

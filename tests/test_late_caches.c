@@ -95,6 +95,7 @@ static int check_settled(const char *what)
     if (altmem__nt_threshold != p->nt_copy || altmem__nt_threshold_16 != nt16 ||
         altmem__nt_threshold_fwd_overlap != nt_fwd ||
         altmem__nt_threshold_coaligned != (p->nt_coaligned > p->nt_copy ? p->nt_coaligned : p->nt_copy) ||
+        altmem__memset_lines_mask != (p->memset_no_lines ? 0 : 63) ||
         altmem__memset_nt_threshold != p->nt_set || altmem__rep_stosb_start[0] != p->stosb[0] ||
         altmem__rep_stosb_start[1] != p->stosb[1] || altmem__rep_stosb_start[2] != p->stosb[2] ||
         altmem__rep_movsb_start[2] != p->movsb[2] || altmem__copy_split_loads_above != p->split_loads_above ||

@@ -5,6 +5,7 @@
  * the low byte may count.  `test_memset --self-test` proves the checker catches
  * broken memsets.
  */
+#include "policy.h"
 #include "testlib.h"
 
 #include <limits.h>
@@ -169,6 +170,27 @@ static void part_string(struct tl_ctx *c)
     tl_policy_set(NULL);
 }
 
+/* The 64-byte memset with its lines on and off (altmem__memset_lines_mask 63 and
+   0, as src/policy.c installs it: amd-zen5 turns them off): 257..3 KiB at every
+   dst offset of a line, and flush against the guard page after. */
+static void part_lines(struct tl_ctx *c)
+{
+    struct tl_buf *db = &tl_env.dst;
+    unsigned char *base = db->mem + tl_env.page;
+    static const size_t sizes[] = {257, 300, 320, 383, 384, 385, 448, 511, 512, 513, 576, 700, 768, 1000, 1024, 3000};
+    const size_t was = altmem__memset_lines_mask;
+    for (size_t mask = 0; mask < 64 && !c->stop; mask += 63) {
+        __atomic_store_n(&altmem__memset_lines_mask, mask, __ATOMIC_RELEASE);
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0] && !c->stop; i++) {
+            size_t n = sizes[i];
+            for (size_t o = 0; o < 64; o += tl_lim.reduced ? 21 : 1)
+                tl_set(c, db, base + o, fill_for(n, o), n);
+            tl_set(c, db, tl_buf_end(db, n), fill_for(n, 64), n);
+        }
+    }
+    __atomic_store_n(&altmem__memset_lines_mask, was, __ATOMIC_RELEASE);
+}
+
 static const struct tl_part parts[] = {
     {"zero", part_zero},     /* n == 0 with NULL and guard-page pointers  */
     {"guard", part_guard},   /* windows flush against PROT_NONE pages     */
@@ -179,6 +201,7 @@ static const struct tl_part parts[] = {
     {"page-ends", part_page_ends}, /* first or last bytes across a page */
     {"nt", part_nt},         /* around lowered non-temporal thresholds    */
     {"string", part_string}, /* around rep stosb starts                   */
+    {"lines", part_lines},   /* the 64-byte memset's lines on and off     */
 };
 
 /* ---- Broken memsets: each right but for one bug ---- */

@@ -816,6 +816,10 @@ static void policy_rules(void)
         /* Only intel-emr-kvm streams forward overlaps later than the rest, and amd-zen5 never. */
         CHECK(p.nt_fwd_overlap == (strstr(k->rules, "intel-emr-kvm") ? 16 * MB : strstr(k->rules, "amd-zen5") ? NEVER : 0),
               "%s: nt_fwd_overlap %zu", k->what, p.nt_fwd_overlap);
+        /* Only amd-zen5 turns the 64-byte memset's lines off (installed as the mask). */
+        CHECK(p.memset_no_lines == (strstr(k->rules, "amd-zen5") != NULL) &&
+                  altmem__memset_lines_mask == (p.memset_no_lines ? 0 : 63),
+              "%s: memset lines off %d (mask %zu)", k->what, p.memset_no_lines, altmem__memset_lines_mask);
         /* Only amd-zen5 streams equally aligned copies later than the rest (never; installed as such). */
         CHECK(p.nt_coaligned == (strstr(k->rules, "amd-zen5") ? NEVER : 0) &&
                   altmem__nt_threshold_coaligned == (p.nt_coaligned > p.nt_copy ? p.nt_coaligned : p.nt_copy),

@@ -347,14 +347,15 @@ OPS_INL size_t ops_vset_loop(const enum ops_access acc, uintptr_t d, ops_vec x, 
            -> 1.23-1.47x glibc 2.41: docs/perf/intel-family6-model167.md, "The
            64-byte memset's lines"). */
 #ifdef OPS_SET_LOOP_END_ALIGNED
-        const uintptr_t z = de & ~(uintptr_t)(OPS_W - 1);
-        ops_vset_block4(acc, OPS_ALIGNED, z - 4 * OPS_W, x);
-        if (z != de)
-            ops_vst(acc, de, -(ptrdiff_t)OPS_W, x);
-        return OPS_OK;
-#else
-        return ops_vset_last4(acc, de, x, n, ops_max(p - d, OPS_W));
+        if (OPS_SET_LOOP_END_ALIGNED) {
+            const uintptr_t z = de & ~(uintptr_t)(OPS_W - 1);
+            ops_vset_block4(acc, OPS_ALIGNED, z - 4 * OPS_W, x);
+            if (z != de)
+                ops_vst(acc, de, -(ptrdiff_t)OPS_W, x);
+            return OPS_OK;
+        }
 #endif
+        return ops_vset_last4(acc, de, x, n, ops_max(p - d, OPS_W));
     }
     if ((k = ops_vst(acc, d, 0, x)) != OPS_OK)
         return k;

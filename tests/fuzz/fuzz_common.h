@@ -268,6 +268,7 @@ static inline void fz_set_policy(const struct fz_policy *want)
     fz_check_var("altmem__nt_threshold_fwd_overlap", altmem__nt_threshold_fwd_overlap, fwd, value);
     size_t coaligned = want->nt == FZ_KEEP && rp->nt_coaligned > nt ? rp->nt_coaligned : nt;
     fz_check_var("altmem__nt_threshold_coaligned", altmem__nt_threshold_coaligned, coaligned, value);
+    fz_check_var("altmem__memset_lines_mask", altmem__memset_lines_mask, rp->memset_no_lines ? 0 : 63, value);
     fz_check_var("altmem__rep_movsb_start_coaligned", altmem__rep_movsb_start_coaligned,
                  want->movsb == FZ_KEEP ? rp->movsb_coaligned : want->movsb, value);
     fz_check_var("altmem__movsb_short_distance", altmem__movsb_short_distance,

@@ -217,7 +217,7 @@ OPS_VECTOR_STORE(__m128i, x86_st_low4, st_low4, X86_FAULT_STD)
    is): 768 B-3 KiB dst+3 1.10-1.32x -> 1.21-1.47x glibc 2.41 on Intel 6/167
    (docs/perf/intel-family6-model167.md, "The 64-byte memset's lines"). */
 #if VEC_BITS == 512 && !defined(VEC64_AS_HALVES)
-#define OPS_SET_LOOP_END_ALIGNED 1
+#define OPS_SET_LOOP_END_ALIGNED (altmem__memset_lines_mask) /* not where a rule says the lines lose (amd-zen5) */
 #endif
 #include "ops/vector.h"
 

@@ -124,6 +124,16 @@ c4:                                     /* [4, 8): 4 + 4                   */
    (384 B aligned 1.14 -> 1.28x glibc 2.41 on Intel 6/207, the rest unchanged:
    docs/perf/intel-family6-model207.md, "The copies' (128, 512] in the
    entry, and memset's"). */
+/* dst not 64-byte aligned where the lines are on (altmem__memset_lines_mask):
+   one test against memory, 7 bytes (GCC's load and and took 10 at each of
+   the two sites, and the entry no longer fitted its room whole, copy.h). */
+OPS_INL int memset_lines_here(uintptr_t d)
+{
+    int r;
+    __asm__ volatile("test %[d], %[m]" : "=@ccnz"(r) : [d] "r"(d), [m] "m"(altmem__memset_lines_mask));
+    return r;
+}
+
 OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *large, const size_t *loop_below)
 {
     const uintptr_t d = (uintptr_t)dst;
@@ -136,7 +146,7 @@ OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *large, co
            with this test ahead of the others (docs/perf/intel-family6-model207.md,
            "Exactly 64 bytes"); the _halves build as measured on Zen 4, below. */
         if (n > 384 && n <= 512) {
-            if (d & 63)
+            if (unlikely(memset_lines_here(d)))
                 ops_vset_lines(d, _mm512_set1_epi8((char)c), n, 4); /* (384, 512], dst not 64-aligned: lines */
             else
                 ops_vset_ht4(OPS_PLAIN, d, _mm512_set1_epi8((char)c), n); /* (384, 512]: 4 x 64 from each end */
@@ -161,7 +171,7 @@ OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *large, co
         if (n > 384)
             goto v4;
 #else
-        if (d & 63) {
+        if (unlikely(memset_lines_here(d))) {
             ops_vset_lines(d, _mm512_set1_epi8((char)c), n, 3); /* (256, 384], dst not 64-aligned: lines */
             return dst;
         }
