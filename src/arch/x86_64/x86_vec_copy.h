@@ -475,7 +475,8 @@ OPS_INL int movsb_short_distance(uintptr_t d, uintptr_t s)
 
 /* A forward overlap (src ahead of dst by bwd < n) below the start a rule gives
    this width's forward overlaps' rep movsb (amd-zen5: 8 / 40 / 64 KiB for the
-   16 / 32 / 64-byte variants; 0 elsewhere, and the test fails at once).  Read only on memmove's paths past the common one. */
+   16 / 32 / 64-byte variants; 0 elsewhere, and the test fails at once).  Read
+   only on memmove's paths past the common one. */
 OPS_INL int fwd_overlap_below_movsb(uintptr_t bwd, size_t n)
 {
     return bwd < n && n < altmem__rep_movsb_start_fwd_overlap[VEC_BITS == 128 ? 0 : VEC_BITS == 256 ? 1 : 2];
