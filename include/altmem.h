@@ -118,7 +118,9 @@ ALTMEM_API void altmem_cpu(struct altmem_cpu_info *out);
 
 /* Size in bytes from which the SIMD variants (x86_64) use non-temporal stores:
    derived from the cache sizes, or ALTMEM_TUNABLES nt_threshold=BYTES
-   (docs/tunables.md).  After altmem_init() if it has not run yet. */
+   (docs/tunables.md); a rule may start some copies later (amd-zen5: never
+   where dst - src is a multiple of 64, nor forward overlaps; altmem info names
+   it).  After altmem_init() if it has not run yet. */
 ALTMEM_API size_t altmem_nt_threshold(void);
 
 /* ---- Policy: when the x86_64 variants change strategy ------------------- */
