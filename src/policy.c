@@ -304,7 +304,10 @@ static void a_amd_zen4(const struct altmem__cpu *c, struct altmem__policy *p)
    streaming's 0.94-1.28x); a backward overlap streams (1.26-1.57x, rep movsb
    0.91-0.98x at 32-128 MiB), a forward one keeps rep movsb (1.18-1.58x against
    0.97-1.36x); and the 16-byte streaming loop lost to every other path of its
-   width (0.78-0.88x). */
+   width (0.78-0.88x).  The 64-byte memset's lines (measured on Intel 6/167)
+   lost here: against the build before them, 320-512 B misaligned took
+   1.22-1.29x the time, 576 B-1 KiB 1.06-1.08x; without them (the mask 0) the
+   same build is within 1.1% of that one at 256 B-3 KiB. */
 static int m_amd_zen5(const struct altmem__cpu *c) { return is_amd(c) && c->family == 0x1a; }
 static void a_amd_zen5(const struct altmem__cpu *c, struct altmem__policy *p)
 {
@@ -441,7 +444,7 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
      "rep movsb from 3 / 32 / 32 KiB (16 / 32 / 64-byte variants) at any distance, a forward overlap from "
      "8 / 40 / 64 KiB; rep stosb from 2 KiB / the L2 size / the L2 size; streaming copies from half the L3 "
      "where src and dst are apart mod 64 (not equally aligned ones, forward overlaps or the 16-byte copies), "
-     "streaming memset from the L3 size",
+     "streaming memset from the L3 size; the 64-byte memset without its lines",
      "measured, AMD family 26 model 2 (KVM): docs/perf/amd-family26-model2.md", m_amd_zen5, a_amd_zen5},
     {"intel-emr-kvm", "Intel family 6 model 207 (Emerald Rapids) in a VM: the guest keeps little of the L3 it reports",
      "streaming copies from 4 MiB (a forward overlap from 16 MiB), streaming memset from 40 MiB, rep movsb from "
