@@ -120,7 +120,7 @@ int main(int argc, char **argv)
         /* Nothing to commit: the rule must not have applied (the control claims it did). */
         printf("rtm: %s: the rule intel-rtm %s\n",
                !rtm_can_commit() ? "no RTM that can commit on this CPU" : "no AVX-512 in use (intel-rtm needs it)",
-               applied ? "applied: FAILED" : "did not apply, as it must not here");
+               applied == 0 ? "did not apply, as it must not here" : applied == 1 ? "applied: FAILED" : "unknown: FAILED");
         if (control) {
             printf("rtm: control: claims the rule applied: %s\n", applied ? "it did" : "it did not: FAILED");
             return !applied;

@@ -317,9 +317,8 @@ OPS_INL void ops_vset_lines(uintptr_t d, ops_vec x, size_t n, const int k)
    W-aligned d), a W-aligned loop of 4W, the last 4W unaligned (stores
    ascending: memset and clear_user alike; with OPS_SET_LOOP_END_ALIGNED the
    plain one's last 4W W-aligned and one unaligned vector after them, below).
-   On a fault in the loop, p
-   goes through an empty asm so that GCC keeps no register per store address
-   for the progress. */
+   On a fault in the loop, p goes through an empty asm so that GCC keeps no
+   register per store address for the progress. */
 OPS_INL size_t ops_vset_loop(const enum ops_access acc, uintptr_t d, ops_vec x, size_t n)
 {
     const uintptr_t de = d + n;

@@ -380,7 +380,9 @@ static int same_policy(const struct altmem__policy *a, const struct altmem__poli
                a->movsb_stop16_near == b->movsb_stop16_near && a->halves64 == b->halves64 &&
                a->halves64_rule == b->halves64_rule && a->avx2_copies_out == b->avx2_copies_out &&
                a->avx2_copies_out_rule == b->avx2_copies_out_rule && a->movsb32_apart == b->movsb32_apart &&
-               a->nt_fwd_overlap == b->nt_fwd_overlap && !memcmp(a->movsb_fwd_overlap, b->movsb_fwd_overlap, sizeof a->movsb_fwd_overlap) && a->nt_coaligned == b->nt_coaligned && a->memset_no_lines == b->memset_no_lines &&
+               a->nt_fwd_overlap == b->nt_fwd_overlap &&
+               !memcmp(a->movsb_fwd_overlap, b->movsb_fwd_overlap, sizeof a->movsb_fwd_overlap) &&
+               a->nt_coaligned == b->nt_coaligned && a->memset_no_lines == b->memset_no_lines &&
                a->rules == b->rules;
     for (int w = 0; w < 3; w++)
         same = same && a->movsb[w] == b->movsb[w] && a->stosb[w] == b->stosb[w];

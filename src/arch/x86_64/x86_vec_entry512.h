@@ -119,11 +119,6 @@ c4:                                     /* [4, 8): 4 + 4                   */
     return dst;
 }
 
-/* Above 128 B, as vcopy_entry_512: large() from 512 B and the classes of
-   (128, 512] in the entry's out-of-line block, no call of an out-of-line mid()
-   (384 B aligned 1.14 -> 1.28x glibc 2.41 on Intel 6/207, the rest unchanged:
-   docs/perf/intel-family6-model207.md, "The copies' (128, 512] in the
-   entry, and memset's"). */
 /* dst not 64-byte aligned where the lines are on (altmem__memset_lines_mask):
    one test against memory, 7 bytes (GCC's load and and took 10 at each of
    the two sites, and the entry no longer fitted its room whole, copy.h). */
@@ -134,6 +129,11 @@ OPS_INL int memset_lines_here(uintptr_t d)
     return r;
 }
 
+/* Above 128 B, as vcopy_entry_512: large() from 512 B and the classes of
+   (128, 512] in the entry's out-of-line block, no call of an out-of-line mid()
+   (384 B aligned 1.14 -> 1.28x glibc 2.41 on Intel 6/207, the rest unchanged:
+   docs/perf/intel-family6-model207.md, "The copies' (128, 512] in the
+   entry, and memset's"). */
 OPS_INL void *vset_entry_512(void *dst, int c, size_t n, large_set_fn *large, const size_t *loop_below)
 {
     const uintptr_t d = (uintptr_t)dst;
