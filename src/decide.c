@@ -111,6 +111,7 @@ static void policy_copy(struct altmem__policy *d, const struct altmem__policy *s
     d->avx2_copies_out_rule = s->avx2_copies_out_rule;
     d->nt_copy16_never = s->nt_copy16_never;
     d->nt_copy_linear = s->nt_copy_linear;
+    d->split_loads_streaming = s->split_loads_streaming;
     d->nt_fwd_overlap = s->nt_fwd_overlap;
     d->nt_coaligned = s->nt_coaligned;
     d->memset_no_lines = s->memset_no_lines;

@@ -52,6 +52,7 @@ struct altmem__policy_vars altmem__policy_vars = {
     .copy_nt_four_pages = 1,
     .nt_threshold_coaligned = NEVER,
     .memset_lines_mask = 63,
+    .copy_split_loads_streaming = 0,
 };
 size_t altmem__zero_block = 0;
 
@@ -107,6 +108,7 @@ static void install(const struct altmem__policy *p, size_t cap)
     __atomic_store_n(&altmem__rep_movsb_start_coaligned, p->movsb_coaligned, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__movsb_short_distance, p->short_distance, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__copy_split_loads_above, p->split_loads_above, __ATOMIC_RELEASE);
+    __atomic_store_n(&altmem__copy_split_loads_streaming, (size_t)p->split_loads_streaming, __ATOMIC_RELEASE);
     __atomic_store_n(&altmem__zero_block, p->zero_block, __ATOMIC_RELEASE);
     /* Last: a call that sees the final value sees the final thresholds. */
     __atomic_store_n(&altmem__settle_from, cap, __ATOMIC_RELEASE);
@@ -164,6 +166,7 @@ static void a_defaults(const struct altmem__cpu *c, struct altmem__policy *p)
     p->avx2_copies_out = 0;
     p->nt_copy16_never = 0;
     p->nt_copy_linear = 0;
+    p->split_loads_streaming = 0;
     p->nt_fwd_overlap = 0;
     p->movsb_fwd_overlap[0] = p->movsb_fwd_overlap[1] = p->movsb_fwd_overlap[2] = 0;
     p->nt_coaligned = 0;
@@ -322,6 +325,10 @@ static void a_amd_zen5(const struct altmem__cpu *c, struct altmem__policy *p)
     p->nt_coaligned = NEVER;
     p->nt_fwd_overlap = NEVER;
     p->nt_copy16_never = 1;
+    /* straight through, not four pages at a time, and in the 64-byte copies with
+       the 32-byte variant's loop (its loads split fewer lines) */
+    p->nt_copy_linear = 1;
+    p->split_loads_streaming = 1;
     p->nt_set = c->l3_bytes ? c->l3_bytes : 32 * M;
     p->memset_no_lines = 1;
     p->short_distance = 0;
@@ -444,6 +451,7 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
      "rep movsb from 3 / 32 / 32 KiB (16 / 32 / 64-byte variants) at any distance, a forward overlap from "
      "8 / 40 / 64 KiB; rep stosb from 2 KiB / the L2 size / the L2 size; streaming copies from half the L3 "
      "where src and dst are apart mod 64 (not equally aligned ones, forward overlaps or the 16-byte copies), "
+     "straight through, not four pages at a time, the 64-byte copies' forward ones by the 32-byte variant; "
      "streaming memset from the L3 size; the 64-byte memset without its lines",
      "measured, AMD family 26 model 2 (KVM): docs/perf/amd-family26-model2.md", m_amd_zen5, a_amd_zen5},
     {"intel-emr-kvm", "Intel family 6 model 207 (Emerald Rapids) in a VM: the guest keeps little of the L3 it reports",

@@ -106,6 +106,11 @@ struct altmem__policy_vars {
        that tells such a dst, one test in the entry's room), or as overlapping
        unaligned vectors from each end (0: amd-zen5, where the lines lost). */
     size_t memset_lines_mask;
+    /* The 64-byte copies (memcpy, memmove) hand a forward streaming copy whose
+       source and destination differ mod 64 to the 32-byte variant of the same
+       routine (1: amd-zen5, where its loop streamed faster), or stream it
+       themselves (0). */
+    size_t copy_split_loads_streaming;
 } __attribute__((aligned(64)));
 extern struct altmem__policy_vars altmem__policy_vars __attribute__((visibility("hidden")));
 
@@ -133,6 +138,7 @@ extern struct altmem__policy_vars altmem__policy_vars __attribute__((visibility(
 #define altmem__copy_nt_four_pages (altmem__policy_vars.copy_nt_four_pages)
 #define altmem__nt_threshold_coaligned (altmem__policy_vars.nt_threshold_coaligned)
 #define altmem__memset_lines_mask (altmem__policy_vars.memset_lines_mask)
+#define altmem__copy_split_loads_streaming (altmem__policy_vars.copy_split_loads_streaming)
 
 /* Each line's members within it (the paths above read their line only). */
 #define ALTMEM__POLICY_LINE(member) (__builtin_offsetof(struct altmem__policy_vars, member) / 64)
@@ -143,7 +149,8 @@ _Static_assert(ALTMEM__POLICY_LINE(memset_loop_below) == 2 && ALTMEM__POLICY_LIN
                "line 3 is one line");
 _Static_assert(ALTMEM__POLICY_LINE(rep_movsb_stop_16) == 3 && ALTMEM__POLICY_LINE(copy_nt_four_pages) == 3,
                "line 4 is one line");
-_Static_assert(ALTMEM__POLICY_LINE(nt_threshold_coaligned) == 4 && ALTMEM__POLICY_LINE(memset_lines_mask) == 4,
+_Static_assert(ALTMEM__POLICY_LINE(nt_threshold_coaligned) == 4 && ALTMEM__POLICY_LINE(memset_lines_mask) == 4 &&
+                   ALTMEM__POLICY_LINE(copy_split_loads_streaming) == 4,
                "line 5 is one line");
 
 /* aarch64 DC ZVA / riscv64 cbo.zero: the block size in bytes the CPU zeroes
@@ -179,6 +186,7 @@ struct altmem__policy {
     int avx2_copies_out_rule;     /* ... the rule that asked, or -1              */
     int nt_copy16_never;          /* 16-byte memcpy, memmove: never stream (else nt_copy) */
     int nt_copy_linear;           /* the streaming copy goes straight through, not four pages at a time */
+    int split_loads_streaming;    /* 64-byte copies: the 32-byte variant streams them, src/dst apart mod 64 */
     size_t nt_fwd_overlap;        /* memmove, src ahead of dst inside its range: streaming from the
                                      larger of this and nt_copy (0: nt_copy) */
     size_t movsb_fwd_overlap[3];  /* ... rep movsb from the larger of this and the width's start (0: the width's) */

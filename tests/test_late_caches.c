@@ -99,6 +99,7 @@ static int check_settled(const char *what)
         altmem__memset_nt_threshold != p->nt_set || altmem__rep_stosb_start[0] != p->stosb[0] ||
         altmem__rep_stosb_start[1] != p->stosb[1] || altmem__rep_stosb_start[2] != p->stosb[2] ||
         altmem__rep_movsb_start[2] != p->movsb[2] || altmem__copy_split_loads_above != p->split_loads_above ||
+        altmem__copy_split_loads_streaming != (size_t)p->split_loads_streaming ||
         altmem__rep_stosb_direct_below_16 != stosb_direct16 || altmem__rep_movsb_stop_16 != p->movsb_stop16 ||
         altmem__rep_movsb_stop_16_apart != p->movsb_stop16_apart ||
         altmem__rep_movsb_stop_16_near != p->movsb_stop16_near ||

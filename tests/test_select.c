@@ -811,8 +811,13 @@ static void policy_rules(void)
         /* ... and keeps its 16-byte copies out of streaming (so does amd-zen5). */
         CHECK(p.nt_copy16_never == (strstr(k->rules, "amd-zen4") || strstr(k->rules, "amd-zen5")),
               "%s: nt_copy16_never %d", k->what, p.nt_copy16_never);
-        CHECK(p.nt_copy_linear == (strstr(k->rules, "amd-zen4") != NULL), "%s: nt_copy_linear %d", k->what,
-              p.nt_copy_linear);
+        CHECK(p.nt_copy_linear == (strstr(k->rules, "amd-zen4") || strstr(k->rules, "amd-zen5")),
+              "%s: nt_copy_linear %d", k->what, p.nt_copy_linear);
+        /* Only amd-zen5 hands the 64-byte copies' streaming to the 32-byte variant (installed as such). */
+        CHECK(p.split_loads_streaming == (strstr(k->rules, "amd-zen5") != NULL) &&
+                  altmem__copy_split_loads_streaming == (size_t)p.split_loads_streaming,
+              "%s: split loads streaming %d (installed %zu)", k->what, p.split_loads_streaming,
+              altmem__copy_split_loads_streaming);
         /* Only intel-emr-kvm streams forward overlaps later than the rest, and amd-zen5 never. */
         CHECK(p.nt_fwd_overlap == (strstr(k->rules, "intel-emr-kvm") ? 16 * MB : strstr(k->rules, "amd-zen5") ? NEVER : 0),
               "%s: nt_fwd_overlap %zu", k->what, p.nt_fwd_overlap);

@@ -776,13 +776,15 @@ void tl_part_copy_nt(struct tl_ctx *c)
     /* Both shapes of the x86_64 streaming copy, whichever this CPU's rules
        chose: straight through, and four pages at a time (src/policy.h); then
        with the pairs equally aligned mod 64 kept out of streaming (amd-zen5),
-       where the others stream. */
-    for (size_t pass = 0; pass < 3 && !c->stop; pass++)
+       where the others stream; then the 64-byte copies handing their streaming
+       to the 32-byte variant where src and dst are apart mod 64 (amd-zen5). */
+    for (size_t pass = 0; pass < 4 && !c->stop; pass++)
         for (size_t ti = 0; ti < tl_nt_threshold_count && !c->stop; ti++) {
             tl_nt_set(tl_nt_thresholds[ti]);
             __atomic_store_n(&altmem__copy_nt_four_pages, pass == 1, __ATOMIC_RELEASE);
             if (pass == 2)
                 __atomic_store_n(&altmem__nt_threshold_coaligned, (size_t)-1, __ATOMIC_RELEASE);
+            __atomic_store_n(&altmem__copy_split_loads_streaming, (size_t)(pass == 3), __ATOMIC_RELEASE);
             copy_sizes_around(c, tl_nt_thresholds[ti], 1);
         }
     tl_nt_set((size_t)-1);

@@ -222,6 +222,8 @@ static inline void fz_set_policy(const struct fz_policy *want)
     fz_check_var("altmem__nt_threshold_16", altmem__nt_threshold_16,
                  want->nt == FZ_KEEP && rp->nt_copy16_never ? (size_t)-1 : nt, value);
     fz_check_var("altmem__copy_nt_four_pages", altmem__copy_nt_four_pages, (size_t)!rp->nt_copy_linear, value);
+    fz_check_var("altmem__copy_split_loads_streaming", altmem__copy_split_loads_streaming,
+                 (size_t)rp->split_loads_streaming, value);
     fz_check_var("altmem__memset_nt_threshold", altmem__memset_nt_threshold, mnt, value);
     for (int w = 0; w < 3; w++) {
         fz_check_var("altmem__rep_movsb_start[w]", altmem__rep_movsb_start[w],

@@ -376,6 +376,7 @@ static int same_policy(const struct altmem__policy *a, const struct altmem__poli
                a->nt_set == b->nt_set && a->movsb_coaligned == b->movsb_coaligned &&
                a->short_distance == b->short_distance && a->split_loads_above == b->split_loads_above &&
                a->nt_copy16_never == b->nt_copy16_never && a->nt_copy_linear == b->nt_copy_linear &&
+               a->split_loads_streaming == b->split_loads_streaming &&
                a->stosb_stop16 == b->stosb_stop16 && a->movsb_stop16 == b->movsb_stop16 && a->movsb_stop16_apart == b->movsb_stop16_apart &&
                a->movsb_stop16_near == b->movsb_stop16_near && a->halves64 == b->halves64 &&
                a->halves64_rule == b->halves64_rule && a->avx2_copies_out == b->avx2_copies_out &&

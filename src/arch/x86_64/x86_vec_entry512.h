@@ -23,6 +23,14 @@ OPS_INL int split_loads(const unsigned char *d, const unsigned char *s, size_t n
     return n > altmem__copy_split_loads_above && ((uintptr_t)d ^ (uintptr_t)s) & 63 && n < altmem__nt_threshold;
 }
 
+/* From the streaming threshold, forward, source and destination apart mod 64:
+   where the rules say the 32-byte variant's streaming loop is faster (Zen 5),
+   it takes the copy (src/policy.c, amd-zen5). */
+OPS_INL int split_loads_streaming(const unsigned char *d, const unsigned char *s)
+{
+    return altmem__copy_split_loads_streaming && ((uintptr_t)d ^ (uintptr_t)s) & 63;
+}
+
 /* rep movsb of the 64-byte copies: below altmem__rep_movsb_start[2] the
    vector loop wins, or, src and dst equally aligned, below MOVSB_MIN_COALIGNED
    (src/policy.c). */

@@ -16,7 +16,8 @@
  *     every test on the fall-through path.
  *   - Above the policy's split size (512 B on Zen 4, else never), below
  *     streaming, with src and dst apart mod 64, memcpy_avx2 takes the copy:
- *     there every 64-byte load would cross a line (src/policy.c, amd-zen4).
+ *     there every 64-byte load would cross a line (src/policy.c, amd-zen4);
+ *     from streaming, where the policy says so (Zen 5), likewise.
  *   - rep movsb from the policy's 64-byte start up to the non-temporal
  *     threshold (its co-aligned start when (dst ^ src) % 64 == 0),
  *     not where (dst - src) mod 4096 is in 1..the policy's short distance
@@ -54,6 +55,8 @@ static __attribute__((noinline)) void *large(void *__restrict dst, const void *_
         return vcopy_bwd(d, s, n);      /* [16/32 KiB, nt), (dst - src) mod 4 KiB in 1..63, the 4 KiB alias: backward */
     else {
         ALTMEM_SETTLE(n, altmem__settle_memcpy(dst, src, n)); /* the first streaming call: the caches */
+        if (split_loads_streaming(d, s))
+            return altmem_memcpy_avx2(dst, src, n); /* Zen 5, src and dst apart mod 64 */
         vcopy_fwd_nt(d, s, n);          /* [nt, ...): streaming stores        */
     }
     return dst;

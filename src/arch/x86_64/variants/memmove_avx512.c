@@ -20,7 +20,8 @@
  *     every test on the fall-through path.
  *   - Above the policy's split size (512 B on Zen 4, else never), below
  *     streaming, with src and dst apart mod 64, memmove_avx2 takes the move
- *     (as memcpy_avx512).
+ *     (as memcpy_avx512); from streaming, forward, where the policy says so
+ *     (Zen 5), likewise.
  *   - rep movsb as memcpy_avx512, for forward moves whose source is apart from or
  *     at least 64 bytes ahead of the destination (src/policy.c): rep movsb
  *     is defined byte by byte forward, so any forward overlap is exact; below
@@ -63,6 +64,8 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
         vcopy_bwd_nt(d, s, n);          /* [nt, ...), dst 4 KiB+ above src or apart: backward, streaming */
     } else if (!copy_below_nt((uintptr_t)d, (uintptr_t)s, n) && fwd_may_stream(bwd, n)) {
         ALTMEM_SETTLE(n, altmem__settle_memmove(dst, src, n));
+        if (split_loads_streaming(d, s))
+            return altmem_memmove_avx2(dst, src, n); /* Zen 5, src and dst apart mod 64 */
         vcopy_fwd_nt(d, s, n);          /* [nt, ...), src 16 KiB+ ahead or apart: streaming */
     }
     else if (bwd < 64 || n < erms_min(d, s) || movsb_short_distance((uintptr_t)d, (uintptr_t)s))
