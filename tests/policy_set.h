@@ -24,7 +24,13 @@ static void test_policy_warn(const char *line, size_t len, void *ctx)
 static inline void test_policy_set(const char *value, const char *who)
 {
     static struct altmem__state st;
-    altmem_init();
+    /* altmem_init(), and the cache sizes read (altmem_cpu() settles them): left
+       unread, the first introspection call after this one (altmem_binding(),
+       altmem_cpu()) would read them then and install the rules' policy over the
+       one set here (test_uaccess --nt 0 printed its bindings after setting it,
+       and its streaming parts ran with the threshold at 16 MiB on a Zen 5). */
+    struct altmem_cpu_info cpu;
+    altmem_cpu(&cpu);
     if (!value) {
         altmem__policy_install(&altmem__global.policy);
         return;

@@ -29,7 +29,8 @@
  *   overlap   copy with src and dst overlapping (outside the contract): r exact,
  *             nothing outside [d, d + n - r) changed; contents unspecified
  *
- *   test_uaccess [--quick | --reduced] [--only NAME] [--part NAME] [--nt BYTES] [-v] | --self-test [--reduced]
+ *   test_uaccess [--quick | --reduced] [--only NAME] [--part NAME] [--nt BYTES] [--split-streaming 0|1] [-v]
+ *                | --self-test [--reduced]
  *
  * --reduced (the CPU-model matrix's other models, tests/qemu-models/): the --quick
  * ranges, with sizes only at boundaries (0..17, then b-1, b, b+1 for each size
@@ -40,6 +41,11 @@
  *
  * --nt BYTES lowers the non-temporal threshold, so that the streaming loops meet
  * the holes too (uaccess.holes_nt: 0, every size that reaches a loop streams).
+ * --split-streaming 0|1 sets, over every policy installed, whether the 64-byte
+ * copy_user hands its streaming copies with src and dst apart mod 64 to the
+ * 32-byte variant (the amd-zen5 rule's 1), whatever this CPU's rules say: with
+ * --nt 0, uaccess.holes_nt (0) meets the 64-byte streaming loop, and
+ * uaccess.holes_nt_split (1) the hand-over, on every CPU that runs the variant.
  *
  * --self-test feeds deliberately broken implementations to the same parts (each
  * in a child process) and fails unless every one is caught.
@@ -461,9 +467,13 @@ static void part_large(struct ua_ctx *c)
 /* The policy the variants read (src/policy.c), which --nt and the parts below
    set through ALTMEM_TUNABLES' own code path (the parser and altmem__decide on
    this CPU, then installed): its default thresholds are above most sizes here. */
+static int split_streaming = -1; /* --split-streaming: -1 as the rules say */
+
 static void policy_set(const char *value)
 {
     test_policy_set(value, "test_uaccess");
+    if (split_streaming >= 0)
+        __atomic_store_n(&altmem__copy_split_loads_streaming, (size_t)split_streaming, __ATOMIC_RELEASE);
 }
 
 /* Streaming from nt for every routine ((size_t)-1: never); the rest as bound. */
@@ -1249,7 +1259,8 @@ static int self_test(void)
 
 static void usage(const char *prog)
 {
-    printf("usage: %s [--quick | --reduced] [--only NAME] [--part NAME] [--nt BYTES] [-v] | --self-test\n  parts:", prog);
+    printf("usage: %s [--quick | --reduced] [--only NAME] [--part NAME] [--nt BYTES] [--split-streaming 0|1] [-v] |"
+           " --self-test\n  parts:", prog);
     for (size_t p = 0; p < NPARTS; p++)
         printf(" %s", parts[p].name);
     printf("\n");
@@ -1279,6 +1290,9 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--nt") == 0 && i + 1 < argc) {
             nt_override = strtoull(argv[++i], NULL, 0);
             nt_given = 1;
+        } else if (strcmp(argv[i], "--split-streaming") == 0 && i + 1 < argc &&
+                   (strcmp(argv[i + 1], "0") == 0 || strcmp(argv[i + 1], "1") == 0)) {
+            split_streaming = argv[++i][0] - '0';
         } else if (strcmp(argv[i], "-v") == 0) {
             ua_verbose = 1;
         } else {
@@ -1303,6 +1317,11 @@ int main(int argc, char **argv)
     if (nt_given) {
         nt_set(nt_override);
         printf("uaccess: non-temporal stores from %zu bytes (--nt)\n", nt_override);
+    }
+    if (split_streaming >= 0) {
+        __atomic_store_n(&altmem__copy_split_loads_streaming, (size_t)split_streaming, __ATOMIC_RELEASE);
+        printf("uaccess: the 64-byte copy_user streams %s (--split-streaming)\n",
+               split_streaming ? "by the 32-byte variant where src and dst are apart mod 64" : "with its own loop");
     }
 
     struct altmem_binding_info b1, b2;

@@ -8,6 +8,8 @@
 #   uaccess.selftest     ... its checker against broken implementations
 #   uaccess.selftest_reduced  ... at the --reduced ranges, planted boundary bugs too
 #   uaccess.holes_nt     ... with the non-temporal threshold at 0 (streaming loops)
+#   uaccess.holes_nt_split  ... the 64-byte copy_user handing its streaming to the
+#                        32-byte variant (src and dst apart mod 64; amd-zen5)
 #
 # The ranges follow ALTMEM_TEST_SWEEP (tests/CMakeLists.txt).
 # Run just these: ctest -L uaccess
@@ -35,8 +37,12 @@ add_test(NAME uaccess.selftest COMMAND test_uaccess --self-test)
 add_test(NAME uaccess.selftest_reduced COMMAND test_uaccess --self-test --reduced)
 # The same with non-temporal stores from 0 bytes: every size that reaches a loop
 # streams (the default threshold is above every size of uaccess.holes).
-add_test(NAME uaccess.holes_nt COMMAND test_uaccess ${_ua_holes} --nt 0)
-set_tests_properties(uaccess.holes uaccess.selftest uaccess.selftest_reduced uaccess.holes_nt PROPERTIES LABELS uaccess TIMEOUT 900)
+# holes_nt with the 64-byte variant's own streaming loop, holes_nt_split with its
+# hand-over to the 32-byte variant, whichever this CPU's rules choose.
+add_test(NAME uaccess.holes_nt COMMAND test_uaccess ${_ua_holes} --nt 0 --split-streaming 0)
+add_test(NAME uaccess.holes_nt_split COMMAND test_uaccess ${_ua_holes} --nt 0 --split-streaming 1)
+set_tests_properties(uaccess.holes uaccess.selftest uaccess.selftest_reduced uaccess.holes_nt uaccess.holes_nt_split
+                     PROPERTIES LABELS uaccess TIMEOUT 900)
 
 # One process per scenario: altmem installs its handler once per process.
 altmem_test_exe(test_uaccess_chain test_uaccess_chain.c ${_ua_lib})

@@ -6,7 +6,10 @@
  *   - AVX-512 F, BW and VL with OS support (SIMD512) and fast unaligned access
  *     (UAL); rep movsb from the policy's 64-byte start to the non-temporal
  *     threshold, not at its short (dst - src) mod 4096 distances, as
- *     memcpy_avx512 (src/policy.c; never on a CPU without ERMS).  Built with
+ *     memcpy_avx512 (src/policy.c; never on a CPU without ERMS); from the
+ *     streaming threshold, where the policy hands memcpy_avx512's streaming
+ *     to the 32-byte variant (Zen 5), copy_user_avx2 takes the copy, before
+ *     anything is stored.  Built with
  *     the flags of memcpy_avx512 (this file only): GCC keeps it to
  *     xmm/ymm/zmm16-31, so it returns without vzeroupper.
  *   - src and dst do not overlap.  Every access is an extable accessor; every

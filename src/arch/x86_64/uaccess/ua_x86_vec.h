@@ -177,6 +177,11 @@ OPS_INL size_t cu_large_body(uintptr_t d, uintptr_t s, size_t n, int erms, int p
 #endif
     if (!nt && !copy_below_nt(d, s, n)) {
         ALTMEM_SETTLE(n, altmem__settle_copy_user((void *)d, (const void *)s, n)); /* the first streaming call */
+#if UA_W == 64
+        /* nothing stored yet: the 32-byte variant's fault-exact copy of the whole range */
+        if (split_loads_streaming((const unsigned char *)d, (const unsigned char *)s))
+            return altmem_copy_user_avx2((void *)d, (const void *)s, n); /* Zen 5, src and dst apart mod 64 */
+#endif
         return cu_nt(d, s, n);
     }
     if (!nt && erms && n >= UA_COPY_ERMS_MIN && !movsb_short_distance(d, s))
