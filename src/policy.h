@@ -106,10 +106,10 @@ struct altmem__policy_vars {
        that tells such a dst, one test in the entry's room), or as overlapping
        unaligned vectors from each end (0: amd-zen5, where the lines lost). */
     size_t memset_lines_mask;
-    /* The 64-byte copies (memcpy, memmove) hand a forward streaming copy whose
-       source and destination differ mod 64 to the 32-byte variant of the same
-       routine (1: amd-zen5, where its loop streamed faster), or stream it
-       themselves (0). */
+    /* The 64-byte copies (memcpy, memmove, copy_user) hand a forward streaming
+       copy whose source and destination differ mod 64 to the 32-byte variant
+       of the same routine (1: amd-zen5, where its loop streamed faster), or
+       stream it themselves (0). */
     size_t copy_split_loads_streaming;
 } __attribute__((aligned(64)));
 extern struct altmem__policy_vars altmem__policy_vars __attribute__((visibility("hidden")));
@@ -186,7 +186,8 @@ struct altmem__policy {
     int avx2_copies_out_rule;     /* ... the rule that asked, or -1              */
     int nt_copy16_never;          /* 16-byte memcpy, memmove: never stream (else nt_copy) */
     int nt_copy_linear;           /* the streaming copy goes straight through, not four pages at a time */
-    int split_loads_streaming;    /* 64-byte copies: the 32-byte variant streams them, src/dst apart mod 64 */
+    int split_loads_streaming;    /* 64-byte copies, copy_user's too: the 32-byte variant streams them,
+                                     src/dst apart mod 64 */
     size_t nt_fwd_overlap;        /* memmove, src ahead of dst inside its range: streaming from the
                                      larger of this and nt_copy (0: nt_copy) */
     size_t movsb_fwd_overlap[3];  /* ... rep movsb from the larger of this and the width's start (0: the width's) */
