@@ -165,10 +165,26 @@ frep:
    progress (nothing has been stored yet). */
 NOINL size_t cu_large_late(uintptr_t d, uintptr_t s, size_t n);
 NOINL size_t cu_nt(uintptr_t d, uintptr_t s, size_t n);
+NOINL size_t cu_pieces(uintptr_t d, uintptr_t s, size_t n);
+#if UA_W == 64
+#define CU_SELF altmem_copy_user_avx512
+#else
+#define CU_SELF altmem_copy_user_avx2
+#endif
+
+/* One of the last four vectors would cross a page: dst + n lies 1..4W - 1 bytes
+   past a boundary, off a W step.  A store split across pages cost
+   copy_user_avx512 1.5x memcpy_avx512's time at 4 KiB to dst + 1, and
+   clear_user_avx512 1.4x memset's (docs/uaccess.md). */
+OPS_INL int ua_tail_crosses_page(uintptr_t de) { return last_four_cross_page(de) && (de & (W - 1)); }
 
 /* nt: this is the non-temporal copy (from the threshold, out of line, the tail
-   loaded after the loop); pre: the tail is loaded before the loop. */
-OPS_INL size_t cu_large_body(uintptr_t d, uintptr_t s, size_t n, int erms, int pre, const int nt)
+   loaded after the loop); pre: the tail is loaded before the loop; pieces: the
+   copy whose tail would cross a page (out of line, chosen on entry: tested after
+   the loop, its registers cost the common path a frame): after the loop,
+   W-aligned vectors up to the last W boundary, ascending, then the bytes above
+   it by this variant's own classes, which count what they could not copy. */
+OPS_INL size_t cu_large_body(uintptr_t d, uintptr_t s, size_t n, int erms, int pre, const int nt, const int pieces)
 {
     size_t i, k;
     vec h, t0, t1, t2, t3;
@@ -186,6 +202,12 @@ OPS_INL size_t cu_large_body(uintptr_t d, uintptr_t s, size_t n, int erms, int p
     }
     if (!nt && erms && n >= UA_COPY_ERMS_MIN && !movsb_short_distance(d, s))
         return cu_rep(d, s, n);
+    if (!nt && !pieces) {
+        uintptr_t dl = d;
+        OPS_LAUNDER(dl);                /* else GCC keeps d + n for the loop: a register more, and a frame */
+        if (unlikely(ua_tail_crosses_page(dl + n)))
+            return cu_pieces(d, s, n);
+    }
 /* Head: the first 64 bytes unaligned; then dst is 64-aligned at i (1..64). */
     if (ops_vld(OPS_FAULT, &h, s, 0))
         goto f0;
@@ -221,6 +243,15 @@ OPS_INL size_t cu_large_body(uintptr_t d, uintptr_t s, size_t n, int erms, int p
         _mm_sfence();
     }
     i = p - d;
+    if (pieces) {
+        for (const uintptr_t z = (d + n) & -(uintptr_t)W; p < z; p += W, q += W) {
+            vec v;
+            if (ops_vld(OPS_FAULT, &v, q, 0) || ops_vst(OPS_FAULT, p, 0, v) != OPS_OK)
+                return cfix(d, s, n, p - d);
+        }
+        VZU();
+        return CU_SELF((void *)p, (const void *)q, d + n - p);
+    }
     /* Tail: the last 4 vectors (n - 4W <= i: they start inside the prefix). */
     if (!pre) {
         if (ops_vld(OPS_FAULT, &t0, s, n - 4 * W) || ops_vld(OPS_FAULT, &t1, s, n - 3 * W) ||
@@ -263,8 +294,9 @@ f0:
     return cfix(d, s, n, 0);
 }
 
-NOINL size_t cu_large_late(uintptr_t d, uintptr_t s, size_t n) { return cu_large_body(d, s, n, 0, 0, 0); }
-NOINL size_t cu_nt(uintptr_t d, uintptr_t s, size_t n) { return cu_large_body(d, s, n, 0, 0, 1); }
+NOINL size_t cu_large_late(uintptr_t d, uintptr_t s, size_t n) { return cu_large_body(d, s, n, 0, 0, 0, 0); }
+NOINL size_t cu_nt(uintptr_t d, uintptr_t s, size_t n) { return cu_large_body(d, s, n, 0, 0, 1, 0); }
+NOINL size_t cu_pieces(uintptr_t d, uintptr_t s, size_t n) { return cu_large_body(d, s, n, 0, 0, 0, 1); }
 
 /* n (or the rest of the address space, if smaller) past the size classes: the
    loops, or bytes if fewer than 8W are left below the top. */
@@ -280,7 +312,7 @@ OPS_INL size_t cu_large(uintptr_t d, uintptr_t s, size_t n)
     const size_t past = altmem__ua_past_end(MAX(d, s), n);
     if (__builtin_expect(past != 0, 0))
         return past + cu_huge(d, s, n - past);
-    return cu_large_body(d, s, n, 1, 1, 0);
+    return cu_large_body(d, s, n, 1, 1, 0, 0);
 }
 
 /* (2W, 8W]: two or four vectors from each end; above, the loops. */
@@ -362,6 +394,24 @@ frep:
 }
 
 /* From the threshold: memset's non-temporal loop, out of line. */
+#if UA_W == 64
+#define CL_SELF altmem_clear_user_avx512
+#else
+#define CL_SELF altmem_clear_user_avx2
+#endif
+
+/* ua_tail_crosses_page: the loop up to the last W boundary (its last vectors
+   aligned), then the bytes above it by this variant's own classes, which count
+   what they could not clear; below 8W + 1 to that boundary the loop cannot
+   run, and the copy stays as it was. */
+NOINL size_t cl_pieces(uintptr_t d, size_t n)
+{
+    const uintptr_t z = (d + n) & -(uintptr_t)W;
+    CL_TRY(ops_vset_loop(OPS_FAULT, d, vzero(), z - d > 8 * W ? z - d : n));
+    VZU();
+    return z - d > 8 * W ? CL_SELF((void *)z, d + n - z) : 0;
+}
+
 NOINL size_t cl_nt(uintptr_t d, size_t n)
 {
     CL_TRY(vset_nt(OPS_FAULT, d, vzero(), n));
@@ -379,6 +429,10 @@ OPS_INL size_t cl_large_body(uintptr_t d, size_t n, int erms)
     }
     if (erms && n >= UA_CLEAR_ERMS_MIN)
         return cl_rep(d, n);
+    uintptr_t dl = d;
+    OPS_LAUNDER(dl);                    /* as in cu_large_body */
+    if (unlikely(ua_tail_crosses_page(dl + n)))
+        return cl_pieces(d, n);
     CL_TRY(ops_vset_loop(OPS_FAULT, d, vzero(), n));
     VZU();
     return 0;
