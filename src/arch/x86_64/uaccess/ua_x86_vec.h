@@ -393,7 +393,6 @@ frep:
     return zfix(d, n, n - left);
 }
 
-/* From the threshold: memset's non-temporal loop, out of line. */
 #if UA_W == 64
 #define CL_SELF altmem_clear_user_avx512
 #else
@@ -403,7 +402,7 @@ frep:
 /* ua_tail_crosses_page: the loop up to the last W boundary (its last vectors
    aligned), then the bytes above it by this variant's own classes, which count
    what they could not clear; below 8W + 1 to that boundary the loop cannot
-   run, and the copy stays as it was. */
+   run, and the clear runs as before. */
 NOINL size_t cl_pieces(uintptr_t d, size_t n)
 {
     const uintptr_t z = (d + n) & -(uintptr_t)W;
@@ -412,6 +411,7 @@ NOINL size_t cl_pieces(uintptr_t d, size_t n)
     return z - d > 8 * W ? CL_SELF((void *)z, d + n - z) : 0;
 }
 
+/* From the threshold: memset's non-temporal loop, out of line. */
 NOINL size_t cl_nt(uintptr_t d, size_t n)
 {
     CL_TRY(vset_nt(OPS_FAULT, d, vzero(), n));
