@@ -310,7 +310,14 @@ static void a_amd_zen4(const struct altmem__cpu *c, struct altmem__policy *p)
    width (0.78-0.88x).  The 64-byte memset's lines (measured on Intel 6/167)
    lost here: against the build before them, 320-512 B misaligned took
    1.22-1.29x the time, 576 B-1 KiB 1.06-1.08x; without them (the mask 0) the
-   same build is within 1.1% of that one at 256 B-3 KiB. */
+   same build is within 1.1% of that one at 256 B-3 KiB.  The streaming loop
+   four pages at a time ran the 64-byte copies at 0.89-1.17x glibc 2.41 (24-128
+   MiB misaligned, idle), straight through 1.11-1.23x idle but 0.73-0.87x of
+   four pages loaded at 24-32 MiB; the 32-byte loop straight through 1.19-1.33x
+   idle and 0.89-1.18x of four pages loaded; with the 64-byte copies handing
+   their streaming to it, 16-128 MiB misaligned 0.89-1.24 -> 1.19-1.38x idle,
+   32-128 MiB 0.89-1.09 -> 1.12-1.31x loaded (copy_user_avx512 the same way:
+   1.01-1.29x its speed idle, 0.99-1.41x loaded). */
 static int m_amd_zen5(const struct altmem__cpu *c) { return is_amd(c) && c->family == 0x1a; }
 static void a_amd_zen5(const struct altmem__cpu *c, struct altmem__policy *p)
 {
@@ -326,7 +333,7 @@ static void a_amd_zen5(const struct altmem__cpu *c, struct altmem__policy *p)
     p->nt_fwd_overlap = NEVER;
     p->nt_copy16_never = 1;
     /* straight through, not four pages at a time, and in the 64-byte copies with
-       the 32-byte variant's loop (its loads split fewer lines) */
+       the 32-byte variant's loop (measured: above this function's comment) */
     p->nt_copy_linear = 1;
     p->split_loads_streaming = 1;
     p->nt_set = c->l3_bytes ? c->l3_bytes : 32 * M;

@@ -175,8 +175,15 @@ NOINL size_t cu_pieces(uintptr_t d, uintptr_t s, size_t n);
 /* One of the last four vectors would cross a page: dst + n lies 1..4W - 1 bytes
    past a boundary, off a W step.  A store split across pages cost
    copy_user_avx512 1.5x memcpy_avx512's time at 4 KiB to dst + 1, and
-   clear_user_avx512 1.4x memset's (docs/uaccess.md). */
-OPS_INL int ua_tail_crosses_page(uintptr_t de) { return last_four_cross_page(de) && (de & (W - 1)); }
+   clear_user_avx512 1.4x memset's (docs/uaccess.md).  d goes through an empty
+   asm: else GCC keeps this d + n for the loop that follows, a register more,
+   and the loop's path gets a stack frame. */
+OPS_INL int ua_tail_crosses_page(uintptr_t d, size_t n)
+{
+    OPS_LAUNDER(d);
+    const uintptr_t de = d + n;
+    return last_four_cross_page(de) && (de & (W - 1));
+}
 
 /* nt: this is the non-temporal copy (from the threshold, out of line, the tail
    loaded after the loop); pre: the tail is loaded before the loop; pieces: the
@@ -202,12 +209,8 @@ OPS_INL size_t cu_large_body(uintptr_t d, uintptr_t s, size_t n, int erms, int p
     }
     if (!nt && erms && n >= UA_COPY_ERMS_MIN && !movsb_short_distance(d, s))
         return cu_rep(d, s, n);
-    if (!nt && !pieces) {
-        uintptr_t dl = d;
-        OPS_LAUNDER(dl);                /* else GCC keeps d + n for the loop: a register more, and a frame */
-        if (unlikely(ua_tail_crosses_page(dl + n)))
-            return cu_pieces(d, s, n);
-    }
+    if (!nt && !pieces && unlikely(ua_tail_crosses_page(d, n)))
+        return cu_pieces(d, s, n);
 /* Head: the first 64 bytes unaligned; then dst is 64-aligned at i (1..64). */
     if (ops_vld(OPS_FAULT, &h, s, 0))
         goto f0;
@@ -401,14 +404,18 @@ frep:
 
 /* ua_tail_crosses_page: the loop up to the last W boundary (its last vectors
    aligned), then the bytes above it by this variant's own classes, which count
-   what they could not clear; below 8W + 1 to that boundary the loop cannot
-   run, and the clear runs as before. */
+   what they could not clear. */
 NOINL size_t cl_pieces(uintptr_t d, size_t n)
 {
-    const uintptr_t z = (d + n) & -(uintptr_t)W;
-    CL_TRY(ops_vset_loop(OPS_FAULT, d, vzero(), z - d > 8 * W ? z - d : n));
+    const size_t below = (((uintptr_t)d + n) & -(uintptr_t)W) - d;
+    if (below <= 8 * W) { /* too few for the loop: the whole clear, as before */
+        CL_TRY(ops_vset_loop(OPS_FAULT, d, vzero(), n));
+        VZU();
+        return 0;
+    }
+    CL_TRY(ops_vset_loop(OPS_FAULT, d, vzero(), below));
     VZU();
-    return z - d > 8 * W ? CL_SELF((void *)z, d + n - z) : 0;
+    return CL_SELF((void *)(d + below), n - below);
 }
 
 /* From the threshold: memset's non-temporal loop, out of line. */
@@ -429,9 +436,7 @@ OPS_INL size_t cl_large_body(uintptr_t d, size_t n, int erms)
     }
     if (erms && n >= UA_CLEAR_ERMS_MIN)
         return cl_rep(d, n);
-    uintptr_t dl = d;
-    OPS_LAUNDER(dl);                    /* as in cu_large_body */
-    if (unlikely(ua_tail_crosses_page(dl + n)))
+    if (unlikely(ua_tail_crosses_page(d, n)))
         return cl_pieces(d, n);
     CL_TRY(ops_vset_loop(OPS_FAULT, d, vzero(), n));
     VZU();
