@@ -149,6 +149,18 @@ if(TARGET altmem_cli)
                      $<TARGET_FILE:altmem_pagecross>)
     set_tests_properties(bench_pagecross PROPERTIES LABELS bench TIMEOUT 120)
   endif()
+  # altmem-twolibs: the same library as A and B, a line per size with a ratio per
+  # variant; a bad layout is one line, exit 2.
+  if(NOT CMAKE_CROSSCOMPILING_EMULATOR AND TARGET altmem_twolibs)
+    add_test(NAME bench_twolibs
+             COMMAND sh -c "out=$(\"$0\" \"$1\" \"$1\" memset d+3 64,300 2>&1) || { echo \"$out\"; exit 1; }; echo \"$out\";
+                            [ $(echo \"$out\" | grep -Ec '^ +(64|300)( +[0-9]+[.][0-9]+)+ +( [0-9]+[.][0-9]+)+$') -eq 2 ] || exit 1;
+                            echo \"$out\" | head -n 1 | grep -q 'generic[.]A .*generic[.]B .*libc' || exit 1;
+                            err=$(\"$0\" \"$1\" \"$1\" memcpy ovl-bwd 64 2>&1); rc=$?; echo \"$err\";
+                            [ $rc -eq 2 ] && [ $(echo \"$err\" | wc -l) -eq 1 ] && echo \"$err\" | grep -q '^altmem-twolibs: bad layout'"
+                     $<TARGET_FILE:altmem_twolibs> $<TARGET_FILE:altmem_shared>)
+    set_tests_properties(bench_twolibs PROPERTIES LABELS bench TIMEOUT 120)
+  endif()
   # scripts/newer-glibc.sh: another Debian release's glibc to measure against; needs
   # the archive once (skipped with the reason where it cannot be reached), then its
   # cache in the build tree.

@@ -280,4 +280,18 @@ if(ALTMEM_NM AND ALTMEM_ARCH STREQUAL "x86_64" AND TARGET altmem_shared AND NOT 
     PASS_REGULAR_EXPRESSION "FAIL: fake-library: altmem_memset_evex at 0x10a00, 581 bytes, not 1024-aligned"
     FAIL_REGULAR_EXPRESSION "altmem_memset_avx2|crosses")
   set_tests_properties(entry_pages entry_pages_control entry_pages_misaligned PROPERTIES LABELS "selection;layout")
+  # No size class's short last block across a 64-byte line: what GCC's layout flags
+  # (src/CMakeLists.txt, ALTMEM_X86_LAYOUT_FLAGS) give; clang has no such flags.
+  if(ALTMEM_OBJDUMP AND CMAKE_C_COMPILER_ID STREQUAL "GNU")
+    add_test(NAME entry_lines COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_entry_lines.sh ${ALTMEM_OBJDUMP} ${_entry_libs})
+    # The block the flags left across a line before (a 30-byte one at +0x1b5) must be
+    # named, the same block from a 32-byte boundary not.
+    add_test(NAME entry_lines_control
+      COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_entry_lines.sh --disassembly
+              ${CMAKE_CURRENT_SOURCE_DIR}/entry_lines_fake.dis)
+    set_tests_properties(entry_lines_control PROPERTIES
+      PASS_REGULAR_EXPRESSION "FAIL: entry_lines_fake.dis: altmem_memset_avx512\\+0x1b5: a 30-byte block"
+      FAIL_REGULAR_EXPRESSION "altmem_memset_avx2")
+    set_tests_properties(entry_lines entry_lines_control PROPERTIES LABELS "selection;layout")
+  endif()
 endif()

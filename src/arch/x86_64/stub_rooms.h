@@ -8,7 +8,11 @@
  * keeps its place in its line; the uaccess routines' variants carry exception-
  * table entries for their own addresses and keep the branch (0).  1600 bytes
  * hold every size class up to 128 bytes of every x86_64 copy entry (the avx2
- * entry reaches 868 bytes in for 65-128 B), 832 every memset entry whole.
+ * entry reaches 868 bytes in for 65-128 B), 832 every memset entry's classes up
+ * to 512 bytes: since every jump target is aligned (src/CMakeLists.txt,
+ * align-threshold) the avx512 and evex entries are 907 and 937 bytes, and what
+ * lies past the room is their paths to rep stosb and the loops, reached through
+ * a jmp back or their own branches, which cost nothing beside those.
  */
 #ifndef ALTMEM_X86_STUB_ROOMS_H
 #define ALTMEM_X86_STUB_ROOMS_H
