@@ -6,12 +6,14 @@
  *
  *   altmem-twolibs LIB_A LIB_B memcpy|memmove|memset LAYOUT SIZE,... [VARIANT,...]
  *
- * LAYOUT, as `altmem bench` names them: copies 0/0, s+1/d+3, d+63 (src 2 MiB +
- * 64 KiB above dst, the same page offset, plus these); memset 0, d+3, d+63; ovl-bwd (memmove, dst = src + n/2 + 2),
- * ovl-fwd (memmove, src = dst + n/2 + 2).  Per size, the median over 41
- * rounds of 2000 calls, in nanoseconds per call, each round taking every
- * function in a turn that starts one further on; then, per variant, A's time
- * over B's (above 1: B is faster).  For a change of layout or flags, which
+ * LAYOUT, as `altmem bench` names them: copies 0/0, s+1/d+3, d+63 (src 2 MiB
+ * + 64 KiB above dst, the same page offset, plus these); memset 0, d+3, d+63;
+ * memmove also ovl-bwd (dst = src + n/2 + 2) and ovl-fwd (src = dst + n/2 +
+ * 2).  Per size, the median over 41 rounds of 2000 calls, in nanoseconds per
+ * call, each round taking every function in a turn that starts one further
+ * on; then, per variant, A's time over B's (above 1: B is faster).  Where
+ * LIB_A and LIB_B are the same file, the loader gives the one copy twice: each
+ * variant then stands beside itself (a control).  For a change of layout or flags, which
  * moves a small call by a cycle: `altmem bench` times each build in processes
  * and loops of its own, where the same code reads a cycle apart from one
  * process to the next; here both builds run through the same loop, in the
