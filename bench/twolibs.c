@@ -4,10 +4,14 @@
  * timing loop, interleaved (docs/perf/amd-family26-model2.md, "A class's last
  * block across a line").
  *
- *   altmem-twolibs LIB_A LIB_B memcpy|memmove|memset LAYOUT SIZE,... [VARIANT,...]
+ *   altmem-twolibs LIB_A LIB_B ROUTINE LAYOUT SIZE,... [VARIANT,...]
+ *
+ * ROUTINE: memcpy, memmove, memset, copy_user (the C library's memcpy beside
+ * it) or clear_user (its bzero beside it).
  *
  * LAYOUT, as `altmem bench` names them: copies 0/0, s+1/d+3, d+63 (src 2 MiB
- * + 64 KiB above dst, the same page offset, plus these); memset 0, d+3, d+63;
+ * + 64 KiB above dst, the same page offset, plus these); memset and
+ * clear_user 0, d+3, d+63;
  * memmove also ovl-bwd (dst = src + n/2 + 2) and ovl-fwd (src = dst + n/2 +
  * 2).  Per size, the median over 41 rounds of 2000 calls, in nanoseconds per
  * call, each round taking every function in a turn that starts one further
@@ -35,12 +39,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 
 #include "benchlib.h"
 
 typedef void *copy_fn(void *, const void *, size_t);
 typedef void *set_fn(void *, int, size_t);
+/* copy_user's and clear_user's types; the C library's memcpy and bzero beside
+   them are called through the same types (a pointer and a size come back in
+   the same register on every architecture this runs on), so that one call
+   site serves every function of a run. */
+typedef size_t cu_fn(void *, const void *, size_t);
+typedef size_t cl_fn(void *, size_t);
 
 enum { ROUNDS = 41, CALLS = 2000, MAX_FNS = 33, MAX_SIZES = 64 };
 
@@ -49,16 +60,27 @@ struct fnref {
     char name[40];
 };
 
-static int is_set;
+enum kind { COPY, SET, COPY_USER, CLEAR_USER };
+static enum kind kind;
 
 static __attribute__((noinline)) double time_calls(void *fn, unsigned char *d, const unsigned char *s, size_t n)
 {
     double t0 = bench_now_ns();
     for (int k = 0; k < CALLS; k++) {
-        if (is_set)
+        switch (kind) {
+        case SET:
             ((set_fn *volatile)fn)(d, 0xa5, n);
-        else
+            break;
+        case COPY:
             ((copy_fn *volatile)fn)(d, s, n);
+            break;
+        case COPY_USER:
+            ((cu_fn *volatile)fn)(d, s, n);
+            break;
+        case CLEAR_USER:
+            ((cl_fn *volatile)fn)(d, n);
+            break;
+        }
     }
     return (bench_now_ns() - t0) / CALLS;
 }
@@ -112,7 +134,9 @@ static int load(const char *path, const char *routine, const char *only, char ta
             continue;
         if (got == room)
             break;
-        fns[got].fn = is_set ? (void *)vi.fn.memset : (void *)vi.fn.memcpy;
+        fns[got].fn = kind == SET ? (void *)vi.fn.memset : kind == COPY_USER ? (void *)vi.fn.copy_user
+                    : kind == CLEAR_USER                          ? (void *)vi.fn.clear_user
+                                                                  : (void *)vi.fn.memcpy;
         snprintf(fns[got].name, sizeof fns[got].name, "%s.%c", vi.name, tag);
         got++;
     }
@@ -121,20 +145,29 @@ static int load(const char *path, const char *routine, const char *only, char ta
 
 int main(int argc, char **argv)
 {
-    const char *usage = "usage: altmem-twolibs LIB_A LIB_B memcpy|memmove|memset "
+    const char *usage = "usage: altmem-twolibs LIB_A LIB_B memcpy|memmove|memset|copy_user|clear_user "
                         "LAYOUT SIZE,... [VARIANT,...]\n"
-                        "  LAYOUT: 0/0, s+1/d+3, d+63, ovl-bwd, ovl-fwd (memmove); memset: 0, d+3, d+63\n";
+                        "  LAYOUT: 0/0, s+1/d+3, d+63, ovl-bwd, ovl-fwd (memmove); memset, clear_user: 0, d+3, d+63\n";
     if (argc < 6 || argc > 7) {
         fputs(usage, stderr);
         return 2;
     }
     const char *routine = argv[3], *layout = argv[4], *only = argc > 6 ? argv[6] : NULL;
     int is_move = !strcmp(routine, "memmove");
-    is_set = !strcmp(routine, "memset");
-    if (!is_set && !is_move && strcmp(routine, "memcpy")) {
-        fprintf(stderr, "altmem-twolibs: bad routine '%s' (memcpy, memmove or memset)\n", routine);
+    if (!strcmp(routine, "memcpy") || is_move)
+        kind = COPY;
+    else if (!strcmp(routine, "memset"))
+        kind = SET;
+    else if (!strcmp(routine, "copy_user"))
+        kind = COPY_USER;
+    else if (!strcmp(routine, "clear_user"))
+        kind = CLEAR_USER;
+    else {
+        fprintf(stderr, "altmem-twolibs: bad routine '%s' (memcpy, memmove, memset, copy_user or clear_user)\n",
+                routine);
         return 2;
     }
+    int is_set = kind == SET || kind == CLEAR_USER;
     int dst_off, src_off, ovl = 0;
     if (is_set && (!strcmp(layout, "0") || !strcmp(layout, "d+3") || !strcmp(layout, "d+63")))
         dst_off = atoi(layout + (layout[0] == 'd' ? 2 : 0)), src_off = 0;
@@ -183,7 +216,7 @@ int main(int argc, char **argv)
             return 1;
         }
     int nf = na + nb;
-    fns[nf].fn = is_set ? (void *)memset : is_move ? (void *)memmove : (void *)memcpy;
+    fns[nf].fn = kind == SET ? (void *)memset : kind == CLEAR_USER ? (void *)bzero : is_move ? (void *)memmove : (void *)memcpy;
     snprintf(fns[nf].name, sizeof fns[nf].name, "libc");
     nf++;
 

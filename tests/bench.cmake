@@ -156,6 +156,8 @@ if(TARGET altmem_cli)
              COMMAND sh -c "out=$(\"$0\" \"$1\" \"$1\" memset d+3 64,300 2>&1) || { echo \"$out\"; exit 1; }; echo \"$out\";
                             [ $(echo \"$out\" | grep -Ec '^ +(64|300)( +[0-9]+[.][0-9]+)+ +( [0-9]+[.][0-9]+)+$') -eq 2 ] || exit 1;
                             echo \"$out\" | head -n 1 | grep -q 'generic[.]A .*generic[.]B .*libc' || exit 1;
+                            cu=$(\"$0\" \"$1\" \"$1\" copy_user s+1/d+3 100 generic 2>&1) || { echo \"$cu\"; exit 1; }; echo \"$cu\";
+                            echo \"$cu\" | grep -Eq '^ +100( +[0-9]+[.][0-9]+){3} +[0-9]+[.][0-9]+$' || exit 1;
                             err=$(\"$0\" \"$1\" \"$1\" memcpy ovl-bwd 64 2>&1); rc=$?; echo \"$err\";
                             [ $rc -eq 2 ] && [ $(echo \"$err\" | wc -l) -eq 1 ] && echo \"$err\" | grep -q '^altmem-twolibs: bad layout'"
                      $<TARGET_FILE:altmem_twolibs> $<TARGET_FILE:altmem_shared>)

@@ -140,8 +140,8 @@ OPS_INL size_t zfix(uintptr_t d, size_t n, size_t done)
         goto first_use;                                                          \
     size_t ok = 0;                                                               \
     UA_ZERO_IN_RET(ok);  /* in %rax (accessors.h) */                             \
-    if (n < 16)                                                                  \
-        goto tiny;                                                               \
+    /* below W first, there each class from the largest down a taken jump away,  \
+       as memcpy's entry (x86_vec_entry512.h): docs/uaccess.md, "Mended" */      \
     if (n < W)                                                                   \
         goto small
 
@@ -369,16 +369,34 @@ OPS_INL size_t cu_small(uintptr_t d, uintptr_t s, size_t n, size_t (*mid)(uintpt
     return ok;
 small:
 #if UA_W == 64
-    if (n >= 32) {
-        CU_TRY(ops_copy_ht32(OPS_FAULT, d, s, n)); /* [32, 64): 32 + 32 */
-        VZU();
-        return ok;
-    }
+    if (n >= 32)
+        goto c32;
 #endif
-    CU_TRY(ops_copy_ht16(OPS_FAULT, d, s, n)); /* [16, 32): 16 + 16 */
+    if (n >= 16)
+        goto c16;
+    if (n >= 8)
+        goto c8;
+    if (n >= 4)
+        goto c4;
+    if (n >= 2)
+        CU_TRY(ops_copy_2_4(OPS_FAULT, d, s, n)); /* [2, 4): 2 + 2 */
+    else if (n == 1)
+        CU_TRY(ops_copy_1(OPS_FAULT, d, s));      /* 1 */
     return ok;
-tiny:
-    CU_TRY(ops_copy_lt16(OPS_FAULT, d, s, n)); /* [0, 16): 8+8, 4+4, 2+2 or 1 byte */
+c8:
+    CU_TRY(ops_copy_8_16(OPS_FAULT, d, s, n));    /* [8, 16): 8 + 8 */
+    return ok;
+c4:
+    CU_TRY(ops_copy_4_8(OPS_FAULT, d, s, n));     /* [4, 8): 4 + 4 */
+    return ok;
+#if UA_W == 64
+c32:
+    CU_TRY(ops_copy_ht32(OPS_FAULT, d, s, n)); /* [32, 64): 32 + 32 */
+    VZU();
+    return ok;
+#endif
+c16:
+    CU_TRY(ops_copy_ht16(OPS_FAULT, d, s, n)); /* [16, 32): 16 + 16 */
     return ok;
 first_use:
     return altmem__copy_user_first((void *)d, (const void *)s, n, self);
@@ -490,16 +508,34 @@ OPS_INL size_t cl_small(uintptr_t d, size_t n, size_t (*mid)(uintptr_t, size_t),
     return ok;
 small:
 #if UA_W == 64
-    if (n >= 32) {
-        CL_TRY(ops_set_ht32(OPS_FAULT, d, _mm256_setzero_si256(), n)); /* [32, 64): 32 + 32 */
-        VZU();
-        return ok;
-    }
+    if (n >= 32)
+        goto c32;
 #endif
-    CL_TRY(ops_set_ht16(OPS_FAULT, d, _mm_setzero_si128(), n)); /* [16, 32): 16 + 16 */
+    if (n >= 16)
+        goto c16;
+    if (n >= 8)
+        goto c8;
+    if (n >= 4)
+        goto c4;
+    if (n >= 2)
+        CL_TRY(set_2_3(OPS_FAULT, d, 0, n));                    /* [2, 4): three byte stores */
+    else if (n == 1)
+        CL_TRY(ops_set_1(OPS_FAULT, d, 0));                     /* 1 */
     return ok;
-tiny:
-    CL_TRY(set_lt16(OPS_FAULT, d, _mm_setzero_si128(), 0, n)); /* [0, 16): 8+8, 4+4, 2+2 or 1 */
+c8:
+    CL_TRY(set_8_16(OPS_FAULT, d, _mm_setzero_si128(), n));     /* [8, 16): 8 + 8 */
+    return ok;
+c4:
+    CL_TRY(set_4_8(OPS_FAULT, d, _mm_setzero_si128(), n));      /* [4, 8): 4 + 4 */
+    return ok;
+#if UA_W == 64
+c32:
+    CL_TRY(ops_set_ht32(OPS_FAULT, d, _mm256_setzero_si256(), n)); /* [32, 64): 32 + 32 */
+    VZU();
+    return ok;
+#endif
+c16:
+    CL_TRY(ops_set_ht16(OPS_FAULT, d, _mm_setzero_si128(), n)); /* [16, 32): 16 + 16 */
     return ok;
 first_use:
     return altmem__clear_user_first((void *)d, n, self);
