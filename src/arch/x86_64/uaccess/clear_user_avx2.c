@@ -21,5 +21,5 @@
 
 NOINL size_t large(uintptr_t d, size_t n) { return cl_large(d, n); }
 
-ENTRY_ALIGNED(altmem_clear_user_avx2, 1024);
+ENTRY_ALIGNED(altmem_clear_user_avx2, 2048); /* over 1 KiB (entry_pages) */
 size_t altmem_clear_user_avx2(void *dst, size_t n) { return cl_small((uintptr_t)dst, n, NULL, large, altmem_clear_user_avx2); }
