@@ -78,30 +78,6 @@ OPS_INL size_t set_2_3(const enum ops_access acc, uintptr_t d, int c, size_t n)
     return OPS_OK;
 }
 
-/* n < 8; c is the byte itself */
-OPS_INL size_t set_lt8(const enum ops_access acc, uintptr_t d, __m128i x, int c, size_t n)
-{
-    size_t r = OPS_OK;          /* one return, as ops_copy_lt8 */
-    if (n >= 4)                 /* [4, 7]: 4 + 4 */
-        r = set_4_8(acc, d, x, n);
-    else if (n >= 2)            /* [2, 3]: three byte stores */
-        r = set_2_3(acc, d, c, n);
-    else if (n == 1)            /* 1 */
-        r = ops_set_1(acc, d, (unsigned char)c);
-    return r;
-}
-
-/* n < 16 */
-OPS_INL size_t set_lt16(const enum ops_access acc, uintptr_t d, __m128i x, int c, size_t n)
-{
-    size_t r;
-    if (n >= 8)
-        r = set_8_16(acc, d, x, n);     /* [8, 15]: 8 + 8 */
-    else
-        r = set_lt8(acc, d, x, c, n);   /* [0, 7] */
-    return r;
-}
-
 #if VEC_BITS == 512 || defined VEC_EVEX
 /* lowmask64[k]: the low k bytes of a 64-byte vector, k in [0, 64]; loaded into
    a mask register (a shift would need BMI2's bzhi or three dependent ops). */
