@@ -101,11 +101,7 @@ v2:
     ops_vcopy_ht2(OPS_PLAIN, d, s, n);                     /* (128, 256]: 2 x 64 from each end */
     return dst;
 small:
-    if (n >= 32)
-        goto c32;
-    if (n >= 16)
-        goto c16;
-    BELOW_16_TESTS();
+    BELOW_W_TESTS();
     if (n == 1)
         goto c1;
     if (n == 0)

@@ -145,22 +145,6 @@ OPS_INL size_t zfix(uintptr_t d, size_t n, size_t done)
     if (n < W)                                                                   \
         goto small
 
-/* Below W (at small:), each class from the largest down a taken jump away; the
-   bytes below 4 fall through. */
-#if UA_W == 64
-#define UA_TEST_32() if (n >= 32) goto c32
-#else
-#define UA_TEST_32() do { } while (0)
-#endif
-#define UA_SMALL_TESTS()                                                         \
-    UA_TEST_32();                                                                \
-    if (n >= 16)                                                                 \
-        goto c16;                                                                \
-    if (n >= 8)                                                                  \
-        goto c8;                                                                 \
-    if (n >= 4)                                                                  \
-        goto c4
-
 /* ---- copy_user ------------------------------------------------------------------- */
 
 /* rep movsb, out of line: its progress comes back through memory. */
@@ -384,7 +368,7 @@ OPS_INL size_t cu_small(uintptr_t d, uintptr_t s, size_t n, size_t (*mid)(uintpt
     VZU();
     return ok;
 small:
-    UA_SMALL_TESTS();
+    BELOW_W_TESTS(); /* x86_vec_set.h */
     if (n >= 2)
         CU_TRY(ops_copy_2_4(OPS_FAULT, d, s, n)); /* [2, 4): 2 + 2 */
     else if (n == 1)
@@ -514,7 +498,7 @@ OPS_INL size_t cl_small(uintptr_t d, size_t n, size_t (*mid)(uintptr_t, size_t),
     VZU();
     return ok;
 small:
-    UA_SMALL_TESTS();
+    BELOW_W_TESTS(); /* x86_vec_set.h */
     if (n >= 2)
         CL_TRY(set_2_3(OPS_FAULT, d, 0, n));                    /* [2, 4): three byte stores */
     else if (n == 1)
