@@ -250,20 +250,19 @@ OPS_INL void *vset_large(unsigned char *d, int c, size_t n, const size_t *erms_m
     do {                                                                         \
         if (n >= 32)                                                             \
             goto c32;                                                            \
-        if (n >= 16)                                                             \
-            goto c16;                                                            \
-        BELOW_16_TESTS();                                                        \
+        BELOW_32_TESTS();                                                        \
     } while (0)
 #elif VEC_BITS == 256
-#define BELOW_W_TESTS()                                                          \
+#define BELOW_W_TESTS() BELOW_32_TESTS()
+#else
+#define BELOW_W_TESTS() BELOW_16_TESTS()
+#endif
+#define BELOW_32_TESTS()                                                         \
     do {                                                                         \
         if (n >= 16)                                                             \
             goto c16;                                                            \
         BELOW_16_TESTS();                                                        \
     } while (0)
-#else
-#define BELOW_W_TESTS() BELOW_16_TESTS()
-#endif
 #define BELOW_16_TESTS()                                                         \
     do {                                                                         \
         if (n >= 8)                                                              \
