@@ -45,22 +45,22 @@ static int ruled_out_512(const struct altmem__variant *v, const struct altmem__p
     return !p->allow512 && v->vec512;
 }
 
-/* The 64-byte variants' other builds (x86_vec_entry512.h: _halves, _masked):
-   each only where a rule asks for it, and then not the other 512-bit variants
-   of its routine, where the routine has that build (memset has no _masked). */
-static int has_build64(enum altmem_routine r, int build)
+/* The 64-byte variants built twice (x86_vec_entry512.h, exactly 64 bytes):
+   the _halves build only where a rule asks for it, and then not the other
+   512-bit variants of its routine. */
+static int has_halves64(enum altmem_routine r)
 {
     for (size_t i = 0; i < altmem__variant_total; i++)
-        if (altmem__variants[i].routine == r && altmem__variants[i].build64 == build)
+        if (altmem__variants[i].routine == r && altmem__variants[i].halves64)
             return 1;
     return 0;
 }
 
-static int ruled_out_build64(const struct altmem__variant *v, const struct altmem__policy *p)
+static int ruled_out_halves(const struct altmem__variant *v, const struct altmem__policy *p)
 {
-    if (v->build64)
-        return v->build64 != p->build64;
-    return p->build64 && v->vec512 && has_build64(v->routine, p->build64);
+    if (v->halves64)
+        return !p->halves64;
+    return p->halves64 && v->vec512 && has_halves64(v->routine);
 }
 
 /* A copy that returns through vzeroupper where the rules say a transaction
@@ -72,7 +72,7 @@ static int ruled_out_vzeroupper(const struct altmem__variant *v, const struct al
 
 static int ruled_out(const struct altmem__variant *v, const struct altmem__policy *p)
 {
-    return ruled_out_512(v, p) || ruled_out_build64(v, p) || ruled_out_vzeroupper(v, p);
+    return ruled_out_512(v, p) || ruled_out_halves(v, p) || ruled_out_vzeroupper(v, p);
 }
 
 /* The rule that kept v out (ruled_out). */
@@ -80,7 +80,7 @@ static const char *rule_name(const struct altmem__variant *v, const struct altme
 {
     int rule = ruled_out_512(v, p)          ? p->no512_rule
                : ruled_out_vzeroupper(v, p) ? p->avx2_copies_out_rule
-               : p->build64                 ? p->build64_rule
+               : p->halves64                ? p->halves64_rule
                                             : -1;
     return rule >= 0 ? altmem__policy_rules[rule].name : "?";
 }
@@ -105,8 +105,8 @@ static void policy_copy(struct altmem__policy *d, const struct altmem__policy *s
     d->movsb_stop16_near = s->movsb_stop16_near;
     d->short_distance = s->short_distance;
     d->split_loads_above = s->split_loads_above;
-    d->build64 = s->build64;
-    d->build64_rule = s->build64_rule;
+    d->halves64 = s->halves64;
+    d->halves64_rule = s->halves64_rule;
     d->avx2_copies_out = s->avx2_copies_out;
     d->avx2_copies_out_rule = s->avx2_copies_out_rule;
     d->nt_copy16_never = s->nt_copy16_never;

@@ -162,7 +162,7 @@ static void a_defaults(const struct altmem__cpu *c, struct altmem__policy *p)
     p->movsb_stop16 = p->movsb_stop16_apart = p->movsb_stop16_near = NEVER;
     p->short_distance = 0;
     p->split_loads_above = NEVER;
-    p->build64 = ALTMEM__BUILD64_PLAIN;
+    p->halves64 = 0;
     p->avx2_copies_out = 0;
     p->nt_copy16_never = 0;
     p->nt_copy_linear = 0;
@@ -267,7 +267,7 @@ static void a_amd_zen4(const struct altmem__cpu *c, struct altmem__policy *p)
     }
     if (c->features & ALTMEM_FEAT_SIMD256)
         p->split_loads_above = 512;
-    p->build64 = ALTMEM__BUILD64_HALVES;
+    p->halves64 = 1;
     p->nt_copy16_never = 1;
     p->nt_copy_linear = 1;
     p->stosb[0] = 2 * K;
@@ -342,7 +342,6 @@ static void a_amd_zen5(const struct altmem__cpu *c, struct altmem__policy *p)
     p->movsb_fwd_overlap[0] = 8 * K;
     p->movsb_fwd_overlap[1] = 40 * K;
     p->movsb_fwd_overlap[2] = 64 * K;
-    p->build64 = ALTMEM__BUILD64_MASKED;
 }
 
 /* Intel family 6 model 207 (Emerald Rapids) in a KVM guest, measured there
@@ -460,8 +459,7 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
      "8 / 40 / 64 KiB; rep stosb from 2 KiB / the L2 size / the L2 size; streaming copies from half the L3 "
      "where src and dst are apart mod 64 (not equally aligned ones, forward overlaps or the 16-byte copies), "
      "straight through, not four pages at a time, the 64-byte copies' forward ones by the 32-byte variant; "
-     "streaming memset from the L3 size; the 64-byte memset without its lines; the 64-byte copies' _masked "
-     "builds (below 64 B one byte-masked load and store)",
+     "streaming memset from the L3 size; the 64-byte memset without its lines",
      "measured, AMD family 26 model 2 (KVM): docs/perf/amd-family26-model2.md", m_amd_zen5, a_amd_zen5},
     {"intel-emr-kvm", "Intel family 6 model 207 (Emerald Rapids) in a VM: the guest keeps little of the L3 it reports",
      "streaming copies from 4 MiB (a forward overlap from 16 MiB), streaming memset from 40 MiB, rep movsb from "
@@ -485,7 +483,7 @@ void altmem__policy_for(const struct altmem__cpu *cpu, struct altmem__policy *ou
 {
     out->rules = 0;
     out->no512_rule = -1;
-    out->build64_rule = -1;
+    out->halves64_rule = -1;
     out->avx2_copies_out_rule = -1;
     /* Not a rule: the block size the CPU reports for whole-block zeroing. */
     out->zero_block = cpu->zero_block;
@@ -496,14 +494,14 @@ void altmem__policy_for(const struct altmem__cpu *cpu, struct altmem__policy *ou
         out->zero_block = 0;
     for (size_t i = 0; i < altmem__policy_rule_count; i++) {
         if (altmem__policy_rules[i].match(cpu)) {
-            int was = i ? out->allow512 : 1, was_build64 = i ? out->build64 : ALTMEM__BUILD64_PLAIN,
+            int was = i ? out->allow512 : 1, was_halves = i ? out->halves64 : 0,
                 was_out = i ? out->avx2_copies_out : 0;
             altmem__policy_rules[i].apply(cpu, out);
             out->rules |= (uint32_t)1 << i;
             if (was && !out->allow512)
                 out->no512_rule = (int)i;
-            if (out->build64 != was_build64)
-                out->build64_rule = (int)i;
+            if (!was_halves && out->halves64)
+                out->halves64_rule = (int)i;
             if (!was_out && out->avx2_copies_out)
                 out->avx2_copies_out_rule = (int)i;
         }

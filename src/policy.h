@@ -161,14 +161,6 @@ extern size_t altmem__zero_block __attribute__((visibility("hidden")));
 
 struct altmem__cpu;                       /* cpu.h */
 
-/* Which build of the 64-byte variants the rules bind (x86_vec_entry512.h;
-   src/registry.c names them by these numbers). */
-enum altmem__build64 {
-    ALTMEM__BUILD64_PLAIN = 0,            /* avx512                              */
-    ALTMEM__BUILD64_HALVES = 1,           /* avx512_halves: exactly 64 B as two halves (Zen 4) */
-    ALTMEM__BUILD64_MASKED = 2,           /* avx512_masked: below 64 B one masked load and store (Zen 5) */
-};
-
 /* The values for the variables above, as one choice.  Widths index 0, 1, 2 =
    the 16-, 32- and 64-byte variants (sse2, avx2, avx512 and their copy_user /
    clear_user namesakes).  (size_t)-1 = never. */
@@ -187,8 +179,8 @@ struct altmem__policy {
     size_t movsb_stop16_near;     /* ... src 64 B-4 KiB ahead, a multiple of 64   */
     size_t short_distance;        /* no rep movsb at (dst - src) mod 4096 in 1..this */
     size_t split_loads_above;     /* 64-byte copies: the 32-byte loop above this, src/dst apart mod 64 */
-    int build64;                  /* the 64-byte variants' build: enum altmem__build64 */
-    int build64_rule;             /* ... the rule that asked for another, or -1  */
+    int halves64;                 /* the 64-byte variants' _halves builds (exactly 64 B as two halves) */
+    int halves64_rule;            /* ... the rule that asked for them, or -1     */
     int avx2_copies_out;          /* memcpy, memmove: not the variants that return
                                      through vzeroupper (the evex ones instead) */
     int avx2_copies_out_rule;     /* ... the rule that asked, or -1              */

@@ -20,16 +20,14 @@
    16-31 and need none, src/CMakeLists.txt, except in clang's builds). */
 #define ALTMEM__VZEROUPPER_avx2 ~, 1
 #define ALTMEM__IS_VZEROUPPER(flags) ALTMEM__PROBE(ALTMEM__VZEROUPPER_##flags)
-/* The 64-byte variants' other builds, by name (policy.h, enum altmem__build64):
-   1 for avx512_halves (Zen 4's), 2 for avx512_masked (Zen 5's), else 0. */
-#define ALTMEM__BUILD64_avx512_halves ~, 1
-#define ALTMEM__BUILD64_avx512_masked ~, 2
-#define ALTMEM__BUILD64_OF(name) ALTMEM__PROBE(ALTMEM__BUILD64_##name)
+/* 1 for the name avx512_halves: the Zen 4 build of the 64-byte variants. */
+#define ALTMEM__HALVES64_avx512_halves ~, 1
+#define ALTMEM__IS_HALVES64(name) ALTMEM__PROBE(ALTMEM__HALVES64_##name)
 
 #define VARIANT(routine, name, arch, flags, source, requires, summary)                            \
     ALTMEM__IF_ARCH_##arch({ALTMEM__ID_##routine, #name, summary, requires,                       \
                             {.routine = altmem_##routine##_##name}, ALTMEM__IS_VEC512(flags),             \
-                            ALTMEM__BUILD64_OF(name), ALTMEM__IS_VZEROUPPER(flags)},)
+                            ALTMEM__IS_HALVES64(name), ALTMEM__IS_VZEROUPPER(flags)},)
 
 const struct altmem__variant altmem__variants[] = {
 #include "registry.def"

@@ -20,10 +20,9 @@ struct altmem__variant {
     union altmem_routine_fn fn;   /* include/altmem.h */
     int vec512;                   /* 512-bit registers (flag set avx512): what a
                                      rule clearing allow512 keeps out (src/policy.c) */
-    int build64;                  /* a 64-byte variant's other build (policy.h, enum
-                                     altmem__build64: _halves, _masked) or 0: bound
-                                     only where the policy's build64 names it, which
-                                     keeps the routine's other 512-bit variants out */
+    int halves64;                 /* the _halves build of a 64-byte variant: bound only
+                                     where the policy's halves64 is set, which keeps
+                                     the routine's other 512-bit variants out */
     int vzeroupper;               /* returns through vzeroupper (flag set avx2),
                                      which aborts an RTM transaction: what the
                                      policy's avx2_copies_out keeps out */

@@ -6,7 +6,7 @@
 #   check_entry_pages.sh [--page BYTES] NM LIBRARY...
 #
 # Every function altmem_{memcpy,memmove,memset,copy_user,clear_user}_<variant>
-# of the x86 vector widths (sse2, avx2, evex, avx512, avx512_halves, avx512_masked) must lie inside one page of
+# of the x86 vector widths (sse2, avx2, evex, avx512, avx512_halves) must lie inside one page of
 # BYTES (default 4096), and at an address that is a multiple of the power of two
 # at or above its size (at most the page): the rule that keeps it there whatever
 # else moves (an entry of 581 bytes aligned to 512 landed at page offset 0xe00
@@ -28,7 +28,7 @@ for lib in "$@"; do
             function hex(s,   i, c, v) { v = 0; s = tolower(s)
                 for (i = 1; i <= length(s); i++) { c = index("0123456789abcdef", substr(s, i, 1)) - 1; v = v * 16 + c }
                 return v }
-            $4 ~ /^altmem_(memcpy|memmove|memset|copy_user|clear_user)_(sse2|avx2|evex|avx512|avx512_halves|avx512_masked)$/ && $3 ~ /^[tT]$/ {
+            $4 ~ /^altmem_(memcpy|memmove|memset|copy_user|clear_user)_(sse2|avx2|evex|avx512|avx512_halves)$/ && $3 ~ /^[tT]$/ {
                 a = hex($1); n = hex($2); seen++
                 if (int(a / page) != int((a + n - 1) / page)) {
                     printf "FAIL: %s: %s at %#x, %d bytes, crosses a %d-byte page\n", lib, $4, a, n, page; bad++ }

@@ -471,23 +471,21 @@ static void table_invariants(void)
         /* Reachable: an earlier variant of the routine whose requirements are a
            subset of this one's would always be chosen first, unless the policy
            can rule it out and not this one (512-bit registers, allow512 = 0;
-           the other 512-bit variants where the rules ask for another build). */
+           the other 512-bit variants where the rules ask for the _halves builds). */
         for (size_t j = 0; j < i; j++) {
             const struct altmem__variant *u = &altmem__variants[j];
             if (u->routine == v->routine)
                 CHECK((u->requires & ~v->requires) != 0 || (u->vec512 && !v->vec512) ||
-                          (u->vec512 && !u->build64 && v->build64) || (u->build64 && v->build64 != u->build64),
+                          (u->vec512 && !u->halves64 && v->halves64),
                       "%s %s (row %zu) can never be selected: %s (row %zu) comes first and needs no more", rn,
                       v->name, i, u->name, j);
         }
-        /* vec512 is the flag set avx512's: 512-bit registers in these names; build64
-           the names avx512_halves's and avx512_masked's (x86_vec_entry512.h). */
-        int build = !strcmp(v->name, "avx512_halves")   ? ALTMEM__BUILD64_HALVES
-                    : !strcmp(v->name, "avx512_masked") ? ALTMEM__BUILD64_MASKED
-                                                        : ALTMEM__BUILD64_PLAIN;
-        CHECK(v->vec512 == (!strcmp(v->name, "avx512") || build), "row %zu (%s %s): vec512 %d", i, rn, v->name,
+        /* vec512 is the flag set avx512's: 512-bit registers in these names; halves64
+           the name avx512_halves's (x86_vec_entry512.h: exactly 64 bytes). */
+        int halves = !strcmp(v->name, "avx512_halves");
+        CHECK(v->vec512 == (!strcmp(v->name, "avx512") || halves), "row %zu (%s %s): vec512 %d", i, rn, v->name,
               v->vec512);
-        CHECK(v->build64 == build, "row %zu (%s %s): build64 %d", i, rn, v->name, v->build64);
+        CHECK(v->halves64 == halves, "row %zu (%s %s): halves64 %d", i, rn, v->name, v->halves64);
         /* The public view agrees with the table. */
         struct altmem_variant_info info;
         CHECK(altmem_variant(i, &info) == 0 && info.routine == v->routine && !strcmp(info.name, v->name) &&
@@ -741,8 +739,8 @@ static void policy_rules(void)
          63, "defaults amd-zen-no-string amd-zen4", 64 * MB},
         /* Zen 5: measured (docs/perf/amd-family26-model2.md) */
         {"Zen 5 0x1a/0x02", A, 0x1a, 0x02, ALTMEM__ID_AVX_VNNI | ALTMEM__ID_HYPERVISOR, x512, 1 * MB, 32 * MB,
-         "avx512_masked", 16 * MB, 32 * MB, 32 * KB, 32 * KB, 1 * MB, 0, "defaults amd-zen-no-string amd-zen5", 24 * MB},
-        {"Zen 5, caches unknown", A, 0x1a, 0x44, 0, x512, 0, 0, "avx512_masked", 16 * MB, 32 * MB, 32 * KB, 32 * KB,
+         "avx512", 16 * MB, 32 * MB, 32 * KB, 32 * KB, 1 * MB, 0, "defaults amd-zen-no-string amd-zen5", 24 * MB},
+        {"Zen 5, caches unknown", A, 0x1a, 0x44, 0, x512, 0, 0, "avx512", 16 * MB, 32 * MB, 32 * KB, 32 * KB,
          1 * MB, 0, "defaults amd-zen-no-string amd-zen5", 0},
         /* pre-Zen AMD (family 0x15): defaults only */
         {"AMD 0x15", A, 0x15, 0x02, 0, x86, 2 * MB, 8 * MB, "avx2", 2 * MB, 2 * MB, 32 * KB, 16 * KB, 4 * KB,
@@ -893,43 +891,24 @@ static void policy_rules(void)
               st.policy.movsb[0], st.policy.movsb[2], st.policy.movsb_fwd_overlap[0], st.policy.movsb_fwd_overlap[1],
               st.policy.movsb_fwd_overlap[2]);
         decide(&c, NULL, 0);
-        /* The 64-byte variants' other builds: _halves only where amd-zen4 asks (all
-           three routines), _masked only where amd-zen5 asks (the copies; memset
-           keeps avx512), and why names the rule. */
-        const char *build_rule = strstr(k->rules, "amd-zen4")   ? "amd-zen4"
-                                 : strstr(k->rules, "amd-zen5") ? "amd-zen5"
-                                                                : NULL;
-        int want_build = !build_rule                          ? ALTMEM__BUILD64_PLAIN
-                         : !strcmp(build_rule, "amd-zen4") ? ALTMEM__BUILD64_HALVES
-                                                           : ALTMEM__BUILD64_MASKED;
-        CHECK(p.build64 == want_build && (p.build64_rule >= 0) == (build_rule != NULL) &&
-                  (!build_rule || !strcmp(altmem__policy_rules[p.build64_rule].name, build_rule)),
-              "%s: build64 %d (rule %d)", k->what, p.build64, p.build64_rule);
+        /* The 64-byte variants' _halves builds: only where amd-zen4 asks, all three
+           routines, and why names the rule. */
+        int zen4_halves = strstr(k->rules, "amd-zen4") != NULL;
+        CHECK(p.halves64 == zen4_halves && (p.halves64_rule >= 0) == zen4_halves &&
+                  (!zen4_halves || !strcmp(altmem__policy_rules[p.halves64_rule].name, "amd-zen4")),
+              "%s: halves64 %d (rule %d)", k->what, p.halves64, p.halves64_rule);
         if (p.allow512 && (k->features & ALTMEM_FEAT_SIMD512)) {
-            const char *copies = want_build == ALTMEM__BUILD64_HALVES   ? "avx512_halves"
-                                 : want_build == ALTMEM__BUILD64_MASKED ? "avx512_masked"
-                                                                        : "avx512";
-            const char *set = want_build == ALTMEM__BUILD64_HALVES ? "avx512_halves" : "avx512";
-            CHECK(!strcmp(bound_name(ALTMEM_MEMMOVE), copies) && !strcmp(bound_name(ALTMEM_MEMSET), set),
-                  "%s: memmove %s, memset %s, expected %s, %s", k->what, bound_name(ALTMEM_MEMMOVE),
-                  bound_name(ALTMEM_MEMSET), copies, set);
-            char kept_out[64];
-            snprintf(kept_out, sizeof kept_out, "avx512 (rule %s)", build_rule ? build_rule : "");
-            CHECK(!build_rule || strstr(st.bound[ALTMEM_MEMCPY].why, kept_out) != NULL,
+            const char *want = zen4_halves ? "avx512_halves" : "avx512";
+            CHECK(!strcmp(bound_name(ALTMEM_MEMMOVE), want) && !strcmp(bound_name(ALTMEM_MEMSET), want),
+                  "%s: memmove %s, memset %s, expected %s", k->what, bound_name(ALTMEM_MEMMOVE),
+                  bound_name(ALTMEM_MEMSET), want);
+            CHECK(!zen4_halves || strstr(st.bound[ALTMEM_MEMCPY].why, "avx512 (rule amd-zen4)") != NULL,
                   "%s: why does not name the rule that kept avx512 out: '%s'", k->what,
                   st.bound[ALTMEM_MEMCPY].why);
-            /* a pin of any other 64-byte build still binds it */
-            static const char *const builds[] = {"avx512", "avx512_halves", "avx512_masked"};
-            for (size_t b = 0; b < 3; b++) {
-                if (!strcmp(builds[b], copies))
-                    continue;
-                char pin[64];
-                snprintf(pin, sizeof pin, "memcpy=%s", builds[b]);
-                decide(&c, pin, 0);
-                CHECK(!strcmp(bound_name(ALTMEM_MEMCPY), builds[b]), "%s: pin %s not honoured (bound %s)", k->what,
-                      pin, bound_name(ALTMEM_MEMCPY));
-                expect_warnings(k->what, 0);
-            }
+            decide(&c, zen4_halves ? "memcpy=avx512" : "memcpy=avx512_halves", 0); /* a pin still can */
+            CHECK(!strcmp(bound_name(ALTMEM_MEMCPY), zen4_halves ? "avx512" : "avx512_halves"),
+                  "%s: pin of the other 64-byte build not honoured", k->what);
+            expect_warnings(k->what, 0);
             decide(&c, NULL, 0);
         }
         if (!p.allow512) {

@@ -361,14 +361,6 @@ static void compare(const char *what, const struct altmem__tunables *t, const st
                 t->short_set, t->short_distance, m->short_set, m->short_distance, value);
 }
 
-/* The 64-byte build a variant's name names (policy.h, enum altmem__build64). */
-static int build64_of(const char *name)
-{
-    return !strcmp(name, "avx512_halves")   ? ALTMEM__BUILD64_HALVES
-           : !strcmp(name, "avx512_masked") ? ALTMEM__BUILD64_MASKED
-                                            : ALTMEM__BUILD64_PLAIN;
-}
-
 /* Whether the rule of that name applied to the policy. */
 static int rule_applied(const struct altmem__policy *p, const char *name)
 {
@@ -386,8 +378,8 @@ static int same_policy(const struct altmem__policy *a, const struct altmem__poli
                a->nt_copy16_never == b->nt_copy16_never && a->nt_copy_linear == b->nt_copy_linear &&
                a->split_loads_streaming == b->split_loads_streaming &&
                a->stosb_stop16 == b->stosb_stop16 && a->movsb_stop16 == b->movsb_stop16 && a->movsb_stop16_apart == b->movsb_stop16_apart &&
-               a->movsb_stop16_near == b->movsb_stop16_near && a->build64 == b->build64 &&
-               a->build64_rule == b->build64_rule && a->avx2_copies_out == b->avx2_copies_out &&
+               a->movsb_stop16_near == b->movsb_stop16_near && a->halves64 == b->halves64 &&
+               a->halves64_rule == b->halves64_rule && a->avx2_copies_out == b->avx2_copies_out &&
                a->avx2_copies_out_rule == b->avx2_copies_out_rule && a->movsb32_apart == b->movsb32_apart &&
                a->nt_fwd_overlap == b->nt_fwd_overlap &&
                !memcmp(a->movsb_fwd_overlap, b->movsb_fwd_overlap, sizeof a->movsb_fwd_overlap) &&
@@ -490,14 +482,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     : rp.no512_rule < 0 || (size_t)rp.no512_rule >= altmem__policy_rule_count ||
                           !(rp.rules >> rp.no512_rule & 1))
         FZ_FAIL("allow512 %d but no512_rule %d (rules %#x)", rp.allow512, rp.no512_rule, rp.rules);
-    /* The 64-byte variants' other builds: _halves asked for by amd-zen4 alone,
-       _masked by amd-zen5 alone (their families differ). */
-    int zen4 = rule_applied(&rp, "amd-zen4"), zen5 = rule_applied(&rp, "amd-zen5");
-    int want_build = zen4 ? ALTMEM__BUILD64_HALVES : zen5 ? ALTMEM__BUILD64_MASKED : ALTMEM__BUILD64_PLAIN;
-    if (rp.build64 != want_build || (rp.build64_rule >= 0) != (zen4 || zen5) ||
-        ((zen4 || zen5) && strcmp(altmem__policy_rules[rp.build64_rule].name, zen4 ? "amd-zen4" : "amd-zen5") != 0))
-        FZ_FAIL("build64 %d (rule %d) but amd-zen4 %s, amd-zen5 %s (rules %#x)", rp.build64, rp.build64_rule,
-                zen4 ? "applied" : "did not apply", zen5 ? "applied" : "did not apply", rp.rules);
+    /* The 64-byte variants' _halves builds: asked for by amd-zen4 alone. */
+    int zen4 = rule_applied(&rp, "amd-zen4");
+    if (rp.halves64 != zen4 || (rp.halves64_rule >= 0) != zen4 ||
+        (zen4 && strcmp(altmem__policy_rules[rp.halves64_rule].name, "amd-zen4") != 0))
+        FZ_FAIL("halves64 %d (rule %d) but amd-zen4 %s (rules %#x)", rp.halves64, rp.halves64_rule,
+                zen4 ? "applied" : "did not apply", rp.rules);
     /* The copies' avx2 variants out: asked for by intel-rtm alone. */
     int rtm = rule_applied(&rp, "intel-rtm");
     if (rp.avx2_copies_out != rtm || (rp.avx2_copies_out_rule >= 0) != rtm)
@@ -541,21 +531,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if ((int)v->routine != r)
             FZ_FAIL("%s bound to %s, a variant of %s", routines[r], v->name, routines[v->routine]);
         /* Detected: the first in table order whose requirements are active and
-           that the rules allow (no 512-bit variant, the avx512, avx512_halves
-           and avx512_masked ones, when allow512 is 0; the evex ones use AVX-512
-           on 32-byte registers; avx512_halves and avx512_masked only where the
-           rules ask for that build, and then not the routine's avx512 if the
-           routine has it; not memcpy's and memmove's avx2, which return through
-           vzeroupper, where intel-rtm applied). */
-        int has_build = 0;
+           that the rules allow (no 512-bit variant, the avx512 and avx512_halves
+           ones, when allow512 is 0; the evex ones use AVX-512 on 32-byte
+           registers; avx512_halves only where the rules ask for it, and then
+           not the routine's avx512; not memcpy's and memmove's avx2, which
+           return through vzeroupper, where intel-rtm applied). */
+        int has_halves = 0;
         for (size_t i = 0; i < nvar; i++)
-            has_build |= (int)var[i].routine == r && rp.build64 && build64_of(var[i].name) == rp.build64;
+            has_halves |= (int)var[i].routine == r && !strcmp(var[i].name, "avx512_halves");
         int detected = -1;
         for (size_t i = 0; i < nvar && detected < 0; i++) {
-            int build = build64_of(var[i].name), plain512 = !strcmp(var[i].name, "avx512");
+            int halves = !strcmp(var[i].name, "avx512_halves"), plain512 = !strcmp(var[i].name, "avx512");
             int vzu_copy = !strcmp(var[i].name, "avx2") && (r == ALTMEM_MEMCPY || r == ALTMEM_MEMMOVE);
             if ((int)var[i].routine == r && (var[i].requires & ~active) == 0 &&
-                (rp.allow512 || (!plain512 && !build)) && (build ? build == rp.build64 : !(plain512 && has_build)) &&
+                (rp.allow512 || (!plain512 && !halves)) && (halves ? rp.halves64 : !(plain512 && has_halves && rp.halves64)) &&
                 !(vzu_copy && rp.avx2_copies_out))
                 detected = (int)i;
         }

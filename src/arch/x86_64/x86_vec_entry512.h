@@ -53,13 +53,6 @@ OPS_INL size_t erms_min(const unsigned char *d, const unsigned char *s)
    aligned (1.40-1.60x glibc 2.41 at 64 B misaligned with 32 + 32).  Built
    twice because a boundary read from a variable cost the classes 3-10% here
    (docs/perf/intel-family6-model207.md, "Exactly 64 bytes"). */
-/* The _masked build (VEC64_MASKED_BELOW64) copies every size below 64 with
-   one byte-masked load and store where neither 64-byte span reaches into the
-   next page (a masked access there takes an assist, memcpy_avx512.c), as
-   AMD's AOCL-LibMem does on Zen 5 (without the page test): there 0-24 B went
-   from 0.84x to 0.96x its time and 1.00 to 1.04-1.30x glibc 2.41's, where the
-   classes below take a test and a jump each (docs/perf/amd-family26-model2.md,
-   "Masked small copies"). */
 #ifdef VEC64_AS_HALVES
 #define BELOW_64_AND_64(n) ((n) <= 64)
 #else
@@ -108,14 +101,7 @@ v2:
     ops_vcopy_ht2(OPS_PLAIN, d, s, n);                     /* (128, 256]: 2 x 64 from each end */
     return dst;
 small:
-#ifdef VEC64_MASKED_BELOW64
-    if (likely(within_page64((const unsigned char *)d) & within_page64((const unsigned char *)s))) {
-        const __mmask64 k = (__mmask64)lowmask64[n];       /* [0, 64): one masked load and store */
-        _mm512_mask_storeu_epi8((void *)d, k, _mm512_maskz_loadu_epi8(k, (const void *)s));
-        return dst;
-    }
-#endif
-    BELOW_W_TESTS();                    /* (_masked: within 64 B of a page's end, no masks) */
+    BELOW_W_TESTS();
     if (n == 1)
         goto c1;
     if (n == 0)

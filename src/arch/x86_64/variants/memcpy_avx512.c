@@ -62,8 +62,7 @@ static __attribute__((noinline)) void *large(void *__restrict dst, const void *_
     return dst;
 }
 
-/* Its name: the _halves and _masked builds (memcpy_avx512_halves.c,
-   memcpy_avx512_masked.c) give their own. */
+/* Its name: the _halves build (memcpy_avx512_halves.c) gives its own. */
 #ifndef MEMCPY_AVX512_ENTRY
 #define MEMCPY_AVX512_ENTRY altmem_memcpy_avx512
 #endif

@@ -77,8 +77,7 @@ static __attribute__((noinline)) void *large(void *dst, const void *src, size_t 
     return dst;
 }
 
-/* Its name: the _halves and _masked builds (memmove_avx512_halves.c,
-   memmove_avx512_masked.c) give their own. */
+/* Its name: the _halves build (memmove_avx512_halves.c) gives its own. */
 #ifndef MEMMOVE_AVX512_ENTRY
 #define MEMMOVE_AVX512_ENTRY altmem_memmove_avx512
 #endif
