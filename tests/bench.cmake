@@ -149,6 +149,18 @@ if(TARGET altmem_cli)
                      $<TARGET_FILE:altmem_pagecross>)
     set_tests_properties(bench_pagecross PROPERTIES LABELS bench TIMEOUT 120)
   endif()
+  # altmem-untouched: a line per routine, implementation and size (the C library,
+  # the entry and every runnable variant, generic among them); a bad size is one line, exit 2.
+  if(NOT CMAKE_CROSSCOMPILING_EMULATOR AND TARGET altmem_untouched)
+    add_test(NAME bench_untouched
+             COMMAND sh -c "out=$(\"$0\" 0 8 2>&1) || { echo \"$out\"; exit 1; }; echo \"$out\";
+                            [ $(echo \"$out\" | grep -Ec '^(memcpy|memmove|memset) +C library +n=(0|8) +untouched +[0-9.]+ ns   written +[0-9.]+ ns +[0-9.]+x$') -eq 6 ] || exit 1;
+                            [ $(echo \"$out\" | grep -Ec '^(memcpy|memmove|memset) +generic +n=(0|8) +untouched') -eq 6 ] || exit 1;
+                            err=$(\"$0\" 0 4033 2>&1); rc=$?; echo \"$err\";
+                            [ $rc -eq 2 ] && [ $(echo \"$err\" | wc -l) -eq 1 ] && echo \"$err\" | grep -q '^altmem-untouched: bad size'"
+                     $<TARGET_FILE:altmem_untouched>)
+    set_tests_properties(bench_untouched PROPERTIES LABELS bench TIMEOUT 120)
+  endif()
   # altmem-twolibs: the same library as A and B, a line per size with a ratio per
   # variant; a bad layout is one line, exit 2.
   if(NOT CMAKE_CROSSCOMPILING_EMULATOR AND TARGET altmem_twolibs)

@@ -190,7 +190,7 @@ static int print_info(void)
     print_policy();
     print_profile();
 
-    printf("\n%-10s %-11s %-11s %-15s %s\n", "routine", "bound to", "reason", "bound by", "why");
+    printf("\n%-10s %-13s %-11s %-15s %s\n", "routine", "bound to", "reason", "bound by", "why");
     const char *shown[ALTMEM_ROUTINE_COUNT];      /* each binding the table shows, once */
     const char *not_copied[ALTMEM_ROUTINE_COUNT] = {0};  /* a copy asked for, the branch given: why */
     int nshown = 0;
@@ -202,7 +202,7 @@ static int print_info(void)
             seen |= !strcmp(shown[i], b.bound_by);
         if (!seen)
             shown[nshown++] = b.bound_by;
-        printf("%-10s %-11s %-11s %-15s %s\n", altmem_routine_name((enum altmem_routine)r), b.variant,
+        printf("%-10s %-13s %-11s %-15s %s\n", altmem_routine_name((enum altmem_routine)r), b.variant,
                reason_word(b.reason), b.bound_by, b.why);
         if (b.bound_note && !strncmp(b.bound_note, "not copied: ", 12))
             not_copied[r] = b.bound_note;
@@ -223,7 +223,7 @@ static int print_info(void)
         struct altmem_variant_info v;
         altmem_variant(i, &v);
         char buf[128];
-        printf("  %-10s %-11s needs %-16s %-12s %s\n", altmem_routine_name(v.routine), v.name,
+        printf("  %-10s %-13s needs %-16s %-12s %s\n", altmem_routine_name(v.routine), v.name,
                v.requires ? feature_list(v.requires, buf, sizeof buf) : "nothing",
                v.runnable ? "runnable" : "not runnable", v.summary);
     }

@@ -201,9 +201,15 @@ v4:
     ops_vset_ht1(OPS_PLAIN, d, _mm512_set1_epi8((char)c), n); /* [64, 128]: 64 + 64 (_halves: (64, 128]) */
     return dst;
 lt64:
+    /* Not n == 0 either: a masked store of no byte to a page not yet written
+       (or read-only) takes a ~340-cycle assist at every call on Zen 5, where
+       the page never becomes present (glibc 2.36-2.43's evex and avx512
+       memset alike; docs/perf/amd-family26-model2.md, "Masked accesses"). */
     if (unlikely(!within_page64((const unsigned char *)d)))
         goto page_end;
-    set_lt64_masked((unsigned char *)d, c, n);               /* [0, 64) (_halves: [0, 64]): one masked store */
+    if (unlikely(n == 0))
+        return dst;
+    set_lt64_masked((unsigned char *)d, c, n);               /* (0, 64) (_halves: (0, 64]): one masked store */
     return dst;
 page_end:;                              /* [0, 64] near a page's end: no masks */
     __m128i x = set_c(c);

@@ -634,8 +634,11 @@ loop:
     return vset_loop_or_large(d, c, w, n, large, loop_below); /* (8W, ...) */
 lt_vec:
 #ifdef VEC_EVEX
+    /* not n == 0: the assist of a masked store of no byte (x86_vec_entry512.h) */
     if (likely(within_page32(d))) {
-        set_lt32_masked(d, set_byte_vec(x), n);         /* [0, W): one masked store        */
+        if (unlikely(n == 0))
+            return d;
+        set_lt32_masked(d, set_byte_vec(x), n);         /* (0, W): one masked store        */
         return d;
     }
 #endif
