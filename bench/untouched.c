@@ -1,6 +1,7 @@
 /*
  * altmem-untouched: a call of a few bytes, 0 among them, to pages never written
- * (docs/perf/amd-family26-model2.md, "Masked accesses").
+ * (docs/perf/amd-family26-model2.md, "Against AOCL-LibMem, and masked
+ * accesses").
  *
  *   altmem-untouched [SIZE...]        (default 0 1 8 32; 0..4032)
  *

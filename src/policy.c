@@ -282,7 +282,10 @@ static void a_amd_zen4(const struct altmem__cpu *c, struct altmem__policy *p)
    loop 1.8-2.5x at 32-256 KiB and 1.37x at 256 MiB, the loop wins below (also
    co-aligned); rep stosb loses to the loop 1.5x below 256 KiB and wins from
    1 MiB (1.09-1.36x); streaming copies never win up to 256 MiB (19.5 vs 29.4
-   GB/s), a streaming memset only ties from the L3 size and loses 3x below;
+   GB/s), a streaming memset only ties from twice the L3 size and loses
+   below (3x at 24 MiB on the first guest; on the third, at the L3 size itself,
+   32 MiB, rep stosb ran 46-82 GB/s against streaming's 40-41 idle and 36-51
+   against 33-37 under --load, every width; 48-128 MiB within the runs' noise);
    rep movsb at (dst - src) mod 4096 in 1..63 runs at 105 GB/s against the
    loop's 70 at 64 KiB (no Zen 3 slowness), so no short-distance rule.  A
    forward overlap takes rep movsb from 64 KiB, not 32: with the source n/2 + 2
@@ -336,7 +339,7 @@ static void a_amd_zen5(const struct altmem__cpu *c, struct altmem__policy *p)
        the 32-byte variant's loop (measured: above this function's comment) */
     p->nt_copy_linear = 1;
     p->split_loads_streaming = 1;
-    p->nt_set = c->l3_bytes ? c->l3_bytes : 32 * M;
+    p->nt_set = c->l3_bytes ? 2 * c->l3_bytes : 64 * M;
     p->memset_no_lines = 1;
     p->short_distance = 0;
     p->movsb_fwd_overlap[0] = 8 * K;
@@ -459,7 +462,7 @@ const struct altmem__policy_rule altmem__policy_rules[] = {
      "8 / 40 / 64 KiB; rep stosb from 2 KiB / the L2 size / the L2 size; streaming copies from half the L3 "
      "where src and dst are apart mod 64 (not equally aligned ones, forward overlaps or the 16-byte copies), "
      "straight through, not four pages at a time, the 64-byte copies' forward ones by the 32-byte variant; "
-     "streaming memset from the L3 size; the 64-byte memset without its lines",
+     "streaming memset from twice the L3 size; the 64-byte memset without its lines",
      "measured, AMD family 26 model 2 (KVM): docs/perf/amd-family26-model2.md", m_amd_zen5, a_amd_zen5},
     {"intel-emr-kvm", "Intel family 6 model 207 (Emerald Rapids) in a VM: the guest keeps little of the L3 it reports",
      "streaming copies from 4 MiB (a forward overlap from 16 MiB), streaming memset from 40 MiB, rep movsb from "

@@ -739,8 +739,8 @@ static void policy_rules(void)
          63, "defaults amd-zen-no-string amd-zen4", 64 * MB},
         /* Zen 5: measured (docs/perf/amd-family26-model2.md) */
         {"Zen 5 0x1a/0x02", A, 0x1a, 0x02, ALTMEM__ID_AVX_VNNI | ALTMEM__ID_HYPERVISOR, x512, 1 * MB, 32 * MB,
-         "avx512", 16 * MB, 32 * MB, 32 * KB, 32 * KB, 1 * MB, 0, "defaults amd-zen-no-string amd-zen5", 24 * MB},
-        {"Zen 5, caches unknown", A, 0x1a, 0x44, 0, x512, 0, 0, "avx512", 16 * MB, 32 * MB, 32 * KB, 32 * KB,
+         "avx512", 16 * MB, 64 * MB, 32 * KB, 32 * KB, 1 * MB, 0, "defaults amd-zen-no-string amd-zen5", 24 * MB},
+        {"Zen 5, caches unknown", A, 0x1a, 0x44, 0, x512, 0, 0, "avx512", 16 * MB, 64 * MB, 32 * KB, 32 * KB,
          1 * MB, 0, "defaults amd-zen-no-string amd-zen5", 0},
         /* pre-Zen AMD (family 0x15): defaults only */
         {"AMD 0x15", A, 0x15, 0x02, 0, x86, 2 * MB, 8 * MB, "avx2", 2 * MB, 2 * MB, 32 * KB, 16 * KB, 4 * KB,
@@ -944,19 +944,19 @@ static void policy_rules(void)
         int warnings;
         size_t nt_copy, nt_set, movsb, stosb, shortd;
     } ov[] = {
-        {"rep_movsb_threshold=64K", 0, 16 * MB, 32 * MB, 64 * KB, 1 * MB, 0},
-        {"rep_movsb_threshold=never:rep_stosb_threshold=2048", 0, 16 * MB, 32 * MB, NEVER, 2 * KB, 0},
+        {"rep_movsb_threshold=64K", 0, 16 * MB, 64 * MB, 64 * KB, 1 * MB, 0},
+        {"rep_movsb_threshold=never:rep_stosb_threshold=2048", 0, 16 * MB, 64 * MB, NEVER, 2 * KB, 0},
         {"nt_threshold=8M", 0, 8 * MB, 8 * MB, 32 * KB, 1 * MB, 0},
         {"nt_threshold=8M:memset_nt_threshold=never", 0, 8 * MB, NEVER, 32 * KB, 1 * MB, 0},
-        {"rep_movsb_short_distance=63", 0, 16 * MB, 32 * MB, 32 * KB, 1 * MB, 63},
-        {"rep_movsb_short_distance=4095", 0, 16 * MB, 32 * MB, 32 * KB, 1 * MB, 4095},
-        {"rep_movsb_short_distance=4096", 1, 16 * MB, 32 * MB, 32 * KB, 1 * MB, 0},
-        {"rep_movsb_short_distance=-1", 1, 16 * MB, 32 * MB, 32 * KB, 1 * MB, 0},
-        {"rep_stosb_threshold=12X", 1, 16 * MB, 32 * MB, 32 * KB, 1 * MB, 0},
-        {"rep_stosb_threshold=", 1, 16 * MB, 32 * MB, 32 * KB, 1 * MB, 0},
-        {"rep_movsb_threshold=1T", 1, 16 * MB, 32 * MB, 32 * KB, 1 * MB, 0},
-        {"memset_nt_threshold=nevermore", 1, 16 * MB, 32 * MB, 32 * KB, 1 * MB, 0},
-        {"rep_movsb_threshold=0:rep_stosb_threshold=0", 0, 16 * MB, 32 * MB, 0, 0, 0},
+        {"rep_movsb_short_distance=63", 0, 16 * MB, 64 * MB, 32 * KB, 1 * MB, 63},
+        {"rep_movsb_short_distance=4095", 0, 16 * MB, 64 * MB, 32 * KB, 1 * MB, 4095},
+        {"rep_movsb_short_distance=4096", 1, 16 * MB, 64 * MB, 32 * KB, 1 * MB, 0},
+        {"rep_movsb_short_distance=-1", 1, 16 * MB, 64 * MB, 32 * KB, 1 * MB, 0},
+        {"rep_stosb_threshold=12X", 1, 16 * MB, 64 * MB, 32 * KB, 1 * MB, 0},
+        {"rep_stosb_threshold=", 1, 16 * MB, 64 * MB, 32 * KB, 1 * MB, 0},
+        {"rep_movsb_threshold=1T", 1, 16 * MB, 64 * MB, 32 * KB, 1 * MB, 0},
+        {"memset_nt_threshold=nevermore", 1, 16 * MB, 64 * MB, 32 * KB, 1 * MB, 0},
+        {"rep_movsb_threshold=0:rep_stosb_threshold=0", 0, 16 * MB, 64 * MB, 0, 0, 0},
     };
     for (size_t i = 0; i < sizeof ov / sizeof ov[0]; i++) {
         decide(&z5, ov[i].value, 0);

@@ -204,7 +204,8 @@ lt64:
     /* Not n == 0 either: a masked store of no byte to a page not yet written
        (or read-only) takes a ~340-cycle assist at every call on Zen 5, where
        the page never becomes present (glibc 2.36-2.43's evex and avx512
-       memset alike; docs/perf/amd-family26-model2.md, "Masked accesses"). */
+       memset alike; docs/perf/amd-family26-model2.md, "Against AOCL-LibMem,
+       and masked accesses"). */
     if (unlikely(!within_page64((const unsigned char *)d)))
         goto page_end;
     if (unlikely(n == 0))
