@@ -24,26 +24,6 @@
 #include "benchlib.h"
 #include "routines.h"
 
-typedef void *copy_fn(void *, const void *, size_t);
-typedef void *set_fn(void *, int, size_t);
-
-static double best_ns(int routine, void *fn, unsigned char *d, unsigned char *s, size_t n)
-{
-    double best = 1e300;
-    for (int r = 0; r < 50; r++) {
-        double t0 = bench_now_ns();
-        for (int k = 0; k < 2000; k++) {
-            if (!bench_routine_reads_src(routine))
-                ((set_fn *volatile)fn)(d, 0xa5, n);
-            else
-                ((copy_fn *volatile)fn)(d, s, n);
-        }
-        double t = (bench_now_ns() - t0) / 2000;
-        best = t < best ? t : best;
-    }
-    return best;
-}
-
 int main(int argc, char **argv)
 {
     int routine = -1;
@@ -84,8 +64,8 @@ int main(int argc, char **argv)
     for (int a = 4; a < argc; a++) {
         unsigned long long n = strtoull(argv[a], NULL, 0);
         printf("n=%6llu  end at page offset %4lu:  C library %7.1f ns  altmem %7.1f ns\n", n,
-               (unsigned long)((off + n) % 4096), best_ns(routine, libc_fn, d, s, (size_t)n),
-               best_ns(routine, alt_fn, d, s, (size_t)n));
+               (unsigned long)((off + n) % 4096), bench_routine_best_ns(routine, libc_fn, d, s, (size_t)n, 50, 2000),
+               bench_routine_best_ns(routine, alt_fn, d, s, (size_t)n, 50, 2000));
     }
     return 0;
 }

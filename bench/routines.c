@@ -3,6 +3,7 @@
 
 #include <string.h> /* the C library's functions the registry names */
 
+#include "benchlib.h"
 #include "registry.h"
 
 /* The registry's words for a routine's access and reads fields, as flags. */
@@ -60,4 +61,26 @@ int bench_routine_uaccess(int r)
 int bench_routine_reads_src(int r)
 {
     return known(r) && routines[r].reads_src;
+}
+
+typedef void *copy_fn(void *, const void *, size_t);
+typedef void *set_fn(void *, int, size_t);
+
+double bench_routine_best_ns(int r, void *fn, unsigned char *d, const unsigned char *s, size_t n, int samples,
+                             int calls)
+{
+    const int sets = !bench_routine_reads_src(r);
+    double best = 1e300;
+    for (int k = 0; k < samples; k++) {
+        double t0 = bench_now_ns();
+        for (int i = 0; i < calls; i++) {
+            if (sets)
+                ((set_fn *volatile)fn)(d, 0xa5, n);
+            else
+                ((copy_fn *volatile)fn)(d, s, n);
+        }
+        double t = (bench_now_ns() - t0) / calls;
+        best = t < best ? t : best;
+    }
+    return best;
 }

@@ -39,4 +39,11 @@ int bench_routine_uaccess(int r);
    registry).  0 for memset, clear_user and out of range. */
 int bench_routine_reads_src(int r);
 
+/* The best time per call, in ns, over SAMPLES samples of CALLS calls of fn, a
+   memcpy/memmove (from s) or memset (0xa5) of r's kind, on d and n: the small
+   probes' one loop (altmem-pagecross, altmem-untouched).  Called through a
+   volatile pointer, so that no compiler knows the function. */
+double bench_routine_best_ns(int r, void *fn, unsigned char *d, const unsigned char *s, size_t n, int samples,
+                             int calls);
+
 #endif

@@ -26,27 +26,7 @@
 #include "benchlib.h"
 #include "routines.h"
 
-typedef void *copy_fn(void *, const void *, size_t);
-typedef void *set_fn(void *, int, size_t);
-
 #define MAP_BYTES (1u << 20)
-
-static double best_ns(int routine, void *fn, unsigned char *d, const unsigned char *s, size_t n)
-{
-    double best = 1e300;
-    for (int r = 0; r < 21; r++) {
-        double t0 = bench_now_ns();
-        for (int k = 0; k < 2000; k++) {
-            if (!bench_routine_reads_src(routine))
-                ((set_fn *volatile)fn)(d, 0xa5, n);
-            else
-                ((copy_fn *volatile)fn)(d, s, n);
-        }
-        double t = (bench_now_ns() - t0) / 2000;
-        best = t < best ? t : best;
-    }
-    return best;
-}
 
 /* One call's time with dst (and src) in pages not yet written, then in pages
    written, each in a mapping of its own. */
@@ -63,7 +43,7 @@ static int time_both(int routine, void *fn, size_t n, double *untouched, double 
             memset(d, 1, MAP_BYTES);
             memset(s, 1, MAP_BYTES);
         }
-        double t = best_ns(routine, fn, d + 8 * 4096 + 128, s + 9 * 4096 + 128, n);
+        double t = bench_routine_best_ns(routine, fn, d + 8 * 4096 + 128, s + 9 * 4096 + 128, n, 21, 2000);
         *(w ? written : untouched) = t;
         munmap(d, MAP_BYTES);
         munmap(s, MAP_BYTES);
