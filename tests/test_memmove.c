@@ -123,6 +123,22 @@ static void part_page_ends(struct tl_ctx *c)
             }
         }
     }
+    /* The source's far end flush against a guard page, so that a piece read
+       past it (or before its start) faults: forward, src ending at the upper
+       guard and dst ending e bytes past a page boundary, 4096 - e below it;
+       backward, src starting at the lower guard and dst starting h bytes before
+       a boundary.  (The 32-byte forward pieces read a byte past the source's
+       end, unused, where dst's end was W-aligned: found by fuzz_mem at n = 4096,
+       dst = src - 4064.) */
+    static const size_t far_sizes[] = {4099, 4096 + 520, 8192 + 61};
+    for (size_t i = 0; i < sizeof far_sizes / sizeof far_sizes[0] && !c->stop; i++) {
+        size_t n = far_sizes[i];
+        const unsigned char *s_end = tl_buf_end(ob, n);
+        for (size_t e = 1; e <= 256; e += e < 64 ? 1 : 7)
+            tl_copy(c, ob, (unsigned char *)s_end - (4096 - e), s_end, n);
+        for (size_t h = 1; h <= 64; h++)
+            tl_copy(c, ob, ob->mem + (4096 - h), ob->mem, n);
+    }
 }
 
 /* Non-overlapping moves around lowered non-temporal thresholds (tl_part_copy_nt),

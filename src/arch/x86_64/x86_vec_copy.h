@@ -131,7 +131,9 @@ static __attribute__((noinline, cold)) void *vcopy_fwd_pieces(unsigned char *d, 
     size_t m = (size_t)(z - df) / W;    /* vectors in [df, z): 0..4 */
     const unsigned char *sz = se - (de - z);
     vec t0 = vld(sz - W), t1 = vld(sz - 2 * W), t2 = vld(sz - 3 * W), t3 = vld(sz - 4 * W);
-    struct piece tp = piece_load(sz, de > z ? (size_t)(de - z) : 1);
+    /* de W-aligned: no piece; its stand-in reads the source's last byte, not
+       the one past its end (sz = se there: fuzz_mem found the read). */
+    struct piece tp = de > z ? piece_load(sz, (size_t)(de - z)) : piece_load(sz - 1, 1);
     vcopy_fwd_loop(d, s, de);
     if (m > 0)
         vsta(z - W, t0);
