@@ -485,8 +485,12 @@ OPS_INL int fwd_overlap_below_movsb(uintptr_t bwd, size_t n)
 }
 /* ... whose loop: out of line, so that the test is all the other CPUs' paths
    carry (inline, the loop's copy moved GCC's blocks and registers: memmove_avx512
-   1 KiB with dst inside the source 1.03 -> 1.00x glibc 2.41 on Intel 6/167). */
-static __attribute__((noinline, cold, unused)) void *vcopy_fwd_cold(unsigned char *d, const unsigned char *s, size_t n)
+   1 KiB with dst inside the source 1.03 -> 1.00x glibc 2.41 on Intel 6/167).
+   Not `cold`: GCC optimises a cold function for size and leaves it and its
+   loop unaligned in .text.unlikely, where any change before it moved the loop
+   (a 25-byte shift: memmove avx2 4-16 KiB forward overlaps 0.93-1.00 ->
+   0.73-0.78x glibc 2.41 on Zen 5, docs/perf/amd-family26-model2.md). */
+static __attribute__((noinline, unused)) void *vcopy_fwd_cold(unsigned char *d, const unsigned char *s, size_t n)
 {
     return vcopy_fwd(d, s, n);
 }
