@@ -43,6 +43,7 @@
 #include <sys/mman.h>
 
 #include "benchlib.h"
+#include "routines.h"
 
 typedef void *copy_fn(void *, const void *, size_t);
 typedef void *set_fn(void *, int, size_t);
@@ -134,9 +135,7 @@ static int load(const char *path, const char *routine, const char *only, char ta
             continue;
         if (got == room)
             break;
-        fns[got].fn = kind == SET ? (void *)vi.fn.memset : kind == COPY_USER ? (void *)vi.fn.copy_user
-                    : kind == CLEAR_USER                          ? (void *)vi.fn.clear_user
-                                                                  : (void *)vi.fn.memcpy;
+        fns[got].fn = bench_fn_address(vi.fn);
         snprintf(fns[got].name, sizeof fns[got].name, "%s.%c", vi.name, tag);
         got++;
     }

@@ -241,7 +241,7 @@ OPS_INL void *vset_large(unsigned char *d, int c, size_t n, const size_t *erms_m
     return d;
 }
 
-/* Below W (below 16), in every entry: [32, 64) with AVX-512 (label c32),
+/* Below W, in every entry: [32, 64) with AVX-512 (label c32),
    [16, 32) with AVX2 and AVX-512 (c16), [8, 16) (c8), [4, 8) (c4), each one
    compare, the largest first (glibc's less_vec order); what falls through is
    below 4. */
