@@ -471,12 +471,21 @@ static const char *bound_by(enum altmem_routine r)
 #endif
 }
 
+#if ALTMEM_BIND_MODE == ALTMEM_BIND_PATCH
+/* COMMON, which linkers place after every .bss section: written only when
+   asked (altmem_binding), these 1.1 KB would otherwise sit before the state
+   every start-up writes and push it onto a page of its own, one more page
+   fault in every process (docs/dropin.md, "Start-up cost"; test
+   dropin.startup_pages). */
+char altmem__copy_notes[ALTMEM_ROUTINE_COUNT][224] __attribute__((common, visibility("hidden")));
+#endif
+
 /* Why a routine the engine was asked to copy holds the branch instead
    ("not copied: ..."), or NULL; bound: what bound_by() said for it. */
 static const char *copy_note(enum altmem_routine r, const char *bound)
 {
 #if ALTMEM_BIND_MODE == ALTMEM_BIND_PATCH
-    static char notes[ALTMEM_ROUTINE_COUNT][224];
+    char (*notes)[224] = altmem__copy_notes;
     const char *why = bound == bound_by_branch
                           ? altmem__site_not_copied(__start_altmem_patch_sites, __stop_altmem_patch_sites, slots[r])
                           : 0;

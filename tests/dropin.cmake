@@ -12,8 +12,9 @@
 #                           a fortified overflow ends in the C library's __chk_fail
 #   dropin.cp .tar .sort .gzip .python .git
 #                           real programs of this machine, output byte for byte equal with
-#                           and without `altmem run`; LD_DEBUG=bindings shows their calls
-#                           bound to libaltmem-preload.so, and the plain run shows none
+#                           and without `altmem run`; LD_DEBUG=bindings, or the preload's
+#                           debug=1 lines (PLT slots it wrote), show their calls reaching
+#                           libaltmem-preload.so, and the plain run shows neither
 #   dropin.programs_control the same check on an `altmem run` that preloads nothing fails
 #   dropin.dlopen_threads   libaltmem.so dlopen()ed while 4 threads copy; then they all use it
 #   dropin.fallback_pointer ALTMEM_TUNABLES=bind=pointer        } `altmem info` says pointer and why,
@@ -34,6 +35,10 @@
 #   dropin.startup_layout   the preload and libaltmem.so: no DT_FINI (a fault at every exit),
 #                           writable data after RELRO within 2 pages (no large static buffer
 #                           splitting what start-up writes); _control: a library with both fails
+#   dropin.startup_pages    under the preload, and linked with libaltmem.so: no page of the
+#                           library's zero-filled data past its file is resident after start-up
+#                           (start-up writes only pages the loader wrote); _control: after an
+#                           altmem_copy_user call (state kept past start-up's) it must fail
 #   dropin.static_glibc     gcc -static with libaltmem-libc.a: memcpy is altmem_memcpy, patched
 #   dropin.static_musl      musl-gcc -static, the same (+ negative controls with libaltmem.a)
 #   dropin.startup_cost_smoke  scripts/startup-cost.sh end to end, every row with figures
@@ -133,6 +138,23 @@ if(CMAKE_READELF)
   if(NOT ALTMEM_SANITIZE)
     set_tests_properties(dropin.startup_layout_control PROPERTIES WILL_FAIL TRUE)
   endif()
+endif()
+
+add_executable(dropin_startup_pages dropin/startup_pages.c)
+target_link_libraries(dropin_startup_pages PRIVATE ${CMAKE_DL_LIBS})
+altmem_dropin_test(dropin.startup_pages COMMAND env LD_PRELOAD=$<TARGET_FILE:altmem_preload>
+  $<TARGET_FILE:dropin_startup_pages> $<TARGET_FILE_NAME:altmem_preload>)
+altmem_dropin_test(dropin.startup_pages_control COMMAND env LD_PRELOAD=$<TARGET_FILE:altmem_preload>
+  $<TARGET_FILE:dropin_startup_pages> $<TARGET_FILE_NAME:altmem_preload> --touch)
+if(NOT ALTMEM_SANITIZE)
+  set_tests_properties(dropin.startup_pages_control PROPERTIES WILL_FAIL TRUE)
+endif()
+if(TARGET altmem_shared)
+  add_executable(dropin_startup_pages_linked dropin/startup_pages.c)
+  target_link_libraries(dropin_startup_pages_linked PRIVATE altmem_shared ${CMAKE_DL_LIBS})
+  target_compile_definitions(dropin_startup_pages_linked PRIVATE LINKED)
+  altmem_dropin_test(dropin.startup_pages_linked COMMAND
+    $<TARGET_FILE:dropin_startup_pages_linked> $<TARGET_SONAME_FILE_NAME:altmem_shared>)
 endif()
 
 if(ALTMEM_NM AND ALTMEM_BIND_MODE EQUAL 1)

@@ -17,9 +17,16 @@
  *   PLT): the loader would resolve it to whatever dlsym(RTLD_DEFAULT) finds
  *   for its name, so it is given the variant only when that is this library's
  *   stub (not when the program or an earlier preload defines it first, nor
- *   when this library was dlopen()ed);
+ *   when this library was dlopen()ed).  Loaded at start-up ahead of the C
+ *   library, this library is first in the lookup scope after the objects
+ *   dl_iterate_phdr lists before it, so their GNU hash tables answer without
+ *   dlsym; anywhere else (an object before it that defines memcpy, or has no
+ *   GNU hash table) dlsym is asked;
  * - nothing else: a slot of an object that defines the name itself, a slot
- *   bound elsewhere, the other relocation types.  GLOB_DAT slots (-fno-plt
+ *   bound elsewhere, the other relocation types, any slot of an object that
+ *   defines memcpy (the C library, whose own calls do not come through its
+ *   PLT: walking its relocations cost more than all the rest of start-up's
+ *   binding).  GLOB_DAT slots (-fno-plt
  *   calls, and function pointers) stay too: they are also a function's
  *   address, which must be the same in every object.
  * Slots in a page the loader made read-only (RELRO, BIND_NOW objects) are
@@ -51,6 +58,8 @@ struct plt_name {
     int lazy;          /* a lazy slot asks for it: look it up              */
     int other;         /* a relocation outside the PLT names it            */
     int ours;          /* dlsym(RTLD_DEFAULT) finds the stub               */
+    int shadowed;      /* an object before this library defines it         */
+    uint32_t hash;     /* its GNU hash                                     */
 };
 
 #define ROUTINE(routine, libc_name, access, reads) +2
@@ -70,6 +79,9 @@ struct plt_bind {
     uint32_t first_letters;                    /* bit (c & 31) for each name's first c */
     const void *const *variant;                /* per routine, the bound variant  */
     const void *self;                          /* an address inside this library */
+    int self_seen;                             /* the walk has passed this library */
+    int ask_dlsym;                             /* the hash tables cannot answer    */
+    const struct plt_name *memcpy_name;        /* defined by C libraries           */
     unsigned slots[ALTMEM_ROUTINE_COUNT];      /* slots given the variant         */
     unsigned objects, relro_rounds, refused;
 };
@@ -107,6 +119,42 @@ static struct plt_name *our_name(struct plt_bind *b, const ElfW(Sym) *symtab, co
         if (same_name(b->names[k].name, name))
             return &b->names[k];
     return NULL;
+}
+
+static uint32_t gnu_hash(const char *name)
+{
+    uint32_t h = 5381;
+    for (; *name; name++)
+        h = h * 33 + (unsigned char)*name;
+    return h;
+}
+
+/* Whether the object's GNU hash table holds a definition of n (any version:
+   where that is not the one dlsym would take, "defined" only makes the caller
+   ask dlsym or leave a slot, both right). */
+static int gnu_defines(const uint32_t *table, const ElfW(Sym) *symtab, const char *strtab, const struct plt_name *n)
+{
+    const unsigned word_bits = 8 * sizeof(ElfW(Addr));
+    uint32_t nbuckets = table[0], symoffset = table[1], bloom_words = table[2], shift = table[3];
+    if (!nbuckets || !bloom_words)
+        return 0;
+    const ElfW(Addr) *bloom = (const ElfW(Addr) *)&table[4];
+    const uint32_t *buckets = (const uint32_t *)&bloom[bloom_words];
+    const uint32_t *chain = &buckets[nbuckets];
+    ElfW(Addr) word = bloom[(n->hash / word_bits) % bloom_words];
+    ElfW(Addr) mask = (ElfW(Addr))1 << (n->hash % word_bits) | (ElfW(Addr))1 << ((n->hash >> shift) % word_bits);
+    if ((word & mask) != mask)
+        return 0;
+    uint32_t i = buckets[n->hash % nbuckets];
+    if (i < symoffset)
+        return 0;
+    for (;; i++) {
+        uint32_t h = chain[i - symoffset];
+        if ((h | 1) == (n->hash | 1) && symtab[i].st_shndx != SHN_UNDEF && same_name(strtab + symtab[i].st_name, n->name))
+            return 1;
+        if (h & 1)
+            return 0;
+    }
 }
 
 static void debug_slot(const struct dl_phdr_info *info, const struct plt_name *n, void **slot, void *now,
@@ -151,9 +199,13 @@ static int bind_object(struct dl_phdr_info *info, size_t size, void *data)
             relro_end = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz) & ~(b->page_size - 1);
         }
     }
-    if (!dyn || segment_flags(info, (uintptr_t)b->self) >= 0)
+    if (!dyn)
         return 0;
-    uintptr_t jmprel = 0, rela = 0, symtab_at = 0, strtab_at = 0;
+    if (segment_flags(info, (uintptr_t)b->self) >= 0) {
+        b->self_seen = 1;
+        return 0;
+    }
+    uintptr_t jmprel = 0, rela = 0, symtab_at = 0, strtab_at = 0, gnu_hash_at = 0;
     size_t jmprelsz = 0, relasz = 0, relacount = 0;
     long pltrel = 0;
     for (; dyn->d_tag != DT_NULL; dyn++) {
@@ -166,16 +218,32 @@ static int bind_object(struct dl_phdr_info *info, size_t size, void *data)
         case DT_RELACOUNT: relacount = dyn->d_un.d_val; break;
         case DT_SYMTAB: symtab_at = dyn->d_un.d_ptr; break;
         case DT_STRTAB: strtab_at = dyn->d_un.d_ptr; break;
+        case DT_GNU_HASH: gnu_hash_at = dyn->d_un.d_ptr; break;
         }
     }
-    if (!symtab_at || !strtab_at)
+    if (!symtab_at || !strtab_at) {
+        b->ask_dlsym |= !b->writing && !b->self_seen;
         return 0;
+    }
     /* glibc relocates these entries to run-time addresses where the dynamic
        section is writable; musl, and glibc where it is read-only (riscv64),
        leave them as link-time addresses, which lie below the load address. */
     uintptr_t bias = symtab_at < info->dlpi_addr ? info->dlpi_addr : 0;
     const ElfW(Sym) *symtab = (const ElfW(Sym) *)(symtab_at + bias);
     const char *strtab = (const char *)(strtab_at + bias);
+    const uint32_t *table = gnu_hash_at ? (const uint32_t *)(gnu_hash_at + bias) : NULL;
+
+    if (!b->writing) {
+        int c_library = table && b->memcpy_name && gnu_defines(table, symtab, strtab, b->memcpy_name);
+        if (!b->self_seen) {
+            if (!table || (c_library && object > 0))
+                b->ask_dlsym = 1; /* no table, or a C library first: dlopen()ed */
+            for (int k = 0; table && k < b->count; k++)
+                b->names[k].shadowed |= gnu_defines(table, symtab, strtab, &b->names[k]);
+        }
+        if (c_library)
+            return 0;
+    }
 
     /* First pass: the relocations outside the PLT that name ours (GOT slots of
        -fno-plt calls, function pointers) reach the stub, which the caller then
@@ -255,14 +323,18 @@ int altmem__plt_bind(const void *const *variant, int debug, struct altmem__plt_r
     b.variant = variant;
     int r = 0;
 #define ROUTINE(routine, libc_name, access, reads)                                                 \
-    b.names[b.count++] = (struct plt_name){"altmem_" #routine, r, (void *)altmem_##routine, 0, 0, 0}; \
+    b.names[b.count++] = (struct plt_name){"altmem_" #routine, r, (void *)altmem_##routine, 0, 0, 0, 0, 0}; \
     if (!same_name(#libc_name, "none"))                                                            \
-        b.names[b.count++] = (struct plt_name){#libc_name, r, (void *)altmem_##routine, 0, 0, 0};  \
+        b.names[b.count++] = (struct plt_name){#libc_name, r, (void *)altmem_##routine, 0, 0, 0, 0, 0};  \
     r++;
 #include "registry.def"
 #undef ROUTINE
-    for (int k = 0; k < b.count; k++)
+    for (int k = 0; k < b.count; k++) {
         b.first_letters |= (uint32_t)1 << (b.names[k].name[0] & 31);
+        b.names[k].hash = gnu_hash(b.names[k].name);
+        if (same_name(b.names[k].name, "memcpy"))
+            b.memcpy_name = &b.names[k];
+    }
     b.self = (const void *)altmem__plt_bind;
     /* First which names lazy slots ask for, then the lookups, outside
        dl_iterate_phdr: it holds a loader lock that dlopen takes after the one
@@ -272,7 +344,8 @@ int altmem__plt_bind(const void *const *variant, int debug, struct altmem__plt_r
     out->other_refs = 0;
     for (int k = 0; k < b.count; k++) {
         struct plt_name *n = &b.names[k];
-        n->ours = (n->lazy || n->other) && dlsym(RTLD_DEFAULT, n->name) == n->stub;
+        if (n->lazy || n->other)
+            n->ours = b.ask_dlsym || !b.self_seen ? dlsym(RTLD_DEFAULT, n->name) == n->stub : !n->shadowed;
         out->other_refs += n->other && n->ours;
     }
     b.writing = 1;

@@ -12,12 +12,15 @@
 #   DROPIN_TIMES=1 in the environment prints each command's time on stderr.
 #
 # Proof that the second run really used altmem, and the first did not: both run with
-# LD_DEBUG=bindings (written to files, so the programs' own output is untouched). The
-# altmem run must show the dynamic loader binding memcpy, memmove, memset or another
-# name of src/preload/exports.map to libaltmem-preload.so; the plain run must show no
-# binding to it (the negative control: a check that always passed would fail there).
-# With lazy binding a function is bound when first called, so the names listed are
-# ones the program (or its libraries) called.
+# LD_DEBUG=bindings (written to files, so the programs' own output is untouched), and the
+# altmem run with ALTMEM_TUNABLES=debug=1, whose lines ("altmem: PLT slot ...", "altmem:
+# patch ...") are taken out of its stderr before the outputs are compared. The altmem run
+# must show the dynamic loader binding memcpy, memmove, memset or another name of
+# src/preload/exports.map to libaltmem-preload.so, or the preload writing a PLT slot
+# itself (a lazy slot it gives the variant is never bound by the loader); the plain run
+# must show neither (the negative control: a check that always passed would fail there).
+# With lazy binding a function is bound when first called, so the names the loader
+# bound are ones the program (or its libraries) called.
 #
 # Exit 0 all identical and bound; 1 a difference, a failed command or a missing
 # binding; 77 none of the programs is installed (the last line says which).
@@ -235,8 +238,23 @@ declare -a wrap_words=()
 if [ -n "$WRAP" ]; then
     read -r -a wrap_words <<<"$WRAP"
 fi
-alt_env=(env)
-[ -n "$TUNABLES" ] && alt_env+=(ALTMEM_TUNABLES="$TUNABLES")
+alt_env=(env ALTMEM_TUNABLES="${TUNABLES:+$TUNABLES:}debug=1")
+
+# slots DIR: "name(file) ..." for every PLT slot the preload wrote in that run (its
+# debug lines, taken out of the stderr files here so that the outputs compare).
+slots() {
+    local f
+    for f in "$1"/out/*.stderr; do
+        [ -e "$f" ] || continue
+        grep -E '^altmem: PLT slot ' "$f" >>"$1/slots.txt"
+        sed -i -E '/^altmem: (PLT slot|patch) /d' "$f"
+    done
+    [ -e "$1/slots.txt" ] || return 0
+    sed -nE 's/^altmem: PLT slot ([^ ]+) in (.*) at 0x[0-9a-f]+: .*/\1 \2/p' "$1/slots.txt" |
+        awk '{ f = $2; if (f == "(the") f = "program"; sub(/.*\//, "", f); k = $1 SUBSEP f
+               if (!(k in seen)) { seen[k] = 1; by[$1] = by[$1] (by[$1] ? "," : "") f } }
+             END { for (s in by) printf "slot:%s(%s) ", s, by[s] }' | tr ' ' '\n' | sort | tr '\n' ' '
+}
 
 for prog in "${programs[@]}"; do
     tool=$(need_tool "$prog")
@@ -255,6 +273,8 @@ for prog in "${programs[@]}"; do
         "$ALTMEM" run --
     t2=$(date +%s%N)
 
+    slots_alt=$(slots "$alt")
+    slots_base=$(slots "$base")
     problems=()
     for side in "$base" "$alt"; do
         if awk '$2 != 0 { bad = 1 } END { exit !bad }' "$side/out/status"; then
@@ -275,8 +295,8 @@ for prog in "${programs[@]}"; do
         fi
         compared=$((compared + 1))
     done
-    bound_alt=$(bindings "$alt")
-    bound_base=$(bindings "$base")
+    bound_alt=$(bindings "$alt")$slots_alt
+    bound_base=$(bindings "$base")$slots_base
     [ -n "$bound_alt" ] || problems+=("the altmem run shows no binding to libaltmem-preload.so: the preload did nothing")
     [ -z "$bound_base" ] || problems+=("the plain run shows bindings to libaltmem-preload.so: $bound_base")
     if ! ls "$base"/ld.* >/dev/null 2>&1; then
