@@ -161,12 +161,15 @@ int altmem__os_x86_cpuid_kept(unsigned leaf, unsigned subleaf, unsigned regs[4])
 /* ---- Faults ---- */
 
 /* The dispositions ours replaced, one per signal.  Written only while
-   installing (before ours can run for them), read by the handler. */
-static struct sigaction prev_segv, prev_bus;
+   installing (before ours can run for them), read by the handler.  COMMON,
+   which linkers place after every .bss section: off the page that start-up
+   writes (src/select.c, altmem__copy_notes). */
+struct sigaction altmem__prev_segv __attribute__((common, visibility("hidden")));
+struct sigaction altmem__prev_bus __attribute__((common, visibility("hidden")));
 
 static struct sigaction *prev_for(int sig)
 {
-    return sig == SIGBUS ? &prev_bus : &prev_segv;
+    return sig == SIGBUS ? &altmem__prev_bus : &altmem__prev_segv;
 }
 
 /* The kernel calls a handler of sa_sigaction's exact type; the core's handler
