@@ -7,6 +7,11 @@
 #   - the writable data after RELRO (.data, .bss) within MAX_PAGES pages: a large
 #     static array there (a buffer few processes use) lies between the variables
 #     every start-up writes and spreads them over more pages, a fault each;
+#   - no read-only PT_LOAD after the executable one (src/startup_layout.ld puts
+#     .rodata and .eh_frame before the code, in the segment of the ELF headers
+#     and dynamic symbols), and no zero-filled pages past the writable
+#     segment's file part (.bss written into the file): each would be one more
+#     mapping for the loader to make, about 3 us a process on a KVM guest;
 #   - at most 32 KiB of padding between the functions of the text (the stubs'
 #     page and the probe page beside it, which nothing else may share, take up
 #     to 12 KiB of it): an entry aligned to stay in one page once gave its
@@ -17,8 +22,8 @@
 #   startup_layout.sh READELF MAX_PAGES LIBRARY...
 #   startup_layout.sh READELF MAX_PAGES --control CC
 #       builds a library with a 64 KiB static array between two variables, the
-#       default _fini and sixteen functions aligned to 4 KiB, and checks it: must
-#       fail (the check can fail).
+#       default _fini and sixteen functions aligned to 4 KiB, linked without
+#       src/startup_layout.ld, and checks it: must fail (the check can fail).
 set -eu
 readelf=$1
 max_pages=$2
@@ -47,6 +52,28 @@ for lib in "$@"; do
         echo "FAIL: $name has DT_FINI (link it with -Wl,-fini=<an undefined name>)"
         status=1
     fi
+    # The loader maps each PT_LOAD, and an anonymous mapping for a writable
+    # one's zero-filled pages past its file part.
+    loads=$("$readelf" -lW "$lib" | awk '
+        function hex(s,   i, v) { v = 0; s = tolower(s); sub(/^0x/, "", s)
+            for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+            return v }
+        $1 == "LOAD" { flags = ""; for (i = 7; i < NF; i++) flags = flags $i
+            if (flags ~ /E/) seen_exec = 1
+            else if (flags !~ /W/ && seen_exec) ro_after++
+            if (flags ~ /W/) { v = hex($3); if (int((v + hex($6) - 1) / 4096) > int((v + hex($5) - 1) / 4096)) zero_pages = 1 }
+            n++ }
+        END { printf "%d %d %d\n", n, ro_after, zero_pages }')
+    set -- $loads
+    if [ "$2" -gt 0 ]; then
+        echo "FAIL: $name: $2 read-only PT_LOAD after the executable one (.rodata after .text: link with src/startup_layout.ld)"
+        status=1
+    fi
+    if [ "$3" -gt 0 ]; then
+        echo "FAIL: $name: its writable PT_LOAD has zero-filled pages past its file part (an anonymous mapping: link with src/startup_layout.ld)"
+        status=1
+    fi
+    [ "$2" -gt 0 ] || [ "$3" -gt 0 ] || echo "$name: $1 PT_LOAD segments, none read-only after the code, no zero-filled pages past the file"
     # Padding: the distance between one function's end and the next one's start,
     # over the functions of the symbol table (a stripped library has fewer).
     pad=$("$readelf" -sW "$lib" | awk '
