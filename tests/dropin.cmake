@@ -131,7 +131,11 @@ endif()
 
 if(CMAKE_READELF)
   # 2 pages: .data and .bss are about 4 KiB together, so they may straddle a page.
-  altmem_dropin_test(dropin.startup_layout COMMAND sh ${_dropin}/startup_layout.sh ${CMAKE_READELF} 2
+  set(_layout_opt "")
+  if(NOT ALTMEM_STARTUP_LAYOUT_LD)
+    set(_layout_opt --no-layout-script)   # not GNU ld (src/CMakeLists.txt)
+  endif()
+  altmem_dropin_test(dropin.startup_layout COMMAND sh ${_dropin}/startup_layout.sh ${CMAKE_READELF} 2 ${_layout_opt}
     $<TARGET_FILE:altmem_preload> $<$<TARGET_EXISTS:altmem_shared>:$<TARGET_FILE:altmem_shared>>)
   altmem_dropin_test(dropin.startup_layout_control COMMAND sh ${_dropin}/startup_layout.sh ${CMAKE_READELF} 2
     --control ${CMAKE_C_COMPILER})
