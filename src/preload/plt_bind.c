@@ -23,10 +23,10 @@
  *   dlsym; anywhere else (an object before it that defines memcpy, or has no
  *   GNU hash table) dlsym is asked;
  * - nothing else: a slot of an object that defines the name itself, a slot
- *   bound elsewhere, the other relocation types, any slot of an object that
- *   defines memcpy (the C library, whose own calls do not come through its
- *   PLT: walking its relocations cost more than all the rest of start-up's
- *   binding).  GLOB_DAT slots (-fno-plt
+ *   bound elsewhere, the other relocation types, any slot of an object after
+ *   this library that defines memcpy (the C library, whose own calls do not
+ *   come through its PLT: walking its relocations cost more than all the rest
+ *   of start-up's binding).  GLOB_DAT slots (-fno-plt
  *   calls, and function pointers) stay too: they are also a function's
  *   address, which must be the same in every object.
  * Slots in a page the loader made read-only (RELRO, BIND_NOW objects) are
@@ -241,8 +241,8 @@ static int bind_object(struct dl_phdr_info *info, size_t size, void *data)
             for (int k = 0; table && k < b->count; k++)
                 b->names[k].shadowed |= gnu_defines(table, symtab, strtab, &b->names[k]);
         }
-        if (c_library)
-            return 0;
+        if (c_library && b->self_seen)
+            return 0; /* the C library: its own calls do not come through its PLT */
     }
 
     /* First pass: the relocations outside the PLT that name ours (GOT slots of
