@@ -485,16 +485,15 @@ char altmem__copy_notes[ALTMEM_ROUTINE_COUNT][224] __attribute__((common, visibi
 static const char *copy_note(enum altmem_routine r, const char *bound)
 {
 #if ALTMEM_BIND_MODE == ALTMEM_BIND_PATCH
-    char (*notes)[224] = altmem__copy_notes;
     const char *why = bound == bound_by_branch
                           ? altmem__site_not_copied(__start_altmem_patch_sites, __stop_altmem_patch_sites, slots[r])
                           : 0;
     if (!why)
         return 0;
-    struct altmem__text t = {notes[r], sizeof notes[r], 0};
+    struct altmem__text t = {altmem__copy_notes[r], sizeof altmem__copy_notes[r], 0};
     altmem__text_puts(&t, "not copied: ");
     altmem__text_puts(&t, why);
-    return notes[r];
+    return altmem__copy_notes[r];
 #else
     (void)r;
     (void)bound;

@@ -35,10 +35,11 @@
 #   dropin.startup_layout   the preload and libaltmem.so: no DT_FINI (a fault at every exit),
 #                           writable data after RELRO within 2 pages (no large static buffer
 #                           splitting what start-up writes); _control: a library with both fails
-#   dropin.startup_pages    under the preload, and linked with libaltmem.so: no page of the
-#                           library's zero-filled data past its file is resident after start-up
-#                           (start-up writes only pages the loader wrote); _control: after an
-#                           altmem_copy_user call (state kept past start-up's) it must fail
+#   dropin.startup_pages    under the preload, and linked with libaltmem.so: after start-up no
+#                           page of the writable segment past RELRO and the page after it has
+#                           been written (/proc/self/pagemap; start-up writes only pages the
+#                           loader wrote); _control: after an altmem_copy_user call (state kept
+#                           past start-up's) it must fail
 #   dropin.static_glibc     gcc -static with libaltmem-libc.a: memcpy is altmem_memcpy, patched
 #   dropin.static_musl      musl-gcc -static, the same (+ negative controls with libaltmem.a)
 #   dropin.startup_cost_smoke  scripts/startup-cost.sh end to end, every row with figures

@@ -47,6 +47,10 @@ EOF
     "$2" -O2 -shared -fPIC "$tmp/c.c" -o "$tmp/libcontrol.so"
     set -- "$tmp/libcontrol.so"
 fi
+# A hexadecimal field of readelf (with or without 0x) as a number, for awk.
+awk_hex='function hex(s,   i, v) { v = 0; s = tolower(s); sub(/^0x/, "", s)
+            for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+            return v }'
 layout_script=1
 if [ "$1" = --no-layout-script ]; then
     layout_script=0
@@ -62,9 +66,7 @@ for lib in "$@"; do
     # The loader maps each PT_LOAD, and an anonymous mapping for a writable
     # one's zero-filled pages past its file part.
     loads=$("$readelf" -lW "$lib" | awk '
-        function hex(s,   i, v) { v = 0; s = tolower(s); sub(/^0x/, "", s)
-            for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-            return v }
+        '"$awk_hex"'
         $1 == "LOAD" { flags = ""; for (i = 7; i < NF; i++) flags = flags $i
             if (flags ~ /E/) seen_exec = 1
             else if (flags !~ /W/ && seen_exec) ro_after++
@@ -88,9 +90,7 @@ for lib in "$@"; do
     # Padding: the distance between one function's end and the next one's start,
     # over the functions of the symbol table (a stripped library has fewer).
     pad=$("$readelf" -sW "$lib" | awk '
-        function hex(s,   i, v) { v = 0; s = tolower(s)
-            for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-            return v }
+        '"$awk_hex"'
         $4 == "FUNC" && $3 + 0 > 0 && $7 ~ /^[0-9]+$/ { print hex($2), $3 + 0 }' | sort -n -u | awk '
         { if (NR > 1 && $1 > end) total += $1 - end; if ($1 + $2 > end) end = $1 + $2 }
         END { print total + 0 }')

@@ -61,15 +61,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: startup_pages LIBRARY [--touch]\n");
         return 2;
     }
-#ifdef LINKED
-    size_t (*volatile linked_copy_user)(void *, const void *, size_t) = altmem_copy_user;
-#else
-    size_t (*volatile linked_copy_user)(void *, const void *, size_t) = NULL;
-#endif
     if (argc == 3) {
+#ifdef LINKED
+        size_t (*copy_user)(void *, const void *, size_t) = altmem_copy_user;
+#else
         size_t (*copy_user)(void *, const void *, size_t) =
-            linked_copy_user ? linked_copy_user
-                             : (size_t(*)(void *, const void *, size_t))dlsym(RTLD_DEFAULT, "altmem_copy_user");
+            (size_t(*)(void *, const void *, size_t))dlsym(RTLD_DEFAULT, "altmem_copy_user");
+#endif
         if (!copy_user) {
             printf("FAIL: altmem_copy_user not found\n");
             return 1;
@@ -98,7 +96,7 @@ int main(int argc, char **argv)
         perror("/proc/self/pagemap");
         return 1;
     }
-    int resident = 0;
+    int written = 0;
     for (uintptr_t a = from; a < to; a += page) {
         uint64_t e;
         if (pread(fd, &e, sizeof e, (off_t)(a / page * sizeof e)) != (ssize_t)sizeof e) {
@@ -109,11 +107,11 @@ int main(int argc, char **argv)
         if (present && !file_page) {
             printf("FAIL: page %#lx is written (a private copy or an anonymous page): by %s\n", (unsigned long)a,
                    argc == 3 ? "altmem_copy_user" : "start-up");
-            resident++;
+            written++;
         }
     }
     close(fd);
-    if (resident)
+    if (written)
         return 1;
     printf("startup_pages: passed (none written)\n");
     return 0;
